@@ -1,0 +1,119 @@
+# npuprof top-level build.
+#
+#   make            build modules, BPF objects + skeletons, libraries, tools,
+#                   the simulated NPU runtime and sample app, the tests
+#   make demo       install dependencies, build, run the demo in the VM
+#   make check      install dependencies, build, run every test
+#
+# KDIR selects the kernel the modules are built for; the default is the
+# Debian kernel the test VM boots (scripts/vm-kernel.sh).  For the running
+# kernel of a real host: make KDIR=/lib/modules/$(uname -r)/build
+
+BUILD ?= build
+CC ?= gcc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+VM_KVER := $(shell scripts/vm-kernel.sh version 2>/dev/null)
+KDIR ?= /lib/modules/$(VM_KVER)/build
+
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
+	  -Iinclude -Iuser/include -Isim/include -I$(BUILD)/bpf
+LDLIBS_NPUPROF := -lbpf -lelf -lz -luring -lzstd -ljansson -lpthread -lm
+
+LIB_SRCS := $(sort $(wildcard user/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+MSPROF_SRCS := $(sort $(wildcard tools/msprof/*.c))
+MSPROF_OBJS := $(MSPROF_SRCS:%.c=$(BUILD)/obj/%.o)
+ACL_SRCS := $(sort $(wildcard sim/runtime/*.c)) user/dynprof_proto.c user/msg.c
+ACL_OBJS := $(ACL_SRCS:%.c=$(BUILD)/pic/%.o)
+APP_SRCS := $(sort $(wildcard sim/app/*.c))
+BPF_SRCS := $(sort $(wildcard bpf/*.bpf.c))
+BPF_OBJS := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/bpf/%.bpf.o)
+BPF_SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/bpf/%.skel.h)
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all deps modules bpf libs tools sim tests demo check clean
+.DELETE_ON_ERROR:
+
+all: modules bpf libs tools sim tests
+
+deps:
+	scripts/install-deps.sh
+
+# Kernel modules (Kbuild): npuprof.ko and the simulated driver npusim.ko.
+modules:
+	@test -d "$(KDIR)" || { echo "make: KDIR=$(KDIR): no kernel build tree; run scripts/install-deps.sh or pass KDIR=" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	mkdir -p $(BUILD)/kmod
+	cp kmod/npuprof.ko sim/driver/npusim.ko $(BUILD)/kmod/
+
+# BPF: CO-RE objects and their generated skeletons.
+$(BUILD)/bpf/vmlinux.h:
+	@mkdir -p $(@D)
+	scripts/gen-vmlinux-h.sh $@
+
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(BUILD)/bpf/vmlinux.h include/npuprof/record.h $(wildcard bpf/*.h)
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+		-I$(BUILD)/bpf -Iinclude -Ibpf -c $< -o $@
+
+$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	$(BPFTOOL) gen skeleton $< > $@
+
+bpf: $(BPF_SKELS)
+
+# libnpuprof.a: rings, drain, record format, protocol, session.
+$(BUILD)/obj/%.o: %.c | $(BPF_SKELS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+
+$(BUILD)/lib/libnpuprof.a: $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+libs: $(BUILD)/lib/libnpuprof.a
+
+# Tools: msprof.
+$(BUILD)/bin/msprof: $(MSPROF_OBJS) $(BUILD)/lib/libnpuprof.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $(MSPROF_OBJS) $(BUILD)/lib/libnpuprof.a $(LDLIBS_NPUPROF)
+
+tools: $(BUILD)/bin/msprof
+
+# Simulated NPU user space: libascendcl.so and the sample AI task.
+$(BUILD)/lib/libascendcl.so: $(ACL_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libascendcl.so -o $@ $^ -ljansson -lpthread
+
+$(BUILD)/bin/ai_task: $(APP_SRCS) $(BUILD)/lib/libascendcl.so
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $(APP_SRCS) -L$(BUILD)/lib -lascendcl -Wl,-rpath,'$$ORIGIN/../lib' -lpthread
+
+sim: $(BUILD)/lib/libascendcl.so $(BUILD)/bin/ai_task
+
+# Host unit tests: one program per behaviour.
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/lib/libnpuprof.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/lib/libnpuprof.a $(LDLIBS_NPUPROF)
+
+tests: $(UNIT_BINS)
+
+demo: deps
+	$(MAKE) all
+	scripts/demo.sh
+
+check: deps
+	$(MAKE) all
+	tests/run.sh
+
+clean:
+	rm -rf $(BUILD)
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * User ABI of npuprof.ko: the /dev/npuprof misc device, its ioctls and the
+ * memory layout of the per-CPU ring buffers it maps into the reader.
+ *
+ * Ring layout.  Every possible CPU c owns one region of
+ * info.region_size bytes at mmap offset c * info.region_size:
+ *
+ *   +0 page             struct npuprof_ring_consumer  (map read-write)
+ *   +1 page             struct npuprof_ring_producer  (map read-only)
+ *   +2 pages            data, info.data_size bytes    (map read-only)
+ *
+ * The reader maps the consumer page PROT_READ|PROT_WRITE with one mmap()
+ * and the producer page plus data PROT_READ with a second one; any
+ * writable mapping beyond the consumer page fails with EPERM, a length that
+ * does not fit the region fails with EINVAL, a CPU without a ring with
+ * ENXIO.
+ *
+ * Positions are free-running byte counts (never wrap in practice);
+ * the byte at position p lives at data[p & (data_size - 1)].  data_size is a
+ * power of two.  A record never wraps: when it would, the producer fills
+ * the rest of the ring with one NPUPROF_REC_PAD record and starts at offset
+ * 0.  The producer publishes producer_pos with release semantics after the
+ * record is complete; the consumer reads it with acquire semantics, reads
+ * records in [consumer_pos, producer_pos) and then stores consumer_pos with
+ * release semantics.  A record that does not fit in the free space is not
+ * written and counted in @lost (discard mode: the newest records are lost,
+ * never a silent drop).
+ *
+ * Control: a reader opens /dev/npuprof (one open at a time: EBUSY
+ * otherwise), adds the tgids to record, enables capture, poll()s for
+ * POLLIN (data at or above the watermark, or any data after DISABLE),
+ * disables capture (returns once no probe can still be writing) and drains
+ * what is left.  Closing the device disables capture and clears the tgids.
+ */
+#ifndef NPUPROF_IOCTL_H
+#define NPUPROF_IOCTL_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define NPUPROF_ABI_VERSION 1
+#define NPUPROF_DEV_NAME "npuprof"
+#define NPUPROF_MAX_TGIDS 64
+#define NPUPROF_MAX_CPUS 1024
+
+/**
+ * struct npuprof_ring_consumer - reader-owned page of a CPU's ring
+ * @consumer_pos: bytes consumed so far; written only by the reader
+ */
+struct npuprof_ring_consumer {
+	__u64 consumer_pos;
+};
+
+/**
+ * struct npuprof_ring_producer - kernel-owned page of a CPU's ring
+ * @producer_pos: bytes published so far; written only by the producer
+ * @written:      records written since the last ENABLE
+ * @lost:         records dropped since the last ENABLE (ring full)
+ */
+struct npuprof_ring_producer {
+	__u64 producer_pos;
+	__u64 written;
+	__u64 lost;
+};
+
+/**
+ * struct npuprof_info - geometry and versions (NPUPROF_IOC_GET_INFO)
+ * @abi_version:    NPUPROF_ABI_VERSION of the module
+ * @record_version: NPUPROF_RECORD_VERSION of the module
+ * @nr_cpu_ids:     number of CPU ids; regions exist for possible CPUs only
+ * @page_size:      bytes per page (consumer and producer pages)
+ * @data_size:      bytes of record data per CPU, a power of two
+ * @region_size:    bytes per CPU region (2 pages + data_size)
+ * @watermark:      bytes of unread data that wake a poll()ing reader
+ * @possible:       bitmap of CPUs that have a ring (bit c of word c / 64)
+ */
+struct npuprof_info {
+	__u32 abi_version;
+	__u32 record_version;
+	__u32 nr_cpu_ids;
+	__u32 page_size;
+	__u64 data_size;
+	__u64 region_size;
+	__u64 watermark;
+	__u64 possible[NPUPROF_MAX_CPUS / 64];
+};
+
+/**
+ * struct npuprof_cpu_stats - counters of one CPU's ring (NPUPROF_IOC_GET_STATS)
+ * @cpu:     in: CPU id
+ * @pad:     0
+ * @written: out: records written since the last ENABLE
+ * @lost:    out: records lost (ring full) since the last ENABLE
+ */
+struct npuprof_cpu_stats {
+	__u32 cpu;
+	__u32 pad;
+	__u64 written;
+	__u64 lost;
+};
+
+/* Driver tracepoints npuprof attaches to, bits of npuprof_tp_status.attached. */
+enum npuprof_tp_bit {
+	NPUPROF_TP_TASK_SUBMIT = 0, /* "npusim_task_submit" */
+	NPUPROF_TP_TASK_START = 1,  /* "npusim_task_start" */
+	NPUPROF_TP_TASK_END = 2,    /* "npusim_task_end" */
+	NPUPROF_TP_STREAM_SYNC = 3, /* "npusim_stream_sync" */
+	NPUPROF_TP_COUNT
+};
+
+/**
+ * struct npuprof_tp_status - which driver tracepoints are attached now
+ * @attached: bitmap of enum npuprof_tp_bit
+ * @pad:      0
+ */
+struct npuprof_tp_status {
+	__u32 attached;
+	__u32 pad;
+};
+
+#define NPUPROF_IOC_MAGIC 0xB7
+#define NPUPROF_IOC_GET_INFO _IOR(NPUPROF_IOC_MAGIC, 1, struct npuprof_info)
+#define NPUPROF_IOC_ADD_TGID _IOW(NPUPROF_IOC_MAGIC, 2, __u32) /* ENOSPC when full */
+#define NPUPROF_IOC_DEL_TGID _IOW(NPUPROF_IOC_MAGIC, 3, __u32) /* ENOENT if absent */
+#define NPUPROF_IOC_ENABLE _IO(NPUPROF_IOC_MAGIC, 4)  /* resets counters */
+#define NPUPROF_IOC_DISABLE _IO(NPUPROF_IOC_MAGIC, 5) /* waits for probes */
+#define NPUPROF_IOC_GET_STATS _IOWR(NPUPROF_IOC_MAGIC, 6, struct npuprof_cpu_stats)
+#define NPUPROF_IOC_GET_TP_STATUS _IOR(NPUPROF_IOC_MAGIC, 7, struct npuprof_tp_status)
+
+#endif /* NPUPROF_IOCTL_H */

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The drain: one thread with an io_uring event loop that waits for ring
+ * readiness (IORING_OP_POLL_ADD on each source's fd, plus a read timer),
+ * copies records out in batches, compresses them with zstd in streaming
+ * mode and writes PROF_XXX slices with io_uring.  Every flush closes a
+ * complete zstd frame, so a crash loses at most the unflushed tail.  The
+ * drain never blocks a producer: a full ring is the producer's loss to
+ * count, not a reason to wait.
+ *
+ * Where records go inside the PROF_XXX directory:
+ *   NPUPROF_REC_API   -> host/data/npuprof.api.slice_<n>
+ *   NPUPROF_REC_TASK  -> device_<id>/data/npuprof.task.<id>.slice_<n>
+ *   NPUPROF_REC_LOST  -> host/data/npuprof.api.slice_<n> (one per ring, at stop)
+ * Each slice starts with a NPUPROF_REC_STREAM_HDR record and gets a
+ * <slice>.done file holding "filesize:<bytes>" when it is closed.
+ */
+#ifndef NPUPROF_DRAIN_H
+#define NPUPROF_DRAIN_H
+
+#include <stdint.h>
+#include <npuprof/record_io.h>
+
+/**
+ * struct npuprof_drain_source - one producer family (npuprof.ko or BPF)
+ * @name:    for messages ("npuprof.ko", "bpf")
+ * @source:  enum npuprof_source
+ * @fd:      readable (POLLIN) when records are waiting
+ * @nr_cpus: CPU ids to ask @stats about
+ * @obj:     passed to @consume and @stats
+ * @consume: hand all waiting records to fn; records or -errno
+ * @stats:   per-CPU written/lost counters; 0, -ENXIO for a CPU without a ring
+ */
+struct npuprof_drain_source {
+	const char *name;
+	int source;
+	int fd;
+	unsigned int nr_cpus;
+	void *obj;
+	long (*consume)(void *obj, npuprof_rec_fn fn, void *ctx);
+	int (*stats)(void *obj, unsigned int cpu, uint64_t *written, uint64_t *lost);
+};
+
+/**
+ * struct npuprof_drain_config - where and how to write
+ * @prof_dir:    existing PROF_XXX directory
+ * @slice_bytes: start a new slice once one holds this many compressed
+ *               bytes (0: 16 MiB)
+ * @zstd_level:  zstd level (0: 3)
+ * @flush_ms:    read timer: drain and close a frame at least this often,
+ *               in ms (0: 200, LTTng's default read timer)
+ */
+struct npuprof_drain_config {
+	const char *prof_dir;
+	uint64_t slice_bytes;
+	int zstd_level;
+	unsigned int flush_ms;
+};
+
+/** struct npuprof_drain_stats - totals at stop */
+struct npuprof_drain_stats {
+	uint64_t records;     /* records copied out of the rings */
+	uint64_t api_records; /* of which NPUPROF_REC_API */
+	uint64_t task_records;/* of which NPUPROF_REC_TASK */
+	uint64_t raw_bytes;   /* record bytes before compression */
+	uint64_t file_bytes;  /* bytes written to slices */
+	uint64_t lost;        /* sum of every ring's lost counter */
+	int write_error;      /* first -errno of a write, 0 if none */
+};
+
+struct npuprof_drain;
+
+/**
+ * npuprof_drain_start() - start the drain thread on @n sources
+ * Return: 0; -ENOMEM; -errno from io_uring_queue_init or file creation.
+ * Nothing is left running on failure.
+ */
+int npuprof_drain_start(const struct npuprof_drain_config *cfg,
+			const struct npuprof_drain_source *srcs, unsigned int n,
+			struct npuprof_drain **out);
+
+/**
+ * npuprof_drain_stop() - final drain, then close every slice
+ * @d:  the drain; freed on return
+ * @st: totals, may be NULL
+ *
+ * Call after the producers were disabled: it consumes what is left, writes
+ * one NPUPROF_REC_LOST record per ring, ends the zstd frames, waits for
+ * every write and writes the .done files.
+ *
+ * Return: 0, or the first write error (-ENOSPC for a full disk); data
+ * written before the error stays readable.
+ */
+int npuprof_drain_stop(struct npuprof_drain *d, struct npuprof_drain_stats *st);
+
+#endif /* NPUPROF_DRAIN_H */

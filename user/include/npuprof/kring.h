@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reader of npuprof.ko: opens /dev/npuprof, maps every possible CPU's ring
+ * (two mmap()s per CPU, as the ABI header says) and wraps the control
+ * ioctls.  All functions return 0 or a negative errno; none sets errno.
+ */
+#ifndef NPUPROF_KRING_H
+#define NPUPROF_KRING_H
+
+#include <sys/types.h>
+#include <npuprof/record_io.h>
+
+struct npuprof_kring;
+
+/**
+ * npuprof_kring_open() - open the module's device and map all rings
+ * @path: device path, NULL for "/dev/npuprof"
+ * @out:  the new reader on success
+ *
+ * Return: 0; -ENOENT when the device does not exist (module not loaded);
+ * -EACCES/-EPERM without privileges; -EBUSY when another reader has it;
+ * -EPROTO when the module's ABI or record version differs from ours.
+ */
+int npuprof_kring_open(const char *path, struct npuprof_kring **out);
+
+/** npuprof_kring_close() - disable capture, unmap, close. NULL is a no-op. */
+void npuprof_kring_close(struct npuprof_kring *kr);
+
+/** npuprof_kring_fd() - the device fd, to poll() for POLLIN. */
+int npuprof_kring_fd(const struct npuprof_kring *kr);
+
+/** npuprof_kring_add_tgid() - record this process (-ENOSPC when full). */
+int npuprof_kring_add_tgid(struct npuprof_kring *kr, pid_t tgid);
+
+/** npuprof_kring_del_tgid() - stop recording it (-ENOENT if not there). */
+int npuprof_kring_del_tgid(struct npuprof_kring *kr, pid_t tgid);
+
+/** npuprof_kring_enable() - start capture; resets written/lost counters. */
+int npuprof_kring_enable(struct npuprof_kring *kr);
+
+/** npuprof_kring_disable() - stop capture; returns when no probe writes. */
+int npuprof_kring_disable(struct npuprof_kring *kr);
+
+/**
+ * npuprof_kring_consume() - drain every CPU's ring into @fn
+ * Return: records delivered, or a negative errno (see npuprof_ring_consume).
+ */
+long npuprof_kring_consume(struct npuprof_kring *kr, npuprof_rec_fn fn, void *ctx);
+
+/** npuprof_kring_nr_cpus() - number of CPU ids (rings may be fewer). */
+unsigned int npuprof_kring_nr_cpus(const struct npuprof_kring *kr);
+
+/**
+ * npuprof_kring_stats() - counters of one CPU's ring
+ * Return: 0; -ENXIO when that CPU has no ring.
+ */
+int npuprof_kring_stats(struct npuprof_kring *kr, unsigned int cpu,
+			uint64_t *written, uint64_t *lost);
+
+/** npuprof_kring_tp_attached() - bitmap of enum npuprof_tp_bit, or -errno. */
+int npuprof_kring_tp_attached(struct npuprof_kring *kr);
+
+#endif /* NPUPROF_KRING_H */

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Slice files: <dir>/<series>.slice_<n>, each a sequence of complete zstd
+ * frames whose content is a sequence of records (include/npuprof/record.h)
+ * beginning with NPUPROF_REC_STREAM_HDR; <slice>.done holds
+ * "filesize:<bytes>\n" once the slice is closed (CANN's file_slice.cpp
+ * convention).  The writer side lives in the drain (user/slice_writer.c);
+ * this header is the reader, used by the export and the tests.
+ */
+#ifndef NPUPROF_SLICE_H
+#define NPUPROF_SLICE_H
+
+#include <stdint.h>
+#include <npuprof/record_io.h>
+
+/**
+ * struct npuprof_read_report - what a read found
+ * @slices:          slice files read
+ * @records:         records delivered (stream headers included)
+ * @truncated_bytes: compressed bytes at the end of the last slice that did
+ *                   not form a whole frame or a whole record (a crash or a
+ *                   cut copy); 0 for a clean series
+ * @bad_version:     stream headers with a version newer than ours
+ */
+struct npuprof_read_report {
+	uint64_t slices;
+	uint64_t records;
+	uint64_t truncated_bytes;
+	uint64_t bad_version;
+};
+
+/**
+ * npuprof_slice_read_series() - read <dir>/<series>.slice_0, _1, ... in order
+ * @dir:    data directory
+ * @series: e.g. "npuprof.api"
+ * @fn:     per record
+ * @ctx:    for @fn
+ * @rep:    filled in, may be NULL
+ *
+ * Return: 0 (a truncated tail is reported in @rep, not an error);
+ * -ENOENT when no slice exists; -EBADMSG when a frame is corrupt (records
+ * before it were delivered); or the negative value @fn returned.
+ */
+int npuprof_slice_read_series(const char *dir, const char *series, npuprof_rec_fn fn,
+			      void *ctx, struct npuprof_read_report *rep);
+
+#endif /* NPUPROF_SLICE_H */
