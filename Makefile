@@ -25,6 +25,8 @@ LIB_SRCS := $(sort $(wildcard user/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 MSPROF_SRCS := $(sort $(wildcard tools/msprof/*.c))
 MSPROF_OBJS := $(MSPROF_SRCS:%.c=$(BUILD)/obj/%.o)
+MSPROF_MAIN := $(BUILD)/obj/tools/msprof/main.o
+MSPROF_LIB_OBJS := $(filter-out $(MSPROF_MAIN),$(MSPROF_OBJS))
 ACL_SRCS := $(sort $(wildcard sim/runtime/*.c)) user/dynprof_proto.c user/msg.c
 ACL_OBJS := $(ACL_SRCS:%.c=$(BUILD)/pic/%.o)
 APP_SRCS := $(sort $(wildcard sim/app/*.c))
@@ -79,10 +81,16 @@ $(BUILD)/lib/libnpuprof.a: $(LIB_OBJS)
 
 libs: $(BUILD)/lib/libnpuprof.a
 
-# Tools: msprof.
-$(BUILD)/bin/msprof: $(MSPROF_OBJS) $(BUILD)/lib/libnpuprof.a
+# Tools: msprof.  Everything but main.o also goes into libmsprof.a so the
+# unit tests can call the option parser and the export directly.
+$(BUILD)/lib/libmsprof.a: $(MSPROF_LIB_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(MSPROF_OBJS) $(BUILD)/lib/libnpuprof.a $(LDLIBS_NPUPROF)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/bin/msprof: $(MSPROF_MAIN) $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $(MSPROF_MAIN) $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(LDLIBS_NPUPROF)
 
 tools: $(BUILD)/bin/msprof
 
@@ -98,11 +106,18 @@ $(BUILD)/bin/ai_task: $(APP_SRCS) $(BUILD)/lib/libascendcl.so
 sim: $(BUILD)/lib/libascendcl.so $(BUILD)/bin/ai_task
 
 # Host unit tests: one program per behaviour.
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/lib/libnpuprof.a
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/lib/libnpuprof.a $(LDLIBS_NPUPROF)
+	$(CC) $(CFLAGS) -Itests/unit -Itools/msprof -o $@ $< $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(LDLIBS_NPUPROF)
 
-tests: $(UNIT_BINS)
+# Programs the VM tests run inside the guest (tests/vm/*.c).
+VM_SRCS := $(sort $(wildcard tests/vm/*.c))
+VM_BINS := $(VM_SRCS:tests/vm/%.c=$(BUILD)/tests/vm/%)
+$(BUILD)/tests/vm/%: tests/vm/%.c $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascendcl.so
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/lib/libnpuprof.a -L$(BUILD)/lib -lascendcl -Wl,-rpath,'$$ORIGIN/../../lib' $(LDLIBS_NPUPROF)
+
+tests: $(UNIT_BINS) $(VM_BINS)
 
 demo: deps
 	$(MAKE) all

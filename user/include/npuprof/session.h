@@ -78,6 +78,12 @@ int npuprof_session_running(const struct npuprof_session *s);
  */
 int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_result *res);
 
+/**
+ * npuprof_session_discard() - undo a start the app refused: disable
+ * capture, stop the drain and remove the new PROF_XXX directory.
+ */
+int npuprof_session_discard(struct npuprof_session *s);
+
 /** npuprof_session_close() - stop if running, detach, free. NULL is a no-op. */
 void npuprof_session_close(struct npuprof_session *s);
 
