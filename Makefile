@@ -92,7 +92,11 @@ $(BUILD)/bin/msprof: $(MSPROF_MAIN) $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpu
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $(MSPROF_MAIN) $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(LDLIBS_NPUPROF)
 
-tools: $(BUILD)/bin/msprof
+$(BUILD)/bin/npuprof-dump: tools/npuprof-dump/main.c $(BUILD)/lib/libnpuprof.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/lib/libnpuprof.a $(LDLIBS_NPUPROF)
+
+tools: $(BUILD)/bin/msprof $(BUILD)/bin/npuprof-dump
 
 # Simulated NPU user space: libascendcl.so and the sample AI task.
 $(BUILD)/lib/libascendcl.so: $(ACL_OBJS)

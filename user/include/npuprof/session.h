@@ -87,7 +87,11 @@ int npuprof_session_discard(struct npuprof_session *s);
 /** npuprof_session_close() - stop if running, detach, free. NULL is a no-op. */
 void npuprof_session_close(struct npuprof_session *s);
 
-/** npuprof_session_last_error() - words for the last failure ("opening /dev/npuprof"). */
+/**
+ * npuprof_session_last_error() - words for the last failure of @s, e.g.
+ * "/dev/npuprof: No such file or directory"; with @s NULL, for the last
+ * failed npuprof_session_open() of this thread.
+ */
 const char *npuprof_session_last_error(const struct npuprof_session *s);
 
 #endif /* NPUPROF_SESSION_H */

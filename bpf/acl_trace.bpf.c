@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+/*
+ * Runtime-API capture, BPF side: one generic uprobe and one generic
+ * uretprobe program attached to every recorded ACL function of
+ * libascendcl.so.  The loader (user/acl_trace.c) passes the enum
+ * npuprof_api id of the function as the BPF cookie of each attachment.
+ *
+ * At entry the uprobe keeps the call's arguments in an LRU hash map keyed by
+ * (pid_tgid, api); at return the uretprobe adds the return value, the exit
+ * time and the out-parameters the call filled in, and writes one
+ * struct npuprof_rec_api into the ring buffer of the current CPU.
+ *
+ * Keying by thread *and* API means an ACL function that calls another
+ * recorded ACL function on the same thread (aclrtMemcpy -> aclrtSynchronize-
+ * Stream, say) gives two correct records: the inner call does not overwrite
+ * the outer one's entry state.  A function that recurses into itself keeps
+ * only the innermost entry; the outer return then finds nothing and writes
+ * no record (the simulated and the real runtime do not do that).
+ *
+ * Filtering happens here, at entry, before anything is stored: a process
+ * not in the tgid map, or any process while `enabled` is 0, costs one or two
+ * map lookups and leaves no state.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <npuprof/record.h>
+#include "acl_trace.h"
+
+char LICENSE[] SEC("license") = "Dual MIT/GPL";
+
+/* Number of ring buffers the loader put in `rings` (possible CPUs). */
+const volatile __u32 nr_rings = 1;
+
+/* Record (1) or drop (0); written by the loader through the skeleton. */
+volatile __u32 enabled;
+
+/* Inner map template: the loader inserts one real ring per CPU. */
+struct acl_ring {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, ACL_TRACE_RING_TEMPLATE_BYTES);
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1); /* set to nr_rings by the loader */
+	__type(key, __u32);
+	__array(values, struct acl_ring);
+} rings SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct acl_trace_counters);
+} counters SEC(".maps");
+
+/* Selected processes: tgid -> 1. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, ACL_TRACE_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} tgids SEC(".maps");
+
+struct entry_key {
+	__u64 pid_tgid;
+	__u32 api;
+	__u32 pad;
+};
+
+/*
+ * A call in flight: the record as far as entry knows it, and the user
+ * address of the out-parameter to read at return (0 if none).  LRU, so the
+ * state of a thread killed inside a call is recycled, not leaked.
+ */
+struct entry_state {
+	struct npuprof_rec_api rec;
+	__u64 out_ptr;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, ACL_TRACE_MAX_INFLIGHT);
+	__type(key, struct entry_key);
+	__type(value, struct entry_state);
+} entries SEC(".maps");
+
+/*
+ * libbpf 1.1's bpf_tracing.h stops at PT_REGS_PARM5; the 6th integer
+ * argument of the x86-64 SysV convention is in r9.
+ */
+#define ACL_PARM6(ctx) ((ctx)->r9)
+
+/* aclopExecuteV2's 9th argument, the stream, is on the user stack. */
+static __always_inline __u64 read_stack_arg9(struct pt_regs *ctx)
+{
+	__u64 v = 0;
+
+	/* x86-64 SysV at entry: [sp] return address, [sp+8] arg 7, ... */
+	bpf_probe_read_user(&v, sizeof(v), (void *)(PT_REGS_SP(ctx) + 24));
+	return v;
+}
+
+/* Fill the per-API arguments known at entry. */
+static __always_inline void read_entry_args(struct pt_regs *ctx, __u32 api,
+					    struct entry_state *e)
+{
+	struct npuprof_rec_api *r = &e->rec;
+
+	switch (api) {
+	case NPUPROF_API_RT_SET_DEVICE:
+	case NPUPROF_API_RT_RESET_DEVICE:
+		r->device = (__s32)PT_REGS_PARM1(ctx);
+		break;
+	case NPUPROF_API_RT_CREATE_STREAM:
+		e->out_ptr = PT_REGS_PARM1(ctx);
+		break;
+	case NPUPROF_API_RT_DESTROY_STREAM:
+	case NPUPROF_API_RT_SYNC_STREAM:
+		r->stream = PT_REGS_PARM1(ctx);
+		break;
+	case NPUPROF_API_RT_MALLOC:
+		e->out_ptr = PT_REGS_PARM1(ctx);
+		r->bytes = PT_REGS_PARM2(ctx);
+		break;
+	case NPUPROF_API_RT_FREE:
+		r->handle = PT_REGS_PARM1(ctx);
+		break;
+	case NPUPROF_API_RT_MEMCPY_ASYNC:
+		r->stream = ACL_PARM6(ctx);
+		/* fall through: same first five arguments as aclrtMemcpy */
+	case NPUPROF_API_RT_MEMCPY:
+		r->bytes = PT_REGS_PARM4(ctx);
+		r->kind = (__u32)PT_REGS_PARM5(ctx);
+		break;
+	case NPUPROF_API_RT_LAUNCH_KERNEL:
+		r->handle = PT_REGS_PARM1(ctx);
+		r->stream = PT_REGS_PARM5(ctx);
+		break;
+	case NPUPROF_API_RT_BINARY_GET_FUNCTION:
+		bpf_probe_read_user_str(r->name, sizeof(r->name),
+					(void *)PT_REGS_PARM2(ctx));
+		e->out_ptr = PT_REGS_PARM3(ctx);
+		break;
+	case NPUPROF_API_OP_EXECUTE_V2:
+		bpf_probe_read_user_str(r->name, sizeof(r->name),
+					(void *)PT_REGS_PARM1(ctx));
+		r->stream = read_stack_arg9(ctx);
+		break;
+	case NPUPROF_API_RT_RECORD_EVENT:
+		r->handle = PT_REGS_PARM1(ctx);
+		r->stream = PT_REGS_PARM2(ctx);
+		break;
+	}
+}
+
+/* Fill what the call wrote through its out-parameter. */
+static __always_inline void read_exit_args(struct entry_state *e)
+{
+	__u64 v = 0;
+
+	if (!e->out_ptr)
+		return;
+	bpf_probe_read_user(&v, sizeof(v), (void *)e->out_ptr);
+	if (e->rec.api == NPUPROF_API_RT_CREATE_STREAM)
+		e->rec.stream = v;
+	else
+		e->rec.handle = v;
+}
+
+/* Write @rec to this CPU's ring buffer and count it written or lost. */
+static __always_inline void emit(struct npuprof_rec_api *rec)
+{
+	struct acl_trace_counters *cnt;
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u32 zero = 0, idx;
+	void *ring;
+
+	idx = cpu < nr_rings ? cpu : cpu % nr_rings;
+	rec->hdr.cpu = idx;
+	cnt = bpf_map_lookup_elem(&counters, &zero);
+	ring = bpf_map_lookup_elem(&rings, &idx);
+	if (ring && bpf_ringbuf_output(ring, rec, sizeof(*rec), 0) == 0) {
+		if (cnt)
+			cnt->written++;
+	} else if (cnt) {
+		cnt->lost++;
+	}
+}
+
+SEC("uprobe")
+int acl_enter(struct pt_regs *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32;
+	__u32 api = (__u32)bpf_get_attach_cookie(ctx);
+	struct entry_key key = { .pid_tgid = id, .api = api };
+	struct entry_state e = {};
+
+	if (!enabled || api == 0 || api >= NPUPROF_API_MAX)
+		return 0;
+	if (!bpf_map_lookup_elem(&tgids, &tgid))
+		return 0;
+
+	e.rec.hdr.type = NPUPROF_REC_API;
+	e.rec.hdr.size = sizeof(e.rec);
+	e.rec.pid = tgid;
+	e.rec.tid = (__u32)id;
+	e.rec.api = api;
+	e.rec.device = -1;
+	read_entry_args(ctx, api, &e);
+	/* Last, so the entry time excludes the probe's own work above. */
+	e.rec.hdr.ts = bpf_ktime_get_ns();
+	bpf_map_update_elem(&entries, &key, &e, BPF_ANY);
+	return 0;
+}
+
+SEC("uretprobe")
+int acl_exit(struct pt_regs *ctx)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct entry_key key = {
+		.pid_tgid = bpf_get_current_pid_tgid(),
+		.api = (__u32)bpf_get_attach_cookie(ctx),
+	};
+	struct entry_state *e;
+
+	e = bpf_map_lookup_elem(&entries, &key);
+	if (!e)
+		return 0;
+	e->rec.exit_ts = now;
+	e->rec.ret = (__s32)PT_REGS_RC(ctx);
+	read_exit_args(e);
+	emit(&e->rec);
+	bpf_map_delete_elem(&entries, &key);
+	return 0;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * Layouts shared by the runtime-API capture's BPF side (bpf/acl_trace.bpf.c)
+ * and its loader (user/acl_trace.c): the per-CPU producer counters that user
+ * space reads and resets.  The records themselves are in
+ * include/npuprof/record.h.
+ */
+#ifndef NPUPROF_BPF_ACL_TRACE_H
+#define NPUPROF_BPF_ACL_TRACE_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+/*
+ * Template size of an inner ring buffer map.  The kernel does not compare
+ * max_entries of ring buffers in map-in-map, so the loader creates the real
+ * per-CPU rings with the size the caller asked for.
+ */
+#define ACL_TRACE_RING_TEMPLATE_BYTES 4096
+
+/* Most threads that can be inside one ACL call at the same time. */
+#define ACL_TRACE_MAX_INFLIGHT 8192
+
+/* Most processes the tgid filter holds. */
+#define ACL_TRACE_MAX_PIDS 1024
+
+/**
+ * struct acl_trace_counters - producer counters of one CPU's ring buffer
+ * @written: records committed to the ring buffer
+ * @lost:    records dropped because the ring buffer was full (failed
+ *           reserve) or the CPU had no ring
+ */
+struct acl_trace_counters {
+	__u64 written;
+	__u64 lost;
+};
+
+#endif /* NPUPROF_BPF_ACL_TRACE_H */

@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Streams and tasks of the simulated NPU.
+ *
+ * A stream is a FIFO of tasks that one hrtimer runs in order, one at a
+ * time; every stream has its own timer, so streams run concurrently.  The
+ * timer callback ends the running task and starts the next one, so task
+ * start and end events fire in timer (hard interrupt) context, as they
+ * would from a real device's completion interrupt.
+ *
+ * Task times are those of an ideal device: a task starts when the previous
+ * task of its stream ended or when it was submitted, whichever is later,
+ * and ends exactly its duration later.  Timer latency (large under qemu
+ * TCG) delays when the host sees an end, never the device timestamps.
+ *
+ * Lifetime: a stream is on its file's list from create to destroy (or
+ * close); STREAM_SYNC holds a kref so it may sleep without the file lock.
+ * Destroy marks the stream dead, cancels the timer (waiting for a running
+ * callback) and frees the queued tasks; the memory goes with the last kref.
+ */
+#include <linux/hrtimer.h>
+#include <linux/kref.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/wait.h>
+
+#include "npusim.h"
+
+#define CREATE_TRACE_POINTS
+#include "npusim_trace.h"
+
+/* Task type of the stream sync event (enum npuprof_task_type). */
+#define NPUSIM_TASK_SYNC 3
+
+/**
+ * struct npusim_task - one queued or running task
+ * @node:      in npusim_stream.queue while queued
+ * @id:        per-device task id
+ * @type:      NPUSIM_TASK_*
+ * @tgid:      submitter's process id
+ * @tid:       submitter's thread id
+ * @dur_ns:    run time on the device, ns
+ * @arg:       tracepoint arg: requested ns (kernel), bytes (memcpy), 0
+ * @submit_ns: host CLOCK_MONOTONIC time of the SUBMIT ioctl
+ * @start_ns:  host time the device started it (ideal, see banner)
+ * @name:      kernel name, "" for other tasks
+ */
+struct npusim_task {
+	struct list_head node;
+	u32 id;
+	u32 type;
+	u32 tgid;
+	u32 tid;
+	u64 dur_ns;
+	u64 arg;
+	u64 submit_ns;
+	u64 start_ns;
+	char name[NPUSIM_NAME_LEN];
+};
+
+/**
+ * struct npusim_stream - one stream of a device, owned by one file
+ * @node:         in npusim_file.streams
+ * @ref:          the file's list holds one, each STREAM_SYNC one more
+ * @dev:          device the stream is on
+ * @id:           per-device stream id
+ * @lock:         protects every field below; taken in the timer callback
+ * @queue:        tasks not started yet, in submit order
+ * @running:      the task on the device, or NULL
+ * @armed:        the timer owns the stream: a task is running or queued
+ * @dead:         destroyed; the timer must not restart
+ * @last_end_ns:  host time the last started task ends (ideal)
+ * @last_task_id: id of the last task submitted, 0 before any
+ * @idle_wq:      STREAM_SYNC waits here for !armed
+ * @timer:        runs the tasks; absolute CLOCK_MONOTONIC expiry
+ */
+struct npusim_stream {
+	struct list_head node;
+	struct kref ref;
+	struct npusim_dev *dev;
+	u32 id;
+	spinlock_t lock;
+	struct list_head queue;
+	struct npusim_task *running;
+	bool armed;
+	bool dead;
+	u64 last_end_ns;
+	u32 last_task_id;
+	wait_queue_head_t idle_wq;
+	struct hrtimer timer;
+};
+
+static void npusim_trace_task(struct npusim_stream *s, struct npusim_task *t,
+			      bool start)
+{
+	u64 ts = npusim_dev_ts(start ? t->start_ns : t->start_ns + t->dur_ns);
+
+	if (start)
+		trace_npusim_task_start(t->tgid, t->tid, s->dev->id, s->id,
+					t->id, t->type, ts, t->arg, t->name);
+	else
+		trace_npusim_task_end(t->tgid, t->tid, s->dev->id, s->id,
+				      t->id, t->type, ts, t->arg, t->name);
+}
+
+/*
+ * Timer callback: end the running task, start the next queued one and
+ * re-arm for its end, or go idle and wake STREAM_SYNC callers.
+ */
+static enum hrtimer_restart npusim_stream_timer(struct hrtimer *timer)
+{
+	struct npusim_stream *s = container_of(timer, struct npusim_stream,
+					       timer);
+	enum hrtimer_restart ret = HRTIMER_NORESTART;
+	struct npusim_task *t;
+	unsigned long flags;
+
+	spin_lock_irqsave(&s->lock, flags);
+	if (s->dead)
+		goto out_unlock;
+	t = s->running;
+	if (t) {
+		s->running = NULL;
+		npusim_trace_task(s, t, false);
+		kfree(t);
+	}
+	t = list_first_entry_or_null(&s->queue, struct npusim_task, node);
+	if (t) {
+		list_del(&t->node);
+		t->start_ns = max(s->last_end_ns, t->submit_ns);
+		s->last_end_ns = t->start_ns + t->dur_ns;
+		s->running = t;
+		npusim_trace_task(s, t, true);
+		hrtimer_set_expires(timer, ns_to_ktime(s->last_end_ns));
+		ret = HRTIMER_RESTART;
+	} else {
+		s->armed = false;
+		wake_up_all(&s->idle_wq);
+	}
+out_unlock:
+	spin_unlock_irqrestore(&s->lock, flags);
+	return ret;
+}
+
+static void npusim_stream_free(struct kref *ref)
+{
+	kfree(container_of(ref, struct npusim_stream, ref));
+}
+
+/* Find a stream of @nf by id; the caller holds nf->lock. */
+static struct npusim_stream *npusim_stream_find(struct npusim_file *nf,
+						u32 stream_id)
+{
+	struct npusim_stream *s;
+
+	list_for_each_entry(s, &nf->streams, node)
+		if (s->id == stream_id)
+			return s;
+	return NULL;
+}
+
+/**
+ * npusim_stream_create() - open a stream on the file's device
+ * @nf:        the file; owns the stream until destroy or close
+ * @stream_id: out: the new per-device stream id
+ *
+ * Return: 0, -ENOMEM, or -ENOSPC when the device has no free stream id.
+ */
+int npusim_stream_create(struct npusim_file *nf, u32 *stream_id)
+{
+	struct npusim_stream *s;
+	int id;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	id = ida_alloc_max(&nf->dev->stream_ida, NPUSIM_MAX_STREAMS - 1,
+			   GFP_KERNEL);
+	if (id < 0) {
+		kfree(s);
+		return id;
+	}
+	kref_init(&s->ref);
+	s->dev = nf->dev;
+	s->id = id;
+	spin_lock_init(&s->lock);
+	INIT_LIST_HEAD(&s->queue);
+	init_waitqueue_head(&s->idle_wq);
+	hrtimer_init(&s->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	s->timer.function = npusim_stream_timer;
+
+	mutex_lock(&nf->lock);
+	list_add_tail(&s->node, &nf->streams);
+	mutex_unlock(&nf->lock);
+	*stream_id = id;
+	return 0;
+}
+
+/*
+ * Stop a stream that is off its file's list: cancel the timer, drop the
+ * running and queued tasks (they never end), wake syncers, free its id and
+ * drop the list's reference.
+ */
+static void npusim_stream_kill(struct npusim_stream *s)
+{
+	struct npusim_task *t, *next;
+	unsigned long flags;
+
+	spin_lock_irqsave(&s->lock, flags);
+	s->dead = true;
+	spin_unlock_irqrestore(&s->lock, flags);
+	/* Waits for a running callback; a dead stream never re-arms. */
+	hrtimer_cancel(&s->timer);
+
+	spin_lock_irqsave(&s->lock, flags);
+	kfree(s->running);
+	s->running = NULL;
+	list_for_each_entry_safe(t, next, &s->queue, node) {
+		list_del(&t->node);
+		kfree(t);
+	}
+	s->armed = false;
+	spin_unlock_irqrestore(&s->lock, flags);
+	wake_up_all(&s->idle_wq);
+
+	ida_free(&s->dev->stream_ida, s->id);
+	kref_put(&s->ref, npusim_stream_free);
+}
+
+/**
+ * npusim_stream_destroy() - destroy a stream, cancelling its pending tasks
+ * @nf:        the file that created it
+ * @stream_id: the stream id
+ *
+ * Return: 0, or -ENOENT if @nf has no such stream.
+ */
+int npusim_stream_destroy(struct npusim_file *nf, u32 stream_id)
+{
+	struct npusim_stream *s;
+
+	mutex_lock(&nf->lock);
+	s = npusim_stream_find(nf, stream_id);
+	if (s)
+		list_del(&s->node);
+	mutex_unlock(&nf->lock);
+	if (!s)
+		return -ENOENT;
+	npusim_stream_kill(s);
+	return 0;
+}
+
+/**
+ * npusim_file_release_streams() - destroy every stream of a closing file
+ * @nf: the file; no ioctl can be running on it any more
+ */
+void npusim_file_release_streams(struct npusim_file *nf)
+{
+	struct npusim_stream *s, *next;
+
+	mutex_lock(&nf->lock);
+	list_for_each_entry_safe(s, next, &nf->streams, node) {
+		list_del(&s->node);
+		npusim_stream_kill(s);
+	}
+	mutex_unlock(&nf->lock);
+}
+
+/*
+ * Device run time of a task request, ns, and the tracepoint arg.
+ * Return: 0, or -EINVAL for an unknown type or a too long task.
+ */
+static int npusim_task_timing(const struct npusim_task_req *req, u64 *dur_ns,
+			      u64 *arg)
+{
+	switch (req->type) {
+	case NPUSIM_TASK_KERNEL:
+		*dur_ns = req->duration_ns;
+		*arg = req->duration_ns;
+		break;
+	case NPUSIM_TASK_MEMCPY:
+		/* MB/s with MB = 1e6 bytes: ns = bytes * 1000 / MB/s. */
+		if (div_u64(req->bytes, npusim_memcpy_bw_mbps) >
+		    NPUSIM_MAX_TASK_NS / 1000)
+			return -EINVAL;
+		/* The quotient fits: the 128-bit product cannot trap. */
+		*dur_ns = npusim_memcpy_latency_ns +
+			  mul_u64_u64_div_u64(req->bytes, 1000,
+					      npusim_memcpy_bw_mbps);
+		*arg = req->bytes;
+		break;
+	case NPUSIM_TASK_EVENT_RECORD:
+		*dur_ns = npusim_event_ns;
+		*arg = 0;
+		break;
+	default:
+		return -EINVAL;
+	}
+	return *dur_ns > NPUSIM_MAX_TASK_NS ? -EINVAL : 0;
+}
+
+/* Build a task from a validated request; NULL when out of memory. */
+static struct npusim_task *npusim_task_new(const struct npusim_task_req *req)
+{
+	struct npusim_task *t;
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return NULL;
+	t->type = req->type;
+	t->tgid = task_tgid_nr(current);
+	t->tid = task_pid_nr(current);
+	if (req->type == NPUSIM_TASK_KERNEL)
+		strscpy(t->name, req->name, sizeof(t->name));
+	return t;
+}
+
+/* Queue @t on @s and start the timer if the stream was idle. */
+static void npusim_stream_enqueue(struct npusim_stream *s,
+				  struct npusim_task *t)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&s->lock, flags);
+	list_add_tail(&t->node, &s->queue);
+	s->last_task_id = t->id;
+	if (!s->armed) {
+		s->armed = true;
+		/* Fire now: the start event comes from the timer, too. */
+		hrtimer_start(&s->timer, ns_to_ktime(t->submit_ns),
+			      HRTIMER_MODE_ABS);
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+}
+
+/**
+ * npusim_stream_submit() - queue a task on a stream
+ * @nf:  the file that owns the stream
+ * @req: the request; on success req->task_id is set
+ *
+ * The submit tracepoint fires after the id is assigned and before the task
+ * is queued, so it always precedes the task's start.
+ *
+ * Return: 0; -EINVAL for a bad type, pad, name or duration; -ENOENT for an
+ * unknown stream; -ENOMEM.
+ */
+int npusim_stream_submit(struct npusim_file *nf, struct npusim_task_req *req)
+{
+	struct npusim_stream *s;
+	struct npusim_task *t;
+	u64 dur_ns, arg;
+	int err;
+
+	if (req->pad || strnlen(req->name, NPUSIM_NAME_LEN) == NPUSIM_NAME_LEN)
+		return -EINVAL;
+	err = npusim_task_timing(req, &dur_ns, &arg);
+	if (err)
+		return err;
+	t = npusim_task_new(req);
+	if (!t)
+		return -ENOMEM;
+	t->dur_ns = dur_ns;
+	t->arg = arg;
+
+	mutex_lock(&nf->lock);
+	s = npusim_stream_find(nf, req->stream);
+	if (!s) {
+		mutex_unlock(&nf->lock);
+		kfree(t);
+		return -ENOENT;
+	}
+	t->id = atomic_inc_return(&nf->dev->task_seq);
+	t->submit_ns = ktime_get_ns();
+	trace_npusim_task_submit(t->tgid, t->tid, nf->dev->id, s->id, t->id,
+				 t->type, npusim_dev_ts(t->submit_ns), t->arg,
+				 t->name);
+	npusim_stream_enqueue(s, t);
+	mutex_unlock(&nf->lock);
+	req->task_id = t->id;
+	return 0;
+}
+
+static bool npusim_stream_idle(struct npusim_stream *s)
+{
+	unsigned long flags;
+	bool idle;
+
+	spin_lock_irqsave(&s->lock, flags);
+	idle = !s->armed || s->dead;
+	spin_unlock_irqrestore(&s->lock, flags);
+	return idle;
+}
+
+/**
+ * npusim_stream_sync() - wait until a stream has no queued or running task
+ * @nf:        the file that owns the stream
+ * @stream_id: the stream id
+ *
+ * Sleeps interruptibly.  On success fires npusim_stream_sync with the
+ * stream's last task id and the ns waited.
+ *
+ * Return: 0; -ENOENT for an unknown stream or one destroyed while waiting;
+ * -ERESTARTSYS when a signal interrupted the wait.
+ */
+int npusim_stream_sync(struct npusim_file *nf, u32 stream_id)
+{
+	struct npusim_stream *s;
+	u64 begin_ns, end_ns;
+	u32 last_id;
+	bool dead;
+	int err;
+
+	mutex_lock(&nf->lock);
+	s = npusim_stream_find(nf, stream_id);
+	if (s)
+		kref_get(&s->ref);
+	mutex_unlock(&nf->lock);
+	if (!s)
+		return -ENOENT;
+
+	begin_ns = ktime_get_ns();
+	err = wait_event_interruptible(s->idle_wq, npusim_stream_idle(s));
+	end_ns = ktime_get_ns();
+	spin_lock_irq(&s->lock);
+	last_id = s->last_task_id;
+	dead = s->dead;
+	spin_unlock_irq(&s->lock);
+	if (!err && dead)
+		err = -ENOENT;
+	if (!err)
+		trace_npusim_stream_sync(task_tgid_nr(current),
+					 task_pid_nr(current), s->dev->id,
+					 s->id, last_id, NPUSIM_TASK_SYNC,
+					 npusim_dev_ts(end_ns),
+					 end_ns - begin_ns, "");
+	kref_put(&s->ref, npusim_stream_free);
+	return err;
+}

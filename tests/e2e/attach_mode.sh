@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+# Attach mode: the sample AI task runs with PROFILING_MODE=dynamic, msprof
+# attaches with --pid; same exactness checks as launch mode.
+source "$(dirname "$0")/lib.bash"
+e2e_run attach --steps=120 --step-gap-ms=30 --streams=2

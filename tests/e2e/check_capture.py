@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Check a dynamic-profiling capture against the sample app's own counts.
+
+Usage: check_capture.py OUT
+  OUT holds app.json (the sample AI task's exit line: exact API-call and
+  device-task counts per step, with CLOCK_MONOTONIC step bounds), the
+  PROF_XXX directories msprof wrote, and PROF_XXX.records.jsonl (every record,
+  from npuprof-dump).
+
+What must hold, for every PROF dir:
+  - capture window = [start_info.clockMonotonic, end_info.clockMonotonic];
+    at least one step lies wholly inside it;
+  - for each such step: the API records of that thread inside the step's
+    bounds match the app's count per API exactly, and the device tasks it
+    submitted match per task type exactly, each with exactly one submit,
+    start and end record;
+  - no record appears twice; every ring lost 0 records;
+  - the exported timeline parses, and every flow arrow goes forward in
+    time (a device task starts after the call that launched it).
+Exit 0 when all hold, 1 otherwise (each finding printed).
+"""
+import collections
+import glob
+import json
+import os
+import sys
+
+bad = []
+
+
+def fail(msg):
+    bad.append(msg)
+    print("FAIL " + msg)
+
+
+def load_records(path):
+    recs = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                recs.append(json.loads(line))
+    return recs
+
+
+def check_no_duplicates(prof, recs):
+    seen = collections.Counter()
+    for r in recs:
+        if r["type"] == "api":
+            seen[("api", r["tid"], r["ts"], r["api"])] += 1
+        elif r["type"] == "task":
+            seen[("task", r["device"], r["task_id"], r["event"])] += 1
+    dups = [k for k, n in seen.items() if n > 1]
+    if dups:
+        fail(f"{prof}: {len(dups)} records appear more than once, e.g. {dups[0]}")
+
+
+def check_lost(prof, recs):
+    lost_recs = [r for r in recs if r["type"] == "lost"]
+    if not lost_recs:
+        fail(f"{prof}: no loss records (the drain writes one per ring at stop)")
+    for r in lost_recs:
+        if r["lost"] != 0:
+            fail(f"{prof}: source {r['source']} cpu {r['cpu']} lost {r['lost']} records")
+    info = json.load(open(os.path.join(prof, "host", "info.json")))
+    for src, rings in info.get("rings", {}).items():
+        for ring in rings:
+            if ring["lost"]:
+                fail(f"{prof}: info.json {src} cpu {ring['cpu']} lost {ring['lost']}")
+
+
+def step_counts(recs, step):
+    """API and task counts the capture holds for one step of one thread."""
+    lo, hi, tid = step["begin_ns"], step["end_ns"], step["tid"]
+    api = collections.Counter()
+    tasks = collections.Counter()
+    ids = set()
+    for r in recs:
+        if r.get("tid") != tid or not lo <= r["ts"] <= hi:
+            continue
+        if r["type"] == "api":
+            api[r["api"]] += 1
+        elif r["type"] == "task" and r["event"] == "submit":
+            tasks[r["task_type"]] += 1
+            ids.add((r["device"], r["task_id"]))
+    return api, tasks, ids
+
+
+def check_task_lifecycle(prof, recs, ids):
+    events = collections.Counter()
+    for r in recs:
+        if r["type"] == "task" and (r["device"], r["task_id"]) in ids:
+            events[(r["device"], r["task_id"], r["event"])] += 1
+    for dev, tid in ids:
+        for ev in ("submit", "start", "end"):
+            if events[(dev, tid, ev)] != 1:
+                fail(f"{prof}: device {dev} task {tid}: {events[(dev, tid, ev)]} {ev} records, want 1")
+
+
+def check_steps(prof, recs, app):
+    start = json.load(open(os.path.join(prof, "host", "start_info")))["clockMonotonic"]
+    end = json.load(open(os.path.join(prof, "host", "end_info")))["clockMonotonic"]
+    inside = [s for s in app["steps"] if start <= s["begin_ns"] and s["end_ns"] <= end]
+    print(f"{os.path.basename(prof)}: window {(end - start) / 1e9:.3f} s, "
+          f"{len(inside)} of {len(app['steps'])} steps inside")
+    if not inside:
+        fail(f"{prof}: no step lies wholly inside the capture window")
+    for s in inside:
+        api, tasks, ids = step_counts(recs, s)
+        want_api = {k: v for k, v in s["api"].items() if v}
+        want_tasks = {k: v for k, v in s["tasks"].items() if v}
+        if dict(api) != want_api:
+            fail(f"{prof}: step {s['step']} thread {s['tid']}: API calls {dict(api)}, app made {want_api}")
+        if dict(tasks) != want_tasks:
+            fail(f"{prof}: step {s['step']} thread {s['tid']}: device tasks {dict(tasks)}, app made {want_tasks}")
+        check_task_lifecycle(prof, recs, ids)
+    return len(inside)
+
+
+def check_timeline(prof):
+    files = glob.glob(os.path.join(prof, "mindstudio_profiler_output", "msprof_*.json"))
+    if len(files) != 1:
+        fail(f"{prof}: {len(files)} msprof_*.json files, want 1")
+        return
+    doc = json.load(open(files[0], encoding="utf-8"))
+    events = doc["traceEvents"] if isinstance(doc, dict) else doc
+    starts = {e["id"]: float(e["ts"]) for e in events if e.get("ph") == "s"}
+    ends = {e["id"]: float(e["ts"]) for e in events if e.get("ph") == "f"}
+    if not starts:
+        fail(f"{prof}: timeline has no launch -> task flow arrows")
+    backwards = [i for i in starts if i in ends and ends[i] < starts[i]]
+    if backwards:
+        i = backwards[0]
+        fail(f"{prof}: {len(backwards)} device tasks start before their launch, e.g. flow {i}: "
+             f"launch {starts[i]} us, task {ends[i]} us")
+
+
+def main():
+    out = sys.argv[1]
+    app = json.load(open(os.path.join(out, "app.json")))
+    profs = sorted(p for p in glob.glob(os.path.join(out, "PROF_*")) if os.path.isdir(p))
+    if not profs:
+        fail(f"{out}: no PROF_* directory")
+    steps = 0
+    for prof in profs:
+        recs = load_records(prof + ".records.jsonl")
+        check_no_duplicates(prof, recs)
+        check_lost(prof, recs)
+        steps += check_steps(prof, recs, app)
+        check_timeline(prof)
+    print(f"{len(profs)} PROF dirs, {steps} steps checked, {len(bad)} findings")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

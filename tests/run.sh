@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Test runner: every host unit test (build/tests/test_*), then every VM test
+# (tests/vm/*.sh, tests/e2e/*.sh: each boots the Debian kernel under qemu
+# through scripts/vm-run.sh, which also fails a run whose guest kernel
+# printed BUG/WARNING/Oops).  A test is a program: exit 0 pass, 77 skip,
+# anything else fail; each runs under a timeout.  The last line is
+# "N passed, N failed, N skipped".
+#
+#   tests/run.sh [--unit|--vm] [NAME_FILTER]
+set -u
+cd "$(dirname "$0")/.."
+
+mode=all
+case "${1:-}" in
+--unit) mode=unit; shift ;;
+--vm) mode=vm; shift ;;
+esac
+filter="${1:-}"
+log_dir=build/test-logs
+mkdir -p "$log_dir"
+passed=0 failed=0 skipped=0
+failed_names=()
+
+run_one() { # NAME TIMEOUT CMD...
+	local name=$1 limit=$2 start rc
+	shift 2
+	[[ -n "$filter" && "$name" != *"$filter"* ]] && return
+	start=$(date +%s)
+	timeout --kill-after=10 "$limit" "$@" >"$log_dir/$name.log" 2>&1
+	rc=$?
+	local took=$(($(date +%s) - start))
+	case $rc in
+	0) passed=$((passed + 1)); printf 'PASS %-40s %3ss\n' "$name" "$took" ;;
+	77) skipped=$((skipped + 1)); printf 'SKIP %-40s %3ss  %s\n' "$name" "$took" \
+		"$(grep -m1 -i skip "$log_dir/$name.log")" ;;
+	*) failed=$((failed + 1)); failed_names+=("$name")
+	   [[ $rc == 124 ]] && echo "timed out after ${limit}s" >>"$log_dir/$name.log"
+	   printf 'FAIL %-40s %3ss  (exit %s; log %s)\n' "$name" "$took" "$rc" "$log_dir/$name.log"
+	   tail -n 25 "$log_dir/$name.log" | sed 's/^/     | /' ;;
+	esac
+}
+
+if [[ $mode != vm ]]; then
+	for t in build/tests/test_*; do
+		[[ -x $t ]] || continue
+		run_one "unit/$(basename "$t")" 120 "$t"
+	done
+fi
+if [[ $mode != unit ]]; then
+	for t in tests/vm/*.sh tests/e2e/*.sh; do
+		[[ -f $t ]] || continue
+		run_one "${t#tests/}" 900 bash "$t"
+	done
+fi
+
+echo
+if ((failed)); then
+	echo "failed: ${failed_names[*]}"
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
+((failed == 0))

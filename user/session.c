@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A capture session (npuprof/session.h): ties npuprof.ko's rings, the BPF
+ * runtime-API capture and the drain to one PROF_XXX directory per
+ * start/stop, and writes CANN's control files around the data.
+ *
+ * Order matters for "no lost window edge": at start the drain is running
+ * before capture is enabled, and start_info's clock is read after both
+ * producers are enabled, so everything after it is captured; at stop
+ * end_info's clock is read before the producers are disabled, and the
+ * drain is stopped only after both report that no probe is still writing.
+ *
+ * The device clock samples in info.json come from the task records
+ * themselves (each START/END record carries the host time and the device
+ * count of one instant): the session sees every record on its way to the
+ * drain and keeps the first and last pair per device.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <npuprof/acl_trace.h>
+#include <npuprof/drain.h>
+#include <npuprof/kring.h>
+#include <npuprof/record.h>
+#include <npuprof/session.h>
+
+#define SESSION_BPF_RING_BYTES (1u << 20) /* per CPU */
+#define SESSION_MAX_DEVICES 64
+
+/* First and last host/device clock pair seen for one device. */
+struct clock_pairs {
+	int seen;
+	uint64_t first_host, first_dev, last_host, last_dev;
+};
+
+struct npuprof_session {
+	struct npuprof_session_opts opts;
+	char *output;
+	char *params_json;
+	pid_t pid;
+	struct npuprof_kring *kring;
+	struct npuprof_acl_trace *acl;
+	struct npuprof_drain *drain;
+	int running;
+	char prof_dir[PATH_MAX];
+	char error[256];
+	uint64_t begin_mono_ns, end_mono_ns;
+	struct timespec begin_real;
+	struct clock_pairs clocks[SESSION_MAX_DEVICES];
+	/* forwarding state for the record tap, valid during a consume call */
+	npuprof_rec_fn tap_fn;
+	void *tap_ctx;
+};
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Words of the last npuprof_session_open() failure, when there is no session. */
+static __thread char open_error[256];
+
+static void set_error(struct npuprof_session *s, const char *what, int err)
+{
+	snprintf(s->error, sizeof(s->error), "%s: %s", what, strerror(-err));
+}
+
+const char *npuprof_session_last_error(const struct npuprof_session *s)
+{
+	return s ? s->error : open_error;
+}
+
+int npuprof_session_running(const struct npuprof_session *s)
+{
+	return s && s->running;
+}
+
+/* Keep the clock pairs of START/END records, then pass the record on. */
+static int session_tap(void *ctx, const struct npuprof_rec_hdr *rec)
+{
+	struct npuprof_session *s = ctx;
+
+	if (rec->type == NPUPROF_REC_TASK && rec->size >= sizeof(struct npuprof_rec_task)) {
+		const struct npuprof_rec_task *t = (const void *)rec;
+		struct clock_pairs *c;
+
+		if ((t->event == NPUPROF_TASK_START || t->event == NPUPROF_TASK_END) &&
+		    t->device < SESSION_MAX_DEVICES) {
+			c = &s->clocks[t->device];
+			if (!c->seen) {
+				c->seen = 1;
+				c->first_host = t->hdr.ts;
+				c->first_dev = t->dev_ts;
+			}
+			c->last_host = t->hdr.ts;
+			c->last_dev = t->dev_ts;
+		}
+	}
+	return s->tap_fn(s->tap_ctx, rec);
+}
+
+static long kring_consume_tap(void *obj, npuprof_rec_fn fn, void *ctx)
+{
+	struct npuprof_session *s = obj;
+
+	s->tap_fn = fn;
+	s->tap_ctx = ctx;
+	return npuprof_kring_consume(s->kring, session_tap, s);
+}
+
+static int kring_stats_src(void *obj, unsigned int cpu, uint64_t *w, uint64_t *l)
+{
+	struct npuprof_session *s = obj;
+
+	return npuprof_kring_stats(s->kring, cpu, w, l);
+}
+
+static long acl_consume_src(void *obj, npuprof_rec_fn fn, void *ctx)
+{
+	return npuprof_acl_trace_consume(obj, fn, ctx);
+}
+
+static int acl_stats_src(void *obj, unsigned int cpu, uint64_t *w, uint64_t *l)
+{
+	return npuprof_acl_trace_stats(obj, cpu, w, l);
+}
+
+static int open_kernel_side(struct npuprof_session *s)
+{
+	int err;
+
+	if (s->opts.task_time) {
+		err = npuprof_kring_open(s->opts.kdev, &s->kring);
+		if (err) {
+			set_error(s, s->opts.kdev ? s->opts.kdev : "/dev/npuprof", err);
+			return err;
+		}
+		err = npuprof_kring_add_tgid(s->kring, s->pid);
+		if (err) {
+			set_error(s, "selecting the process in npuprof.ko", err);
+			return err;
+		}
+	}
+	if (s->opts.ascendcl || s->opts.runtime_api) {
+		err = npuprof_acl_trace_open(SESSION_BPF_RING_BYTES, &s->acl);
+		if (err) {
+			set_error(s, "loading the BPF runtime-API probes", err);
+			return err;
+		}
+		err = npuprof_acl_trace_attach_pid(s->acl, s->pid);
+		if (err) {
+			char what[96];
+
+			snprintf(what, sizeof(what), "attaching uprobes to libascendcl.so of pid %d",
+				 (int)s->pid);
+			set_error(s, what, err);
+			return err;
+		}
+	}
+	return 0;
+}
+
+int npuprof_session_open(const struct npuprof_session_opts *opts, pid_t pid,
+			 struct npuprof_session **out)
+{
+	struct npuprof_session *s;
+	int err;
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return -ESRCH;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->opts = *opts;
+	s->pid = pid;
+	s->output = strdup(opts->output);
+	s->params_json = strdup(opts->params_json ? opts->params_json : "{}");
+	if (!s->output || !s->params_json) {
+		err = -ENOMEM;
+		goto out_close;
+	}
+	err = open_kernel_side(s);
+	if (err)
+		goto out_close;
+	*out = s;
+	return 0;
+
+out_close:
+	memcpy(open_error, s->error, sizeof(open_error));
+	npuprof_session_close(s);
+	return err;
+}
+
+/*
+ * PROF_<index>_<local time to ms>_<pid %08d><8 letters A-R>, as CANN's
+ * CreateProfDirSuffix; dynamic mode always uses index 000001.
+ */
+static void prof_dir_name(char *buf, size_t size, pid_t pid, const struct timespec *now)
+{
+	struct tm tm;
+	char letters[9];
+	uint64_t h = (uint64_t)now->tv_sec * 1000003u ^ (uint64_t)now->tv_nsec ^
+		     ((uint64_t)pid << 20) ^ (uint64_t)getpid();
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		h = h * 6364136223846793005ull + 1442695040888963407ull;
+		letters[i] = (char)('A' + (h >> 33) % 18);
+	}
+	letters[8] = '\0';
+	localtime_r(&now->tv_sec, &tm);
+	snprintf(buf, size, "PROF_%06u_%04d%02d%02d%02d%02d%02d%03ld_%08d%s", 1u,
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+		 tm.tm_sec, now->tv_nsec / 1000000, (int)pid, letters);
+}
+
+static int mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX];
+	char *p;
+
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* Write @doc as pretty JSON to <prof_dir>/<rel>; steals @doc. */
+static int write_json(struct npuprof_session *s, const char *rel, json_t *doc)
+{
+	char path[PATH_MAX + 64];
+	int err = 0;
+
+	if (!doc)
+		return -ENOMEM;
+	if (snprintf(path, sizeof(path), "%s/%s", s->prof_dir, rel) >= (int)sizeof(path)) {
+		json_decref(doc);
+		return -ENAMETOOLONG;
+	}
+	if (json_dump_file(doc, path, JSON_INDENT(2) | JSON_SORT_KEYS))
+		err = errno ? -errno : -EIO;
+	json_decref(doc);
+	if (err)
+		set_error(s, path, err);
+	return err;
+}
+
+/*
+ * start_info / end_info: CANN's keys (collectionDate*, collectionTime* as a
+ * string of wall-clock us, clockMonotonicRaw) plus clockMonotonic, the
+ * capture clock of every record, read after enabling (start) or before
+ * disabling (stop): every event between the two is in the data.
+ */
+static int write_time_file(struct npuprof_session *s, const char *rel, int begin)
+{
+	struct timespec real;
+	char date[64], us[32];
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &real);
+	localtime_r(&real.tv_sec, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm);
+	snprintf(us, sizeof(us), "%llu",
+		 (unsigned long long)real.tv_sec * 1000000ull + real.tv_nsec / 1000);
+	return write_json(s, rel,
+			  json_pack("{s:s, s:s, s:I, s:I}",
+				    begin ? "collectionDateBegin" : "collectionDateEnd", date,
+				    begin ? "collectionTimeBegin" : "collectionTimeEnd", us,
+				    "clockMonotonicRaw", (json_int_t)clock_ns(CLOCK_MONOTONIC_RAW),
+				    "clockMonotonic",
+				    (json_int_t)(begin ? s->begin_mono_ns : s->end_mono_ns)));
+}
+
+static int start_drain(struct npuprof_session *s)
+{
+	struct npuprof_drain_source srcs[2];
+	struct npuprof_drain_config cfg = { .prof_dir = s->prof_dir };
+	unsigned int n = 0;
+
+	if (s->kring) {
+		srcs[n++] = (struct npuprof_drain_source){
+			.name = "npuprof.ko",
+			.source = NPUPROF_SRC_KMOD,
+			.fd = npuprof_kring_fd(s->kring),
+			.nr_cpus = npuprof_kring_nr_cpus(s->kring),
+			.obj = s,
+			.consume = kring_consume_tap,
+			.stats = kring_stats_src,
+		};
+	}
+	if (s->acl) {
+		srcs[n++] = (struct npuprof_drain_source){
+			.name = "bpf",
+			.source = NPUPROF_SRC_BPF,
+			.fd = npuprof_acl_trace_fd(s->acl),
+			.nr_cpus = npuprof_acl_trace_nr_cpus(s->acl),
+			.obj = s->acl,
+			.consume = acl_consume_src,
+			.stats = acl_stats_src,
+		};
+	}
+	return npuprof_drain_start(&cfg, srcs, n, &s->drain);
+}
+
+static int enable_producers(struct npuprof_session *s, int on)
+{
+	int err = 0, e;
+
+	if (s->kring) {
+		e = on ? npuprof_kring_enable(s->kring) : npuprof_kring_disable(s->kring);
+		if (e && !err) {
+			set_error(s, on ? "enabling npuprof.ko capture" : "disabling npuprof.ko capture", e);
+			err = e;
+		}
+	}
+	if (s->acl) {
+		e = npuprof_acl_trace_enable(s->acl, on);
+		if (e && !err) {
+			set_error(s, on ? "enabling the uprobes" : "disabling the uprobes", e);
+			err = e;
+		}
+	}
+	return err;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) ? -errno : 0;
+}
+
+static void remove_prof_dir(struct npuprof_session *s)
+{
+	if (s->prof_dir[0])
+		nftw(s->prof_dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int npuprof_session_start(struct npuprof_session *s)
+{
+	char name[128], path[PATH_MAX + 16];
+	int err;
+
+	if (s->running)
+		return -EALREADY;
+	memset(s->clocks, 0, sizeof(s->clocks));
+	clock_gettime(CLOCK_REALTIME, &s->begin_real);
+	prof_dir_name(name, sizeof(name), s->pid, &s->begin_real);
+	if (snprintf(s->prof_dir, sizeof(s->prof_dir), "%s/%s", s->output, name) >=
+	    (int)sizeof(s->prof_dir))
+		return -ENAMETOOLONG;
+	snprintf(path, sizeof(path), "%s/host/data", s->prof_dir);
+	err = mkdir_p(path);
+	if (err) {
+		set_error(s, path, err);
+		s->prof_dir[0] = '\0';
+		return err;
+	}
+	err = start_drain(s);
+	if (err) {
+		set_error(s, "starting the drain", err);
+		goto out_remove;
+	}
+	err = enable_producers(s, 1);
+	if (err)
+		goto out_stop_drain;
+	s->begin_mono_ns = clock_ns(CLOCK_MONOTONIC);
+	err = write_time_file(s, "host/start_info", 1);
+	if (err)
+		goto out_disable;
+	s->running = 1;
+	return 0;
+
+out_disable:
+	enable_producers(s, 0);
+out_stop_drain:
+	npuprof_drain_stop(s->drain, NULL);
+	s->drain = NULL;
+out_remove:
+	remove_prof_dir(s);
+	s->prof_dir[0] = '\0';
+	return err;
+}
+
+static json_t *ring_counters(struct npuprof_session *s, int kmod, uint64_t *lost_sum)
+{
+	unsigned int cpu, n;
+	json_t *arr = json_array();
+
+	n = kmod ? npuprof_kring_nr_cpus(s->kring) : npuprof_acl_trace_nr_cpus(s->acl);
+	for (cpu = 0; cpu < n; cpu++) {
+		uint64_t w = 0, l = 0;
+		int err = kmod ? npuprof_kring_stats(s->kring, cpu, &w, &l)
+			       : npuprof_acl_trace_stats(s->acl, cpu, &w, &l);
+
+		if (err)
+			continue;
+		*lost_sum += l;
+		json_array_append_new(arr, json_pack("{s:i, s:I, s:I}", "cpu", (int)cpu,
+						     "written", (json_int_t)w, "lost",
+						     (json_int_t)l));
+	}
+	return arr;
+}
+
+static json_t *clock_samples(struct npuprof_session *s, json_t *devices)
+{
+	json_t *arr = json_array();
+	int d;
+
+	for (d = 0; d < SESSION_MAX_DEVICES; d++) {
+		struct clock_pairs *c = &s->clocks[d];
+
+		if (!c->seen)
+			continue;
+		json_array_append_new(devices, json_integer(d));
+		json_array_append_new(arr, json_pack("{s:i, s:[{s:I, s:I}, {s:I, s:I}]}",
+						     "device", d, "samples",
+						     "hostMonotonicNs", (json_int_t)c->first_host,
+						     "deviceCount", (json_int_t)c->first_dev,
+						     "hostMonotonicNs", (json_int_t)c->last_host,
+						     "deviceCount", (json_int_t)c->last_dev));
+	}
+	return arr;
+}
+
+static void read_comm(pid_t pid, char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(buf, size, "unknown");
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, (int)size, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+static int write_info(struct npuprof_session *s, const struct npuprof_drain_stats *st,
+		      uint64_t *lost)
+{
+	char host[256] = "", comm[64];
+	json_t *doc, *devices = json_array(), *rings = json_object();
+
+	gethostname(host, sizeof(host) - 1);
+	read_comm(s->pid, comm, sizeof(comm));
+	if (s->kring)
+		json_object_set_new(rings, "npuprof.ko", ring_counters(s, 1, lost));
+	if (s->acl)
+		json_object_set_new(rings, "bpf", ring_counters(s, 0, lost));
+	doc = json_pack("{s:i, s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:{s:I, s:I, s:I, s:I, s:I, s:i}}",
+			"pid", (int)s->pid, "pid_name", comm, "hostname", host,
+			"platform_version", "npusim", "record_version", NPUPROF_RECORD_VERSION,
+			"clockSamples", clock_samples(s, devices), "devices", devices,
+			"rings", rings, "drain", "records", (json_int_t)st->records,
+			"api_records", (json_int_t)st->api_records, "task_records",
+			(json_int_t)st->task_records, "raw_bytes", (json_int_t)st->raw_bytes,
+			"file_bytes", (json_int_t)st->file_bytes, "write_error", st->write_error);
+	return write_json(s, "host/info.json", doc);
+}
+
+static int write_sample(struct npuprof_session *s)
+{
+	json_error_t jerr;
+	json_t *doc = json_loads(s->params_json, 0, &jerr);
+
+	if (!doc)
+		doc = json_pack("{s:s}", "params", s->params_json);
+	return write_json(s, "host/sample.json", doc);
+}
+
+int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_result *res)
+{
+	struct npuprof_drain_stats st = { 0 };
+	uint64_t lost = 0;
+	int err, e;
+
+	if (!s->running)
+		return -EINVAL;
+	s->end_mono_ns = clock_ns(CLOCK_MONOTONIC);
+	err = enable_producers(s, 0);
+	e = npuprof_drain_stop(s->drain, &st);
+	s->drain = NULL;
+	s->running = 0;
+	if (e && !err) {
+		set_error(s, "writing the PROF data", e);
+		err = e;
+	}
+	e = write_time_file(s, "host/end_info", 0);
+	err = err ? err : e;
+	e = write_info(s, &st, &lost);
+	err = err ? err : e;
+	e = write_sample(s);
+	err = err ? err : e;
+	if (res) {
+		snprintf(res->prof_dir, sizeof(res->prof_dir), "%s", s->prof_dir);
+		res->api_records = st.api_records;
+		res->task_records = st.task_records;
+		res->lost = lost;
+		res->write_error = st.write_error;
+	}
+	return err;
+}
+
+int npuprof_session_discard(struct npuprof_session *s)
+{
+	if (!s->running)
+		return -EINVAL;
+	enable_producers(s, 0);
+	npuprof_drain_stop(s->drain, NULL);
+	s->drain = NULL;
+	s->running = 0;
+	remove_prof_dir(s);
+	s->prof_dir[0] = '\0';
+	return 0;
+}
+
+void npuprof_session_close(struct npuprof_session *s)
+{
+	if (!s)
+		return;
+	if (s->running)
+		npuprof_session_stop(s, NULL);
+	if (s->acl)
+		npuprof_acl_trace_close(s->acl);
+	if (s->kring)
+		npuprof_kring_close(s->kring);
+	free(s->output);
+	free(s->params_json);
+	free(s);
+}
