@@ -105,7 +105,7 @@ $(BUILD)/lib/libascendcl.so: $(ACL_OBJS)
 
 $(BUILD)/bin/ai_task: $(APP_SRCS) $(BUILD)/lib/libascendcl.so
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(APP_SRCS) -L$(BUILD)/lib -lascendcl -Wl,-rpath,'$$ORIGIN/../lib' -lpthread
+	$(CC) $(CFLAGS) -o $@ $(APP_SRCS) -L$(BUILD)/lib -lascendcl -Wl,-rpath,'$$ORIGIN/../lib' -ljansson -lpthread
 
 sim: $(BUILD)/lib/libascendcl.so $(BUILD)/bin/ai_task
 

@@ -53,7 +53,7 @@ struct npuprof_session {
 	struct npuprof_drain *drain;
 	int running;
 	char prof_dir[PATH_MAX];
-	char error[256];
+	char error[PATH_MAX * 2];
 	uint64_t begin_mono_ns, end_mono_ns;
 	struct timespec begin_real;
 	struct clock_pairs clocks[SESSION_MAX_DEVICES];
@@ -71,7 +71,7 @@ static uint64_t clock_ns(clockid_t id)
 }
 
 /* Words of the last npuprof_session_open() failure, when there is no session. */
-static __thread char open_error[256];
+static __thread char open_error[PATH_MAX * 2];
 
 static void set_error(struct npuprof_session *s, const char *what, int err)
 {
