@@ -21,6 +21,8 @@
 #define NPUSIM_MAX_DEVICES 8
 /* Most streams open at once on one device. */
 #define NPUSIM_MAX_STREAMS 1024
+/* Most tasks queued on one stream, like a device's submission queue. */
+#define NPUSIM_MAX_QUEUED 65536
 /* Longest task a caller may queue, ns; keeps end times far from overflow. */
 #define NPUSIM_MAX_TASK_NS (3600ULL * NSEC_PER_SEC)
 

@@ -28,10 +28,27 @@
 #include <linux/string.h>
 #include <linux/wait.h>
 
+#include "npuprof/npu_driver_tp.h"
 #include "npusim.h"
 
 #define CREATE_TRACE_POINTS
 #include "npusim_trace.h"
+
+/*
+ * The tracepoints must have the prototype npuprof.ko's probes have
+ * (NPU_TP_PROBE_PARAMS); the names are the NPU_TP_NAME_* strings.
+ */
+static int (*npusim_tp_register_check)(void (*probe)(void *data,
+						     NPU_TP_PROBE_PARAMS),
+				       void *data) __maybe_unused;
+static_assert(__same_type(&register_trace_npusim_task_submit,
+			  npusim_tp_register_check));
+static_assert(__same_type(&register_trace_npusim_task_start,
+			  npusim_tp_register_check));
+static_assert(__same_type(&register_trace_npusim_task_end,
+			  npusim_tp_register_check));
+static_assert(__same_type(&register_trace_npusim_stream_sync,
+			  npusim_tp_register_check));
 
 /* Task type of the stream sync event (enum npuprof_task_type). */
 #define NPUSIM_TASK_SYNC 3
@@ -71,6 +88,7 @@ struct npusim_task {
  * @lock:         protects every field below; taken in the timer callback
  * @queue:        tasks not started yet, in submit order
  * @running:      the task on the device, or NULL
+ * @queued:       number of tasks on @queue
  * @armed:        the timer owns the stream: a task is running or queued
  * @dead:         destroyed; the timer must not restart
  * @last_end_ns:  host time the last started task ends (ideal)
@@ -86,6 +104,7 @@ struct npusim_stream {
 	spinlock_t lock;
 	struct list_head queue;
 	struct npusim_task *running;
+	u32 queued;
 	bool armed;
 	bool dead;
 	u64 last_end_ns;
@@ -131,6 +150,7 @@ static enum hrtimer_restart npusim_stream_timer(struct hrtimer *timer)
 	t = list_first_entry_or_null(&s->queue, struct npusim_task, node);
 	if (t) {
 		list_del(&t->node);
+		s->queued--;
 		t->start_ns = max(s->last_end_ns, t->submit_ns);
 		s->last_end_ns = t->start_ns + t->dur_ns;
 		s->running = t;
@@ -157,9 +177,10 @@ static struct npusim_stream *npusim_stream_find(struct npusim_file *nf,
 {
 	struct npusim_stream *s;
 
-	list_for_each_entry(s, &nf->streams, node)
+	list_for_each_entry(s, &nf->streams, node) {
 		if (s->id == stream_id)
 			return s;
+	}
 	return NULL;
 }
 
@@ -223,6 +244,7 @@ static void npusim_stream_kill(struct npusim_stream *s)
 		list_del(&t->node);
 		kfree(t);
 	}
+	s->queued = 0;
 	s->armed = false;
 	spin_unlock_irqrestore(&s->lock, flags);
 	wake_up_all(&s->idle_wq);
@@ -326,6 +348,7 @@ static void npusim_stream_enqueue(struct npusim_stream *s,
 
 	spin_lock_irqsave(&s->lock, flags);
 	list_add_tail(&t->node, &s->queue);
+	s->queued++;
 	s->last_task_id = t->id;
 	if (!s->armed) {
 		s->armed = true;
@@ -345,7 +368,8 @@ static void npusim_stream_enqueue(struct npusim_stream *s,
  * is queued, so it always precedes the task's start.
  *
  * Return: 0; -EINVAL for a bad type, pad, name or duration; -ENOENT for an
- * unknown stream; -ENOMEM.
+ * unknown stream; -EBUSY when NPUSIM_MAX_QUEUED tasks wait on the stream
+ * already; -ENOMEM.
  */
 int npusim_stream_submit(struct npusim_file *nf, struct npusim_task_req *req)
 {
@@ -367,10 +391,14 @@ int npusim_stream_submit(struct npusim_file *nf, struct npusim_task_req *req)
 
 	mutex_lock(&nf->lock);
 	s = npusim_stream_find(nf, req->stream);
-	if (!s) {
+	err = s ? 0 : -ENOENT;
+	/* Only this path adds, under nf->lock: the count cannot grow. */
+	if (s && READ_ONCE(s->queued) >= NPUSIM_MAX_QUEUED)
+		err = -EBUSY;
+	if (err) {
 		mutex_unlock(&nf->lock);
 		kfree(t);
-		return -ENOENT;
+		return err;
 	}
 	t->id = atomic_inc_return(&nf->dev->task_seq);
 	t->submit_ns = ktime_get_ns();

@@ -51,10 +51,11 @@ DECLARE_EVENT_CLASS(npusim_task,
 		strscpy_pad(__entry->name, name ? name : "",
 			    NPUSIM_TRACE_NAME_LEN);
 	),
-	TP_printk("tgid=%u tid=%u device=%u stream=%u task_id=%u type=%u dev_ts=%llu arg=%llu name=%s",
-		  __entry->tgid, __entry->tid, __entry->device,
-		  __entry->stream, __entry->task_id, __entry->task_type,
-		  __entry->dev_ts, __entry->arg, __entry->name)
+	TP_printk(
+		"tgid=%u tid=%u device=%u stream=%u task_id=%u type=%u dev_ts=%llu arg=%llu name=%s",
+		__entry->tgid, __entry->tid, __entry->device,
+		__entry->stream, __entry->task_id, __entry->task_type,
+		__entry->dev_ts, __entry->arg, __entry->name)
 );
 
 /* A task was queued (fired in the SUBMIT ioctl, before it can start). */

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The sample AI task (build/bin/ai_task): a training-step-like loop on the
+ * simulated NPU through the public ACL API only.  It counts every ACL call
+ * it makes and every device task those calls queue, per step and thread,
+ * and prints them as one JSON line, so a profiler's output can be checked
+ * against exact expected numbers.
+ */
+#ifndef SIM_APP_AI_TASK_H
+#define SIM_APP_AI_TASK_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <acl/acl.h>
+
+/* The ACL functions the task calls, in JSON order. */
+enum app_api {
+	API_INIT,
+	API_FINALIZE,
+	API_SET_DEVICE,
+	API_RESET_DEVICE,
+	API_CREATE_STREAM,
+	API_DESTROY_STREAM,
+	API_MALLOC,
+	API_FREE,
+	API_MEMCPY,
+	API_MEMCPY_ASYNC,
+	API_BINARY_LOAD,
+	API_GET_FUNCTION,
+	API_LAUNCH_KERNEL,
+	API_OP_EXECUTE,
+	API_CREATE_EVENT,
+	API_DESTROY_EVENT,
+	API_RECORD_EVENT,
+	API_SYNC_STREAM,
+	API_SYNC_DEVICE,
+	API_MAX
+};
+
+/* Device task types, named as msprof's Task Type column. */
+enum app_task { TASK_AI_CORE, TASK_MEMCPY, TASK_EVENT_RECORD, TASK_MAX };
+
+/* Kernels the step runs; GELU is the aclopExecuteV2 op. */
+enum app_kernel { K_MATMUL, K_ADD, K_LAYERNORM, K_SOFTMAX, K_GELU, K_MAX };
+
+extern const char *const app_api_names[API_MAX];
+extern const char *const app_task_names[TASK_MAX];
+extern const char *const app_kernel_names[K_MAX];
+
+/* struct counts - calls made (failed ones too) and tasks queued */
+struct counts {
+	unsigned int api[API_MAX];
+	unsigned int tasks[TASK_MAX];
+	unsigned int kernels[K_MAX];
+};
+
+struct options {
+	unsigned int steps;
+	unsigned int threads;
+	unsigned int streams; /* per thread */
+	int device;
+	unsigned int step_gap_ms;
+	const char *kernels; /* kernel binary path; NULL: write the default */
+	size_t bytes;	     /* H2D and D2H copy size */
+	int quiet;
+};
+
+/**
+ * struct step_record - one step of one thread
+ * @begin_ns: CLOCK_MONOTONIC right before the step's first ACL call
+ * @end_ns:   CLOCK_MONOTONIC right after its last call returned
+ */
+struct step_record {
+	unsigned int step;
+	uint64_t begin_ns;
+	uint64_t end_ns;
+	struct counts c;
+};
+
+/* struct worker - one thread of the task and what it counted */
+struct worker {
+	unsigned int idx;
+	pid_t tid;
+	const struct options *opt;
+	const char *kernel_path;
+	struct counts other; /* setup and teardown */
+	struct step_record *steps;
+	unsigned int nr_steps;
+	int failed;
+};
+
+/**
+ * parse_options() - fill @opt from argv
+ * Return: 0; 1 when --help was printed; -EINVAL after printing what is
+ * wrong with which option.
+ */
+int parse_options(int argc, char **argv, struct options *opt);
+
+/** worker_main() - pthread entry: setup, the steps, teardown. */
+void *worker_main(void *arg);
+
+/** app_count() - count one call of @api into @c; report a failure.
+ * @what: the call as printed ("aclrtLaunchKernel(MatMul)"); @where: "step
+ * 3", "setup", ...  Return: 0, or -EIO when @ret is not ACL_SUCCESS. */
+int app_count(struct counts *c, enum app_api api, aclError ret, const char *what,
+	      const char *where, unsigned int thread);
+
+/** now_ns() - CLOCK_MONOTONIC in ns. */
+uint64_t now_ns(void);
+
+/**
+ * print_report() - print the one JSON line to stdout
+ * @proc: process-level calls (aclInit, aclFinalize)
+ * Return: 0 or -ENOMEM.
+ */
+int print_report(const struct options *opt, const struct counts *proc,
+		 const struct worker *workers, const char *error);
+
+#endif /* SIM_APP_AI_TASK_H */

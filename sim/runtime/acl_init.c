@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Process-wide initialisation of the simulated AscendCL: aclInit checks
+ * the optional JSON config and, as CANN's profiling init does, starts the
+ * dynamic-profiling server when PROFILING_MODE=dynamic; aclFinalize
+ * releases every device and stops the server.
+ */
+#include <jansson.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <npuprof/msg.h>
+
+#include "rt_internal.h"
+
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static int initialized;
+
+/* ACL_SUCCESS when @path is NULL, empty, or a readable JSON file. */
+static aclError check_config(const char *path)
+{
+	json_error_t jerr;
+	json_t *root;
+
+	if (!path || !*path)
+		return ACL_SUCCESS;
+	if (access(path, R_OK) != 0)
+		return ACL_ERROR_INVALID_FILE;
+	root = json_load_file(path, 0, &jerr);
+	if (!root)
+		return ACL_ERROR_PARSE_FILE;
+	json_decref(root);
+	return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
+{
+	aclError ret;
+	int err;
+
+	pthread_mutex_lock(&init_lock);
+	if (initialized) {
+		ret = ACL_ERROR_REPEAT_INITIALIZE;
+		goto out_unlock;
+	}
+	ret = check_config(configPath);
+	if (ret != ACL_SUCCESS)
+		goto out_unlock;
+	npuprof_msg_set_prog("libascendcl");
+	err = dynprof_server_start();
+	/* As in CANN, the application runs on without the server. */
+	if (err)
+		npuprof_warn("dynamic profiling server not started: %s; msprof --dynamic=on cannot attach to pid %d",
+			     strerror(-err), (int)getpid());
+	initialized = 1;
+out_unlock:
+	pthread_mutex_unlock(&init_lock);
+	return ret;
+}
+
+ACL_FUNC_VISIBILITY aclError aclFinalize(void)
+{
+	pthread_mutex_lock(&init_lock);
+	if (!initialized) {
+		pthread_mutex_unlock(&init_lock);
+		return ACL_ERROR_REPEAT_FINALIZE;
+	}
+	dynprof_server_stop();
+	rt_release_all_devices();
+	initialized = 0;
+	pthread_mutex_unlock(&init_lock);
+	return ACL_SUCCESS;
+}

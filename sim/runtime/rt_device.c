@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Devices of the simulated runtime: opening /dev/davinci<N> (once per
+ * process, reference counted by aclrtSetDevice/aclrtResetDevice), the
+ * per-thread current device, and the two driver calls every task path
+ * shares (submit, stream synchronize).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "rt_internal.h"
+
+pthread_rwlock_t rt_lock = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
+struct rt_device *rt_devices[RT_MAX_DEVICES];
+struct rt_binary *rt_binaries;
+struct rt_event *rt_events;
+
+/* The current device is per thread, as ACL's current context is. */
+static __thread int rt_cur_device = -1;
+
+int rt_current_device(void)
+{
+	return rt_cur_device;
+}
+
+void rt_set_current_device(int id)
+{
+	rt_cur_device = id;
+}
+
+struct rt_device *rt_current_locked(void)
+{
+	int id = rt_cur_device;
+
+	if (id < 0 || id >= RT_MAX_DEVICES)
+		return NULL;
+	return rt_devices[id];
+}
+
+void rt_log(const char *fmt, ...)
+{
+	const char *v = getenv("NPUSIM_VERBOSE");
+	va_list ap;
+
+	if (!v || strcmp(v, "1") != 0)
+		return;
+	fputs("[INFO] libascendcl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+aclError rt_errno_to_acl(int err)
+{
+	switch (err) {
+	case -EINVAL:
+		return ACL_ERROR_RT_PARAM_INVALID;
+	case -ENOMEM:
+		return ACL_ERROR_RT_MEMORY_ALLOCATION;
+	case -ENOSPC:
+	case -EBUSY:
+	case -EAGAIN:
+		return ACL_ERROR_RT_STREAM_TASK_FULL;
+	case -EMFILE:
+	case -ENFILE:
+		return ACL_ERROR_RT_NO_STREAM_RESOURCE;
+	case -EACCES:
+	case -EPERM:
+		return ACL_ERROR_RT_NO_PERMISSION;
+	case -ENOENT:
+	case -ENXIO:
+	case -ENODEV:
+		return ACL_ERROR_RT_INVALID_DEVICEID;
+	default:
+		return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
+	}
+}
+
+aclError rt_resolve_stream_locked(aclrtStream stream, struct rt_target *out)
+{
+	struct rt_device *dev = rt_current_locked();
+	struct rt_stream *s = NULL;
+	int i;
+
+	if (!dev)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	out->fd = dev->fd;
+	out->device = dev->id;
+	if (!stream) {
+		out->stream = dev->default_stream;
+		return ACL_SUCCESS;
+	}
+	for (i = 0; i < RT_MAX_DEVICES && !s; i++) {
+		if (!rt_devices[i])
+			continue;
+		for (s = rt_devices[i]->streams; s && s != stream; s = s->next)
+			;
+	}
+	if (!s)
+		return ACL_ERROR_INVALID_PARAM;
+	if (s->device != dev->id)
+		return ACL_ERROR_RT_STREAM_CONTEXT;
+	out->stream = s->id;
+	return ACL_SUCCESS;
+}
+
+aclError rt_resolve_stream_dup(aclrtStream stream, struct rt_target *out)
+{
+	aclError ret;
+
+	pthread_rwlock_rdlock(&rt_lock);
+	ret = rt_resolve_stream_locked(stream, out);
+	if (ret == ACL_SUCCESS) {
+		/* The dup keeps the driver's file, hence its streams, alive. */
+		out->fd = fcntl(out->fd, F_DUPFD_CLOEXEC, 0);
+		if (out->fd < 0)
+			ret = ACL_ERROR_RT_DRV_INTERNAL_ERROR;
+	}
+	pthread_rwlock_unlock(&rt_lock);
+	return ret;
+}
+
+aclError rt_submit(const struct rt_target *t, uint32_t type, uint64_t duration_ns,
+		   uint64_t bytes, const char *name)
+{
+	struct npusim_task_req req;
+
+	memset(&req, 0, sizeof(req));
+	req.stream = t->stream;
+	req.type = type;
+	req.duration_ns = duration_ns;
+	req.bytes = bytes;
+	if (name)
+		strncpy(req.name, name, sizeof(req.name) - 1);
+	if (ioctl(t->fd, NPUSIM_IOC_SUBMIT, &req) < 0)
+		return rt_errno_to_acl(-errno);
+	return ACL_SUCCESS;
+}
+
+aclError rt_sync_stream(int fd, uint32_t stream)
+{
+	__u32 id = stream;
+
+	while (ioctl(fd, NPUSIM_IOC_STREAM_SYNC, &id) < 0) {
+		/* A signal only interrupts the wait; the tasks still run. */
+		if (errno != EINTR)
+			return rt_errno_to_acl(-errno);
+	}
+	return ACL_SUCCESS;
+}
+
+int rt_devices_open(void)
+{
+	int i, n = 0;
+
+	pthread_rwlock_rdlock(&rt_lock);
+	for (i = 0; i < RT_MAX_DEVICES; i++)
+		n += rt_devices[i] != NULL;
+	pthread_rwlock_unlock(&rt_lock);
+	return n;
+}
+
+/* ACL code for a failed open of /dev/davinci<id>: no such id vs no driver. */
+static aclError open_error(int err)
+{
+	if (err == -ENOENT || err == -ENXIO || err == -ENODEV)
+		return access("/dev/davinci0", F_OK) == 0 ? ACL_ERROR_RT_INVALID_DEVICEID
+							    : ACL_ERROR_RT_NO_DEVICE;
+	return rt_errno_to_acl(err);
+}
+
+/* Open device @id with its default stream; rt_lock held for writing. */
+static aclError device_open_locked(int32_t id, struct rt_device **out)
+{
+	struct npusim_stream_req sreq = { 0 };
+	struct rt_device *dev;
+	char path[32];
+	aclError ret;
+
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return ACL_ERROR_BAD_ALLOC;
+	snprintf(path, sizeof(path), "/dev/davinci%d", id);
+	dev->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (dev->fd < 0) {
+		ret = open_error(-errno);
+		goto out_free_dev;
+	}
+	if (ioctl(dev->fd, NPUSIM_IOC_STREAM_CREATE, &sreq) < 0) {
+		ret = rt_errno_to_acl(-errno);
+		goto out_close_fd;
+	}
+	dev->id = id;
+	dev->default_stream = sreq.stream;
+	*out = dev;
+	return ACL_SUCCESS;
+
+out_close_fd:
+	close(dev->fd);
+out_free_dev:
+	free(dev);
+	return ret;
+}
+
+/*
+ * Close @dev and free the handles that belonged to it; rt_lock held for
+ * writing.  Closing the fd makes the driver destroy its streams and cancel
+ * what is still queued.
+ */
+static void device_close_locked(struct rt_device *dev)
+{
+	struct rt_binary **bp = &rt_binaries;
+	struct rt_event **ep = &rt_events;
+
+	while (dev->streams) {
+		struct rt_stream *s = dev->streams;
+
+		dev->streams = s->next;
+		free(s);
+	}
+	while (*bp) {
+		struct rt_binary *b = *bp;
+
+		if (b->device == dev->id) {
+			*bp = b->next;
+			free(b);
+		} else {
+			bp = &b->next;
+		}
+	}
+	while (*ep) {
+		struct rt_event *e = *ep;
+
+		if (e->device == dev->id) {
+			*ep = e->next;
+			free(e);
+		} else {
+			ep = &e->next;
+		}
+	}
+	close(dev->fd);
+	rt_devices[dev->id] = NULL;
+	free(dev);
+}
+
+void rt_release_all_devices(void)
+{
+	int i;
+
+	pthread_rwlock_wrlock(&rt_lock);
+	for (i = 0; i < RT_MAX_DEVICES; i++)
+		if (rt_devices[i])
+			device_close_locked(rt_devices[i]);
+	pthread_rwlock_unlock(&rt_lock);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId)
+{
+	struct rt_device *dev;
+	aclError ret = ACL_SUCCESS;
+
+	if (deviceId < 0 || deviceId >= RT_MAX_DEVICES)
+		return ACL_ERROR_RT_INVALID_DEVICEID;
+	pthread_rwlock_wrlock(&rt_lock);
+	dev = rt_devices[deviceId];
+	if (!dev) {
+		ret = device_open_locked(deviceId, &dev);
+		if (ret == ACL_SUCCESS) {
+			rt_devices[deviceId] = dev;
+			rt_log("device %d opened by pid %d", deviceId, (int)getpid());
+		}
+	}
+	if (ret == ACL_SUCCESS) {
+		dev->refs++;
+		rt_cur_device = deviceId;
+	}
+	pthread_rwlock_unlock(&rt_lock);
+	return ret;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId)
+{
+	struct rt_device *dev;
+
+	if (deviceId < 0 || deviceId >= RT_MAX_DEVICES)
+		return ACL_ERROR_RT_INVALID_DEVICEID;
+	pthread_rwlock_wrlock(&rt_lock);
+	dev = rt_devices[deviceId];
+	if (!dev) {
+		pthread_rwlock_unlock(&rt_lock);
+		return ACL_ERROR_RT_INVALID_DEVICEID;
+	}
+	if (--dev->refs == 0) {
+		device_close_locked(dev);
+		rt_log("device %d closed by pid %d", deviceId, (int)getpid());
+	}
+	pthread_rwlock_unlock(&rt_lock);
+	if (rt_cur_device == deviceId)
+		rt_cur_device = -1;
+	return ACL_SUCCESS;
+}

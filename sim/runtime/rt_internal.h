@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private interfaces between the files of the simulated runtime
+ * (libascendcl.so).  Nothing here is exported: the library is built with
+ * -fvisibility=hidden and only ACL_FUNC_VISIBILITY functions are public.
+ *
+ * Rule of the library: a public ACL function never calls another public
+ * ACL function (uprobes count every entry of one); shared work lives in the
+ * rt_* helpers below.
+ */
+#ifndef SIM_RUNTIME_RT_INTERNAL_H
+#define SIM_RUNTIME_RT_INTERNAL_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include <acl/acl.h>
+#include <npusim_ioctl.h>
+
+#define RT_MAX_DEVICES 64
+#define RT_NAME_LEN NPUSIM_NAME_LEN /* kernel names, NUL included */
+
+struct rt_device;
+
+/*
+ * struct rt_stream - what an aclrtStream points to.  The first two fields
+ * are a stable layout a uprobe may read from the handle: the driver stream
+ * id and the device id.
+ */
+struct rt_stream {
+	uint32_t id;
+	int32_t device;
+	struct rt_stream *next; /* in rt_device.streams */
+};
+
+/*
+ * struct rt_kernel - what an aclrtFuncHandle points to.  @name comes first
+ * and is NUL-padded, so a uprobe can read the kernel name straight from
+ * the handle.
+ */
+struct rt_kernel {
+	char name[RT_NAME_LEN];
+	uint64_t duration_ns;
+};
+
+/* struct rt_binary - what an aclrtBinHandle points to. */
+struct rt_binary {
+	struct rt_binary *next;
+	int32_t device;
+	unsigned int nr_kernels;
+	struct rt_kernel kernels[];
+};
+
+/* struct rt_event - what an aclrtEvent points to. */
+struct rt_event {
+	struct rt_event *next;
+	int32_t device;
+	uint32_t records; /* EVENT_RECORD tasks queued so far */
+};
+
+/* One open /dev/davinci<id>, shared by all threads of the process. */
+struct rt_device {
+	int32_t id;
+	int fd;
+	unsigned int refs; /* aclrtSetDevice calls not yet reset */
+	uint32_t default_stream;
+	struct rt_stream *streams; /* created by aclrtCreateStream */
+};
+
+/*
+ * Where a task goes, resolved under the lock and used after it is dropped
+ * (the fd stays open while any caller holds the read side: see rt_lock).
+ */
+struct rt_target {
+	int fd;
+	int32_t device;
+	uint32_t stream;
+};
+
+/*
+ * rt_lock guards the device table and every handle registry.  Readers
+ * (submit, lookups) hold the read side across their short ioctl so a
+ * concurrent aclrtResetDevice cannot close the fd under them; writers
+ * (open/close, create/destroy) take the write side and are preferred, so
+ * busy submitters cannot starve them.  A synchronize may block for long:
+ * it works on a dup() of the fd (see rt_resolve_stream_dup()) and holds no
+ * lock while it waits.
+ */
+extern pthread_rwlock_t rt_lock;
+extern struct rt_device *rt_devices[RT_MAX_DEVICES];
+extern struct rt_binary *rt_binaries;
+extern struct rt_event *rt_events;
+
+/** rt_current_device() - the caller's current device id, or -1. */
+int rt_current_device(void);
+
+/** rt_set_current_device() - set the caller's current device (-1: none). */
+void rt_set_current_device(int id);
+
+/**
+ * rt_current_locked() - the calling thread's open device, with rt_lock
+ * held (either side).  Return: the device, or NULL when the thread has no
+ * current device or it was reset.
+ */
+struct rt_device *rt_current_locked(void);
+
+/**
+ * rt_resolve_stream_locked() - the target of @stream (NULL: the default
+ * stream of the current device), with rt_lock held
+ * Return: ACL_SUCCESS; ACL_ERROR_RT_CONTEXT_NULL; ACL_ERROR_INVALID_PARAM
+ * for an unknown stream; ACL_ERROR_RT_STREAM_CONTEXT for another device's.
+ */
+aclError rt_resolve_stream_locked(aclrtStream stream, struct rt_target *out);
+
+/**
+ * rt_resolve_stream_dup() - rt_resolve_stream_locked() taking the lock
+ * itself, with @out->fd a dup() of the device fd that the caller closes.
+ * Return: as rt_resolve_stream_locked(), or ACL_ERROR_RT_DRV_INTERNAL_ERROR
+ * when dup() fails.
+ */
+aclError rt_resolve_stream_dup(aclrtStream stream, struct rt_target *out);
+
+/**
+ * rt_submit() - queue one task on @t through NPUSIM_IOC_SUBMIT
+ * @type: NPUSIM_TASK_*; @duration_ns: kernels; @bytes: copies;
+ * @name: kernel name or NULL
+ * Return: ACL_SUCCESS or the ACL code of the driver's error.
+ */
+aclError rt_submit(const struct rt_target *t, uint32_t type, uint64_t duration_ns,
+		   uint64_t bytes, const char *name);
+
+/**
+ * rt_sync_stream() - NPUSIM_IOC_STREAM_SYNC on @fd/@stream, restarted
+ * when a signal interrupts it.  Return: ACL_SUCCESS or an ACL code.
+ */
+aclError rt_sync_stream(int fd, uint32_t stream);
+
+/** rt_errno_to_acl() - the ACL code for a driver's -errno. */
+aclError rt_errno_to_acl(int err);
+
+/** rt_devices_open() - number of devices the process holds open. */
+int rt_devices_open(void);
+
+/**
+ * rt_release_all_devices() - close every device and free its streams,
+ * events and binaries (aclFinalize).
+ */
+void rt_release_all_devices(void);
+
+/**
+ * rt_log() - one line to stderr, "[INFO] libascendcl: ...", only when
+ * NPUSIM_VERBOSE=1.  (npuprof_msg() prints INFO to stdout, which belongs
+ * to the application.)
+ */
+void rt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/**
+ * dynprof_server_start() - start the dynamic-profiling server thread if
+ * PROFILING_MODE=dynamic.  Return: 0 (also when not requested) or -errno;
+ * the caller warns and goes on without the server.
+ */
+int dynprof_server_start(void);
+
+/** dynprof_server_stop() - stop the thread, unlink the socket; idempotent. */
+void dynprof_server_stop(void);
+
+#endif /* SIM_RUNTIME_RT_INTERNAL_H */

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Kernels of the simulated runtime: the text "kernel binary" format
+ * (aclrtBinaryLoadFromFile), function lookup, kernel launch, and
+ * single-op execution with its built-in op duration table.
+ *
+ * Kernel binary format, one kernel per line:
+ *     <kernel_name> <duration_us>
+ * blank-separated; name 1..31 non-blank characters; duration a whole
+ * number of microseconds, 1..60000000.  Blank lines and lines starting
+ * with '#' (after blanks) are comments.  Example:
+ *     # name   us
+ *     MatMul   2000
+ *     Add      300
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_internal.h"
+
+#define KERNEL_MAX_US 60000000ULL
+
+/* Built-in run time of each op type aclopExecuteV2 knows (acl_op.h). */
+static const struct {
+	const char *type;
+	uint32_t us;
+} op_table[] = {
+	{ "Add", 300 },	      { "Sub", 300 },	       { "Mul", 300 },
+	{ "RealDiv", 300 },   { "Relu", 200 },	       { "Gelu", 400 },
+	{ "Cast", 100 },      { "Transpose", 250 },    { "ReduceSum", 350 },
+	{ "ReduceMean", 350 }, { "Softmax", 700 },     { "SoftmaxV2", 700 },
+	{ "LayerNorm", 500 }, { "MatMul", 2000 },      { "MatMulV2", 2000 },
+	{ "BatchMatMul", 2500 }, { "Conv2D", 3000 },
+};
+
+/*
+ * Parse one line into @k.  Return: 1 for a kernel, 0 for a comment or
+ * blank line, -EINVAL for anything else.
+ */
+static int parse_line(char *line, struct rt_kernel *k)
+{
+	char *p = line, *name, *end;
+	unsigned long long us;
+	size_t len;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*p || *p == '#')
+		return 0;
+	name = p;
+	while (*p && !isspace((unsigned char)*p))
+		p++;
+	len = (size_t)(p - name);
+	if (len >= RT_NAME_LEN)
+		return -EINVAL;
+	while (isspace((unsigned char)*p) && *p != '\n')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return -EINVAL;
+	errno = 0;
+	us = strtoull(p, &end, 10);
+	if (errno || us == 0 || us > KERNEL_MAX_US)
+		return -EINVAL;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end)
+		return -EINVAL;
+	memset(k->name, 0, sizeof(k->name));
+	memcpy(k->name, name, len);
+	k->duration_ns = us * 1000;
+	return 1;
+}
+
+static int has_kernel(const struct rt_kernel *ks, unsigned int n, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(ks[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* Append @k to the growing array *@ks of *@n entries; -ENOMEM. */
+static int push_kernel(struct rt_kernel **ks, unsigned int *n, const struct rt_kernel *k)
+{
+	struct rt_kernel *grown;
+
+	if ((*n & (*n - 1)) == 0) { /* grow at 0, 1, 2, 4, 8, ... */
+		grown = realloc(*ks, (*n ? *n * 2 : 1) * sizeof(**ks));
+		if (!grown)
+			return -ENOMEM;
+		*ks = grown;
+	}
+	(*ks)[(*n)++] = *k;
+	return 0;
+}
+
+/* Read every kernel of @f into a new binary. */
+static aclError parse_binary(FILE *f, struct rt_binary **out)
+{
+	struct rt_kernel *ks = NULL, k;
+	struct rt_binary *bin = NULL;
+	unsigned int n = 0;
+	aclError ret = ACL_SUCCESS;
+	char *line = NULL;
+	size_t cap = 0;
+	int r;
+
+	while (ret == ACL_SUCCESS && getline(&line, &cap, f) >= 0) {
+		r = parse_line(line, &k);
+		if (r < 0 || (r > 0 && has_kernel(ks, n, k.name)))
+			ret = ACL_ERROR_PARSE_FILE;
+		else if (r > 0 && push_kernel(&ks, &n, &k))
+			ret = ACL_ERROR_BAD_ALLOC;
+	}
+	if (ret == ACL_SUCCESS && ferror(f))
+		ret = ACL_ERROR_INVALID_FILE;
+	if (ret == ACL_SUCCESS && n == 0)
+		ret = ACL_ERROR_PARSE_FILE;
+	if (ret == ACL_SUCCESS) {
+		bin = calloc(1, sizeof(*bin) + n * sizeof(*ks));
+		if (!bin) {
+			ret = ACL_ERROR_BAD_ALLOC;
+		} else {
+			bin->nr_kernels = n;
+			memcpy(bin->kernels, ks, n * sizeof(*ks));
+			*out = bin;
+		}
+	}
+	free(line);
+	free(ks);
+	return ret;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath,
+						     aclrtBinaryLoadOptions *options,
+						     aclrtBinHandle *binHandle)
+{
+	struct rt_binary *bin = NULL;
+	struct rt_device *dev;
+	aclError ret;
+	FILE *f;
+
+	if (!binPath || !binHandle || (options && options->numOpt && !options->options))
+		return ACL_ERROR_INVALID_PARAM;
+	f = fopen(binPath, "re");
+	if (!f)
+		return ACL_ERROR_INVALID_FILE;
+	ret = parse_binary(f, &bin);
+	fclose(f);
+	if (ret != ACL_SUCCESS)
+		return ret;
+	pthread_rwlock_wrlock(&rt_lock);
+	dev = rt_current_locked();
+	if (dev) {
+		bin->device = dev->id;
+		bin->next = rt_binaries;
+		rt_binaries = bin;
+		*binHandle = bin;
+	}
+	pthread_rwlock_unlock(&rt_lock);
+	if (!dev) {
+		free(bin);
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	}
+	return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
+{
+	struct rt_binary **bp, *b = NULL;
+
+	if (!binHandle)
+		return ACL_ERROR_INVALID_PARAM;
+	pthread_rwlock_wrlock(&rt_lock);
+	for (bp = &rt_binaries; *bp; bp = &(*bp)->next) {
+		if (*bp == binHandle) {
+			b = *bp;
+			*bp = b->next;
+			break;
+		}
+	}
+	pthread_rwlock_unlock(&rt_lock);
+	if (!b)
+		return ACL_ERROR_INVALID_PARAM;
+	free(b);
+	return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle,
+						    const char *kernelName,
+						    aclrtFuncHandle *funcHandle)
+{
+	struct rt_binary *b;
+	aclError ret = ACL_ERROR_INVALID_PARAM;
+	unsigned int i;
+
+	if (!binHandle || !kernelName || !funcHandle)
+		return ACL_ERROR_INVALID_PARAM;
+	pthread_rwlock_rdlock(&rt_lock);
+	for (b = rt_binaries; b && b != binHandle; b = b->next)
+		;
+	if (b) {
+		ret = ACL_ERROR_KERNEL_NOT_FOUND;
+		for (i = 0; i < b->nr_kernels; i++) {
+			if (!strcmp(b->kernels[i].name, kernelName)) {
+				*funcHandle = &b->kernels[i];
+				ret = ACL_SUCCESS;
+				break;
+			}
+		}
+	}
+	pthread_rwlock_unlock(&rt_lock);
+	return ret;
+}
+
+/* The loaded kernel @func points to, or NULL; rt_lock held. */
+static const struct rt_kernel *find_kernel_locked(const void *func)
+{
+	const struct rt_binary *b;
+
+	for (b = rt_binaries; b; b = b->next) {
+		const struct rt_kernel *first = b->kernels, *last = first + b->nr_kernels;
+		const struct rt_kernel *k = func;
+
+		/* Compare as integers: the handle may point anywhere. */
+		if ((uintptr_t)k >= (uintptr_t)first && (uintptr_t)k < (uintptr_t)last &&
+		    ((uintptr_t)k - (uintptr_t)first) % sizeof(*k) == 0)
+			return k;
+	}
+	return NULL;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+					       const void *argsData, size_t argsSize,
+					       aclrtStream stream)
+{
+	const struct rt_kernel *k;
+	struct rt_target t;
+	aclError ret;
+
+	if (!funcHandle || numBlocks == 0 || (!argsData && argsSize))
+		return ACL_ERROR_INVALID_PARAM;
+	pthread_rwlock_rdlock(&rt_lock);
+	k = find_kernel_locked(funcHandle);
+	ret = k ? rt_resolve_stream_locked(stream, &t) : ACL_ERROR_INVALID_PARAM;
+	if (ret == ACL_SUCCESS)
+		ret = rt_submit(&t, NPUSIM_TASK_KERNEL, k->duration_ns, 0, k->name);
+	pthread_rwlock_unlock(&rt_lock);
+	return ret;
+}
+
+/* Run time of op @type in µs, or 0 when the table lacks it. */
+static uint32_t op_duration_us(const char *type)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(op_table) / sizeof(op_table[0]); i++)
+		if (!strcmp(op_table[i].type, type))
+			return op_table[i].us;
+	return 0;
+}
+
+/* A tensor list of @n entries is usable: arrays present, entries non-NULL. */
+static int tensors_ok(int n, aclTensorDesc *desc[], aclDataBuffer *buf[])
+{
+	int i;
+
+	if (n < 0)
+		return 0;
+	if (n == 0)
+		return 1;
+	if (!desc || !buf)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!desc[i] || !buf[i])
+			return 0;
+	return 1;
+}
+
+ACL_FUNC_VISIBILITY aclError aclopExecuteV2(const char *opType, int numInputs,
+					    aclTensorDesc *inputDesc[], aclDataBuffer *inputs[],
+					    int numOutputs, aclTensorDesc *outputDesc[],
+					    aclDataBuffer *outputs[], aclopAttr *attr,
+					    aclrtStream stream)
+{
+	struct rt_target t;
+	aclError ret;
+	uint32_t us;
+
+	(void)attr;
+	if (!opType || !tensors_ok(numInputs, inputDesc, inputs) ||
+	    !tensors_ok(numOutputs, outputDesc, outputs))
+		return ACL_ERROR_INVALID_PARAM;
+	us = op_duration_us(opType);
+	if (!us)
+		return ACL_ERROR_OP_NOT_FOUND;
+	pthread_rwlock_rdlock(&rt_lock);
+	ret = rt_resolve_stream_locked(stream, &t);
+	if (ret == ACL_SUCCESS)
+		ret = rt_submit(&t, NPUSIM_TASK_KERNEL, (uint64_t)us * 1000, 0, opType);
+	pthread_rwlock_unlock(&rt_lock);
+	return ret;
+}
