@@ -48,8 +48,9 @@ deps:
 modules:
 	@test -d "$(KDIR)" || { echo "make: KDIR=$(KDIR): no kernel build tree; run scripts/install-deps.sh or pass KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/kmod/tp_stub modules
 	mkdir -p $(BUILD)/kmod
-	cp kmod/npuprof.ko sim/driver/npusim.ko $(BUILD)/kmod/
+	cp kmod/npuprof.ko sim/driver/npusim.ko tests/kmod/tp_stub/npuprof_tp_stub.ko $(BUILD)/kmod/
 
 # BPF: CO-RE objects and their generated skeletons.
 $(BUILD)/bpf/vmlinux.h:
@@ -134,5 +135,6 @@ check: deps
 clean:
 	rm -rf $(BUILD)
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/kmod/tp_stub clean
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal interfaces between the parts of npuprof.ko:
+ *
+ *   ring_backend.c   per-CPU ring regions (vmalloc_user) and their mmap
+ *   ring_frontend.h  reserve/commit fast path used by the probe
+ *   probes.c         tracepoint probe: filter by tgid, write task records
+ *   tp_attach.c      find the driver's tracepoints by name, attach probes
+ *   npuprof_main.c   module init/exit, /dev/npuprof, ioctls, poll
+ *
+ * The user ABI is include/npuprof/npuprof_ioctl.h; the record format is
+ * include/npuprof/record.h.
+ */
+#ifndef NPUPROF_KMOD_H
+#define NPUPROF_KMOD_H
+
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/irq_work.h>
+#include <linux/mm_types.h>
+#include <npuprof/npuprof_ioctl.h>
+#include <npuprof/record.h>
+#include <npuprof/npu_driver_tp.h>
+
+/**
+ * struct npuprof_ring - kernel side of one CPU's ring buffer
+ * @region:   vmalloc_user() area: consumer page, producer page, data
+ * @cons:     consumer page (user-writable: every value read is untrusted)
+ * @prod:     producer page (mapped read-only)
+ * @data:     data area, npuprof_rings.data_size bytes
+ * @head:     private producer position, the truth @prod->producer_pos
+ *            publishes; only the owning CPU writes it, with IRQs off
+ * @reserved: start position of the record being written (reserve->commit)
+ * @cpu:      owning CPU
+ */
+struct npuprof_ring {
+	void *region;
+	struct npuprof_ring_consumer *cons;
+	struct npuprof_ring_producer *prod;
+	u8 *data;
+	u64 head;
+	u64 reserved;
+	unsigned int cpu;
+};
+
+/**
+ * struct npuprof_rings - the per-CPU rings and their geometry
+ * @ring:        array of nr_cpu_ids pointers, NULL for impossible CPUs
+ * @data_size:   bytes of data per CPU, a power of two
+ * @region_size: bytes per CPU region (2 pages + @data_size)
+ * @watermark:   pending bytes that wake a poll()ing reader
+ */
+struct npuprof_rings {
+	struct npuprof_ring **ring;
+	u64 data_size;
+	u64 region_size;
+	u64 watermark;
+};
+
+/**
+ * struct npuprof_state - the one capture session of the module
+ * @rings:     per-CPU ring buffers (allocated at module load)
+ * @enabled:   capture on; probes read it with acquire semantics
+ * @tgids:     selected tgids, 0 = free slot; read locklessly by probes
+ * @wq:        poll() waiters
+ * @wake_work: defers the reader wake-up out of probe context
+ */
+struct npuprof_state {
+	struct npuprof_rings rings;
+	int enabled;
+	u32 tgids[NPUPROF_MAX_TGIDS];
+	wait_queue_head_t wq;
+	struct irq_work wake_work;
+};
+
+extern struct npuprof_state npuprof_state;
+
+/* ring_backend.c */
+int npuprof_rings_alloc(struct npuprof_rings *rs, unsigned int pages,
+			u64 watermark);
+void npuprof_rings_free(struct npuprof_rings *rs);
+int npuprof_rings_mmap(struct npuprof_rings *rs, struct vm_area_struct *vma);
+u64 npuprof_ring_pending(const struct npuprof_rings *rs,
+			 const struct npuprof_ring *r);
+void npuprof_rings_reset_counters(struct npuprof_rings *rs);
+void npuprof_rings_discard(struct npuprof_rings *rs);
+int npuprof_rings_stats(const struct npuprof_rings *rs,
+			struct npuprof_cpu_stats *st);
+
+/* probes.c */
+void npuprof_task_probe(void *data, NPU_TP_PROBE_PARAMS);
+
+/* tp_attach.c */
+int npuprof_tp_init(void);
+void npuprof_tp_exit(void);
+u32 npuprof_tp_attached(void);
+
+#endif /* NPUPROF_KMOD_H */

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tracepoint probe: one struct npuprof_rec_task per driver tracepoint
+ * hit of a selected tgid, written into the ring of the CPU it runs on.
+ * tp_attach.c registers this one function on all four tracepoints; the
+ * probe data says which event (enum npuprof_task_event) it was.
+ */
+#include <linux/hardirq.h>
+#include <linux/irqflags.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include "npuprof.h"
+#include "ring_frontend.h"
+
+/* Lockless: ioctls write slots with WRITE_ONCE under their mutex. */
+static bool npuprof_tgid_selected(u32 tgid)
+{
+	unsigned int i;
+
+	if (!tgid)
+		return false;
+	for (i = 0; i < NPUPROF_MAX_TGIDS; i++)
+		if (READ_ONCE(npuprof_state.tgids[i]) == tgid)
+			return true;
+	return false;
+}
+
+/*
+ * Fill the reserved record.  hdr.ts is taken here, inside the IRQ-off
+ * section, so timestamps in one CPU's ring never go backwards.
+ */
+static void npuprof_fill_task(struct npuprof_rec_task *rec, unsigned int cpu,
+			      u16 event, u32 tgid, u32 tid, u32 device,
+			      u32 stream, u32 task_id, u32 task_type,
+			      u64 dev_ts, u64 arg, const char *name)
+{
+	rec->hdr.type = NPUPROF_REC_TASK;
+	rec->hdr.size = sizeof(*rec);
+	rec->hdr.cpu = cpu;
+	rec->hdr.ts = ktime_get_ns();
+	rec->dev_ts = dev_ts;
+	rec->pid = tgid;
+	rec->tid = tid;
+	rec->device = device;
+	rec->stream = stream;
+	rec->task_id = task_id;
+	rec->event = event;
+	rec->task_type = (u16)task_type;
+	rec->arg = arg;
+	/* Bounded copy, NUL-padded: no stale ring bytes leak to the reader. */
+	strscpy_pad(rec->name, name ? name : "", sizeof(rec->name));
+}
+
+/**
+ * npuprof_task_probe() - probe of the four driver tracepoints
+ * @data: enum npuprof_task_event of the tracepoint, as a pointer value
+ * @NPU_TP_PROBE_PARAMS: the tracepoint arguments (npu_driver_tp.h): owner
+ *        tgid/tid, device, stream, task id, task type, device time, arg,
+ *        kernel name (may be NULL; at most 31 bytes are kept)
+ *
+ * Runs with preemption disabled (tracepoint call site), in process,
+ * softirq or hardirq context.  Everything between reserve and commit runs
+ * with local IRQs disabled: the driver fires these tracepoints from
+ * process context (submit) and from hrtimer callbacks (start/end), so a
+ * probe can interrupt another probe on the same CPU.  Blocking IRQs for
+ * the ~100-byte copy makes each CPU's ring a strict single producer at the
+ * cost of a few hundred ns of IRQ latency, instead of the nested
+ * reservation counters a lock-free multi-context ring would need.  NMIs
+ * cannot be blocked that way; these tracepoints never fire in NMI, and if
+ * one did it is refused before touching the ring.
+ */
+void npuprof_task_probe(void *data, NPU_TP_PROBE_PARAMS)
+{
+	struct npuprof_rings *rs = &npuprof_state.rings;
+	struct npuprof_rec_task *rec;
+	struct npuprof_ring *r;
+	unsigned long flags;
+	bool wake = false;
+	unsigned int cpu;
+
+	/* Acquire pairs with ENABLE's release: counters reset before use. */
+	if (!smp_load_acquire(&npuprof_state.enabled))
+		return;
+	if (!npuprof_tgid_selected(tgid) || unlikely(in_nmi()))
+		return;
+
+	local_irq_save(flags);
+	cpu = smp_processor_id();
+	r = rs->ring[cpu];
+	rec = npuprof_ring_reserve(r, rs->data_size, sizeof(*rec));
+	if (rec) {
+		npuprof_fill_task(rec, cpu, (u16)(uintptr_t)data, tgid, tid,
+				  device, stream, task_id, task_type, dev_ts,
+				  arg, name);
+		npuprof_ring_commit(r, sizeof(*rec));
+		wake = rs->data_size - npuprof_ring_free_bytes(r, rs->data_size) >=
+		       rs->watermark;
+	} else {
+		npuprof_ring_count_lost(r);
+		wake = true; /* full is above any watermark */
+	}
+	local_irq_restore(flags);
+
+	/*
+	 * Never wake_up() here: the probe may run under the scheduler's or a
+	 * waitqueue's locks.  irq_work defers it to a clean IRQ context;
+	 * wq_has_sleeper() (a full barrier) skips the work with no reader.
+	 */
+	if (wake && wq_has_sleeper(&npuprof_state.wq))
+		irq_work_queue(&npuprof_state.wake_work);
+}

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Backend of the per-CPU rings: one vmalloc_user() region per possible
+ * CPU (consumer page, producer page, data), mapped into the reader with
+ * remap_vmalloc_range() as kernel/relay.c does.  Geometry and the mmap
+ * rules are the user ABI in include/npuprof/npuprof_ioctl.h.
+ */
+#include <linux/cpumask.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/nospec.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include "compat.h"
+#include "npuprof.h"
+
+/* Largest ring accepted: 65536 pages (256 MiB per CPU with 4 KiB pages). */
+#define NPUPROF_MAX_RING_PAGES 65536U
+
+static struct npuprof_ring *npuprof_ring_alloc(const struct npuprof_rings *rs,
+					       unsigned int cpu)
+{
+	struct npuprof_ring *r;
+
+	r = kzalloc_node(sizeof(*r), GFP_KERNEL, cpu_to_node(cpu));
+	if (!r)
+		return NULL;
+	/* Zeroed: positions and counters start at 0. */
+	r->region = vmalloc_user(rs->region_size);
+	if (!r->region) {
+		kfree(r);
+		return NULL;
+	}
+	r->cons = r->region;
+	r->prod = r->region + PAGE_SIZE;
+	r->data = r->region + 2 * PAGE_SIZE;
+	r->cpu = cpu;
+	return r;
+}
+
+/**
+ * npuprof_rings_alloc() - allocate one ring per possible CPU
+ * @rs:        filled in
+ * @pages:     data pages per CPU, a power of two, 1..65536
+ * @watermark: wake-up threshold in bytes; clamped to [8, data size / 2]
+ *
+ * Return: 0; -EINVAL for a bad @pages; -ENOMEM (nothing left allocated).
+ */
+int npuprof_rings_alloc(struct npuprof_rings *rs, unsigned int pages,
+			u64 watermark)
+{
+	unsigned int cpu;
+
+	if (!pages || !is_power_of_2(pages) || pages > NPUPROF_MAX_RING_PAGES)
+		return -EINVAL;
+	if (nr_cpu_ids > NPUPROF_MAX_CPUS)
+		return -EINVAL; /* the GET_INFO bitmap could not describe them */
+	rs->data_size = (u64)pages * PAGE_SIZE;
+	rs->region_size = rs->data_size + 2 * PAGE_SIZE;
+	rs->watermark = clamp_t(u64, watermark, NPUPROF_REC_ALIGN,
+				rs->data_size / 2);
+	rs->ring = kcalloc(nr_cpu_ids, sizeof(*rs->ring), GFP_KERNEL);
+	if (!rs->ring)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		rs->ring[cpu] = npuprof_ring_alloc(rs, cpu);
+		if (!rs->ring[cpu]) {
+			npuprof_rings_free(rs);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/**
+ * npuprof_rings_free() - free every ring
+ * @rs: rings; no probe may still run and no reader may have them mapped
+ *      (pages of a live mapping stay referenced by it, so even that is safe)
+ */
+void npuprof_rings_free(struct npuprof_rings *rs)
+{
+	unsigned int cpu;
+
+	if (!rs->ring)
+		return;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		if (!rs->ring[cpu])
+			continue;
+		vfree(rs->ring[cpu]->region);
+		kfree(rs->ring[cpu]);
+	}
+	kfree(rs->ring);
+	rs->ring = NULL;
+}
+
+/**
+ * npuprof_rings_mmap() - map (part of) one CPU's region
+ * @rs:  rings
+ * @vma: offset selects the CPU (offset / region_size) and the part
+ *
+ * Only the consumer page may be mapped writable; any other mapping loses
+ * VM_MAYWRITE so mprotect() cannot make it writable later.
+ *
+ * Return: 0; -ENXIO for a CPU without a ring; -EINVAL when the length does
+ * not fit the region; -EPERM for a writable mapping beyond the consumer
+ * page; or the error of remap_vmalloc_range().
+ */
+int npuprof_rings_mmap(struct npuprof_rings *rs, struct vm_area_struct *vma)
+{
+	u64 offset = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	u64 len = vma->vm_end - vma->vm_start;
+	u64 cpu = div64_u64(offset, rs->region_size);
+	u64 within = offset - cpu * rs->region_size;
+
+	if (cpu >= nr_cpu_ids)
+		return -ENXIO;
+	cpu = array_index_nospec(cpu, (u64)nr_cpu_ids);
+	if (!rs->ring[cpu])
+		return -ENXIO;
+	if (len > rs->region_size - within)
+		return -EINVAL;
+	if (within + len > PAGE_SIZE) {
+		if (vma->vm_flags & VM_WRITE)
+			return -EPERM;
+		npuprof_vm_flags_clear(vma, VM_MAYWRITE);
+	}
+	npuprof_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	return remap_vmalloc_range(vma, rs->ring[cpu]->region,
+				   within >> PAGE_SHIFT);
+}
+
+/**
+ * npuprof_ring_pending() - bytes published and not yet consumed
+ * @rs: rings
+ * @r:  one ring
+ *
+ * consumer_pos is untrusted: one ahead of the producer counts as nothing
+ * pending, one more than data_size behind as data_size.
+ *
+ * Return: bytes, 0..data_size.
+ */
+u64 npuprof_ring_pending(const struct npuprof_rings *rs,
+			 const struct npuprof_ring *r)
+{
+	u64 prod = smp_load_acquire(&r->prod->producer_pos);
+	u64 cons = READ_ONCE(r->cons->consumer_pos);
+	s64 pending = (s64)(prod - cons);
+
+	if (pending < 0)
+		return 0;
+	return min_t(u64, pending, rs->data_size);
+}
+
+/**
+ * npuprof_rings_reset_counters() - zero written/lost of every ring
+ * @rs: rings; capture must be off and no probe running (ENABLE does
+ *      that), since the counters are written by the producers unlocked
+ */
+void npuprof_rings_reset_counters(struct npuprof_rings *rs)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		WRITE_ONCE(rs->ring[cpu]->prod->written, 0);
+		WRITE_ONCE(rs->ring[cpu]->prod->lost, 0);
+	}
+}
+
+/**
+ * npuprof_rings_discard() - drop unread data left by an earlier reader
+ * @rs: rings; capture must be off and no probe running
+ *
+ * Moves each consumer_pos to its producer_pos, so a new reader starts with
+ * empty rings instead of records of an earlier session.
+ */
+void npuprof_rings_discard(struct npuprof_rings *rs)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct npuprof_ring *r = rs->ring[cpu];
+
+		smp_store_release(&r->cons->consumer_pos, r->head);
+	}
+}
+
+/**
+ * npuprof_rings_stats() - counters of the CPU @st->cpu
+ * @rs: rings
+ * @st: in: cpu; out: written, lost, pad = 0
+ *
+ * Return: 0; -ENXIO when that CPU has no ring.
+ */
+int npuprof_rings_stats(const struct npuprof_rings *rs,
+			struct npuprof_cpu_stats *st)
+{
+	const struct npuprof_ring *r;
+	unsigned int cpu = st->cpu;
+
+	if (cpu >= nr_cpu_ids)
+		return -ENXIO;
+	r = rs->ring[array_index_nospec(cpu, nr_cpu_ids)];
+	if (!r)
+		return -ENXIO;
+	st->pad = 0;
+	st->written = READ_ONCE(r->prod->written);
+	st->lost = READ_ONCE(r->prod->lost);
+	return 0;
+}

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Description: the ring mmap() rules of the ABI.  The consumer page maps
+ * read-write; a writable mapping reaching the producer page or data fails
+ * with EPERM; a read-only one cannot be mprotect()ed writable; a length
+ * past the CPU's region fails with EINVAL; an offset past the last CPU
+ * with ENXIO.  A second open() fails with EBUSY.
+ */
+#include "kmod_common.h"
+
+static int map_err(int fd, size_t len, int prot, off_t off)
+{
+	void *p = mmap(NULL, len, prot, MAP_SHARED, fd, off);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	munmap(p, len);
+	return 0;
+}
+
+int main(void)
+{
+	static struct kt_dev d;
+	const int rw = PROT_READ | PROT_WRITE;
+	size_t page, region;
+	void *p;
+
+	kt_require();
+	kt_load_both(NULL);
+	CHECK_EQ(kt_open(&d), 0);
+	CHECK_EQ(open(KT_DEV, O_RDWR) < 0 ? -errno : 0, -EBUSY);
+	page = d.info.page_size;
+	region = d.info.region_size;
+	CHECK_EQ(region, d.info.data_size + 2 * page);
+
+	CHECK_EQ(map_err(d.fd, page, rw, 0), 0);
+	CHECK_EQ(map_err(d.fd, 2 * page, rw, 0), -EPERM);
+	CHECK_EQ(map_err(d.fd, page, rw, page), -EPERM);
+	CHECK_EQ(map_err(d.fd, d.info.data_size, rw, 2 * page), -EPERM);
+	CHECK_EQ(map_err(d.fd, region, PROT_READ, 0), 0);
+	CHECK_EQ(map_err(d.fd, region + page, PROT_READ, 0), -EINVAL);
+	CHECK_EQ(map_err(d.fd, page + d.info.data_size + page, PROT_READ, page),
+		 -EINVAL);
+	CHECK_EQ(map_err(d.fd, page, PROT_READ, (off_t)d.info.nr_cpu_ids * region),
+		 -ENXIO);
+
+	p = mmap(NULL, page, PROT_READ, MAP_SHARED, d.fd, page);
+	CHECK(p != MAP_FAILED);
+	if (p != MAP_FAILED) {
+		CHECK_EQ(mprotect(p, page, rw) ? -errno : 0, -EACCES);
+		munmap(p, page);
+	}
+
+	kt_close(&d);
+	/* Closed: the device can be opened again. */
+	CHECK_EQ(kt_open(&d), 0);
+	kt_close(&d);
+	CHECK_EQ(kt_unload("npuprof"), 0);
+	CHECK_EQ(kt_unload("npuprof_tp_stub"), 0);
+	return CHECK_DONE();
+}
