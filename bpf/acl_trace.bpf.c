@@ -19,7 +19,16 @@
  *
  * Filtering happens here, at entry, before anything is stored: a process
  * not in the tgid map, or any process while `enabled` is 0, costs one or two
- * map lookups and leaves no state.
+ * map lookups and leaves no state.  A call that entered while selected is
+ * still recorded at its return if the capture was disabled (or the process
+ * detached) in between, so no record is ever cut in half.
+ *
+ * Ring buffers: `rings` is an array of maps holding one BPF ring buffer per
+ * possible CPU (created by the loader at the size the user asked for); a
+ * record goes to the ring of the CPU the return probe runs on, and a failed
+ * write is counted lost in that CPU's `counters` slot.  Ring buffers as
+ * inner maps work on the Debian 6.1 test kernel (tests/vm/bpf_acl_trace.sh);
+ * `nr_rings` and the modulo only guard against a CPU beyond the array.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -102,7 +111,22 @@ static __always_inline __u64 read_stack_arg9(struct pt_regs *ctx)
 	return v;
 }
 
-/* Fill the per-API arguments known at entry. */
+/*
+ * Fill the per-API arguments known at entry.  What lands where:
+ *   device  aclrtSetDevice, aclrtResetDevice: deviceId
+ *   stream  aclrtMemcpyAsync, aclrtLaunchKernel, aclopExecuteV2,
+ *           aclrtRecordEvent, aclrtSynchronizeStream, aclrtDestroyStream:
+ *           the handle; aclrtCreateStream: *stream at return
+ *   bytes   aclrtMalloc: size; aclrtMemcpy(Async): count
+ *   kind    aclrtMemcpy(Async): kind
+ *   handle  aclrtLaunchKernel: funcHandle; aclrtRecordEvent,
+ *           aclrtDestroyEvent: event; aclrtFree: devPtr; at return:
+ *           aclrtMalloc *devPtr, aclrtBinaryGetFunction *funcHandle,
+ *           aclrtCreateEvent *event, aclrtBinaryLoadFromFile *binHandle
+ *   name    aclopExecuteV2: opType; aclrtBinaryGetFunction: kernelName
+ *           (aclrtLaunchKernel leaves it empty: the device task carries
+ *           the kernel name)
+ */
 static __always_inline void read_entry_args(struct pt_regs *ctx, __u32 api,
 					    struct entry_state *e)
 {
@@ -125,7 +149,14 @@ static __always_inline void read_entry_args(struct pt_regs *ctx, __u32 api,
 		r->bytes = PT_REGS_PARM2(ctx);
 		break;
 	case NPUPROF_API_RT_FREE:
+	case NPUPROF_API_RT_DESTROY_EVENT:
 		r->handle = PT_REGS_PARM1(ctx);
+		break;
+	case NPUPROF_API_RT_CREATE_EVENT:
+		e->out_ptr = PT_REGS_PARM1(ctx);
+		break;
+	case NPUPROF_API_RT_BINARY_LOAD_FROM_FILE:
+		e->out_ptr = PT_REGS_PARM3(ctx);
 		break;
 	case NPUPROF_API_RT_MEMCPY_ASYNC:
 		r->stream = ACL_PARM6(ctx);

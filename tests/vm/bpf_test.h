@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared parts of the runtime-API capture tests (tests/vm/bpf_*.c), which
+ * run as root inside the test VM: open the capture or skip, collect the
+ * records a consume hands out, add up the per-CPU counters.
+ */
+#ifndef NPUPROF_TEST_BPF_TEST_H
+#define NPUPROF_TEST_BPF_TEST_H
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <npuprof/acl_trace.h>
+
+#include "check.h"
+
+/* Every record a test consumed, copied, in the order they came. */
+struct api_log {
+	struct npuprof_rec_api *recs;
+	size_t nr, cap;
+	unsigned int bad; /* records that were not well-formed API records */
+};
+
+static inline int api_log_add(void *ctx, const struct npuprof_rec_hdr *rec)
+{
+	struct api_log *log = ctx;
+
+	if (rec->type != NPUPROF_REC_API ||
+	    rec->size != sizeof(struct npuprof_rec_api)) {
+		log->bad++;
+		return 0;
+	}
+	if (log->nr == log->cap) {
+		size_t cap = log->cap ? 2 * log->cap : 256;
+		void *p = realloc(log->recs, cap * sizeof(*log->recs));
+
+		if (!p)
+			return -ENOMEM;
+		log->recs = p;
+		log->cap = cap;
+	}
+	memcpy(&log->recs[log->nr++], rec, sizeof(*log->recs));
+	return 0;
+}
+
+static inline int api_log_cmp_ts(const void *a, const void *b)
+{
+	const struct npuprof_rec_api *x = a, *y = b;
+
+	if (x->hdr.ts != y->hdr.ts)
+		return x->hdr.ts < y->hdr.ts ? -1 : 1;
+	return 0;
+}
+
+/* Records come per CPU ring; a single-threaded caller's order is ts order. */
+static inline void api_log_sort(struct api_log *log)
+{
+	qsort(log->recs, log->nr, sizeof(*log->recs), api_log_cmp_ts);
+}
+
+/* Number of records in @log from process @pid. */
+static inline size_t api_log_count_pid(const struct api_log *log, pid_t pid)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < log->nr; i++)
+		n += log->recs[i].pid == (__u32)pid;
+	return n;
+}
+
+static inline uint64_t test_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* Open the capture with rings of @ring_bytes, or skip when we may not. */
+static inline struct npuprof_acl_trace *bpf_test_open(uint32_t ring_bytes)
+{
+	struct npuprof_acl_trace *t;
+	int err;
+
+	if (geteuid() != 0)
+		CHECK_SKIP("needs root (BPF uprobes)");
+	err = npuprof_acl_trace_open(ring_bytes, &t);
+	if (err == -EPERM || err == -EOPNOTSUPP || err == -ENOSYS)
+		CHECK_SKIP("kernel refuses BPF programs here");
+	if (err) {
+		fprintf(stderr, "npuprof_acl_trace_open: %s\n", strerror(-err));
+		exit(1);
+	}
+	return t;
+}
+
+/* Consume until the rings are empty; return the number of records. */
+static inline long bpf_test_drain(struct npuprof_acl_trace *t, struct api_log *log)
+{
+	long n, total = 0;
+
+	while ((n = npuprof_acl_trace_consume(t, api_log_add, log)) > 0)
+		total += n;
+	CHECK(n == 0);
+	return total;
+}
+
+/* Sum of the written and lost counters over all CPUs. */
+static inline void bpf_test_totals(struct npuprof_acl_trace *t, uint64_t *written,
+			    uint64_t *lost)
+{
+	unsigned int cpu;
+
+	*written = *lost = 0;
+	for (cpu = 0; cpu < npuprof_acl_trace_nr_cpus(t); cpu++) {
+		uint64_t w = 0, l = 0;
+
+		CHECK_EQ(npuprof_acl_trace_stats(t, cpu, &w, &l), 0);
+		*written += w;
+		*lost += l;
+	}
+}
+
+#endif /* NPUPROF_TEST_BPF_TEST_H */

@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Runtime-API capture, user side (npuprof/acl_trace.h): loads
+ * bpf/acl_trace.bpf.c through its generated skeleton, creates one BPF ring
+ * buffer per possible CPU and puts them in the program's array of maps,
+ * attaches a uprobe and a uretprobe to every recorded ACL function of each
+ * libascendcl.so file the traced processes map, and reads the rings with
+ * libbpf's ring_buffer API.
+ *
+ * Probes are attached per library *file* (device + inode) with pid -1, so a
+ * second process mapping the same libascendcl.so costs one map update: the
+ * tgid filter in the BPF program decides what is recorded.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <npuprof/acl_trace.h>
+#include <npuprof/msg.h>
+
+#include "../bpf/acl_trace.h"
+#include "acl_trace.skel.h"
+
+/* One ACL function to probe: its API id (the BPF cookie) and symbol. */
+struct acl_func {
+	unsigned int api;
+	const char *name;
+};
+
+static const struct acl_func acl_funcs[] = {
+#define ACL_FUNC(id, sym, name) { NPUPROF_API_##sym, name },
+	NPUPROF_API_LIST(ACL_FUNC)
+#undef ACL_FUNC
+};
+
+#define ACL_NR_FUNCS (sizeof(acl_funcs) / sizeof(acl_funcs[0]))
+
+/*
+ * Functions every ACL runtime has: a library without them is not a
+ * libascendcl.so we understand.  Anything else may be missing in an older
+ * runtime and is skipped.
+ */
+static int acl_func_required(unsigned int api)
+{
+	return api == NPUPROF_API_ACL_INIT || api == NPUPROF_API_ACL_FINALIZE ||
+	       api == NPUPROF_API_RT_SET_DEVICE ||
+	       api == NPUPROF_API_RT_RESET_DEVICE;
+}
+
+/* The probes on one libascendcl.so file. */
+struct acl_lib {
+	struct acl_lib *next;
+	dev_t dev;
+	ino_t ino;
+	unsigned int nr_links;
+	unsigned int nr_funcs; /* functions found and probed */
+	struct bpf_link *links[2 * ACL_NR_FUNCS];
+};
+
+struct npuprof_acl_trace {
+	struct acl_trace_bpf *skel;
+	unsigned int nr_cpus;
+	int *ring_fds;		/* one BPF_MAP_TYPE_RINGBUF per possible CPU */
+	struct ring_buffer *rb; /* libbpf reader over all of ring_fds */
+	struct acl_lib *libs;
+	/* The current npuprof_acl_trace_consume() call. */
+	npuprof_rec_fn fn;
+	void *fn_ctx;
+	long delivered;
+};
+
+static int acl_trace_libbpf_print(enum libbpf_print_level level,
+				  const char *fmt, va_list ap)
+{
+	(void)level;
+	return vfprintf(stderr, fmt, ap);
+}
+
+/*
+ * libbpf is silent unless NPUPROF_DEBUG=1 asks for its messages.  The print
+ * hook is process-wide in libbpf; npuprof is its only user in msprof.
+ */
+static void acl_trace_set_print(void)
+{
+	const char *debug = getenv("NPUPROF_DEBUG");
+
+	if (debug && strcmp(debug, "1") == 0)
+		libbpf_set_print(acl_trace_libbpf_print);
+	else
+		libbpf_set_print(NULL);
+}
+
+static int acl_trace_on_sample(void *ctx, void *data, size_t size)
+{
+	struct npuprof_acl_trace *t = ctx;
+	const struct npuprof_rec_hdr *rec = data;
+	int err;
+
+	/* The BPF side writes whole records; anything shorter is not one. */
+	if (size < sizeof(*rec) || rec->size > size)
+		return 0;
+	err = t->fn(t->fn_ctx, rec);
+	if (err < 0)
+		return err;
+	t->delivered++;
+	return 0;
+}
+
+/* Load the programs with the outer ring map sized for @nr_cpus. */
+static int acl_trace_load(struct npuprof_acl_trace *t)
+{
+	int err;
+
+	t->skel = acl_trace_bpf__open();
+	if (!t->skel)
+		return -errno;
+	t->skel->rodata->nr_rings = t->nr_cpus;
+	err = bpf_map__set_max_entries(t->skel->maps.rings, t->nr_cpus);
+	if (err)
+		return err;
+	return acl_trace_bpf__load(t->skel);
+}
+
+/*
+ * Create the per-CPU ring buffers, insert them in the outer map (after load:
+ * the kernel only accepts inner map fds into a created outer map) and put
+ * them all under one libbpf ring_buffer reader.
+ */
+static int acl_trace_create_rings(struct npuprof_acl_trace *t,
+				  uint32_t ring_bytes)
+{
+	int outer = bpf_map__fd(t->skel->maps.rings);
+	unsigned int cpu;
+	int err;
+
+	t->ring_fds = calloc(t->nr_cpus, sizeof(*t->ring_fds));
+	if (!t->ring_fds)
+		return -ENOMEM;
+	for (cpu = 0; cpu < t->nr_cpus; cpu++)
+		t->ring_fds[cpu] = -1;
+	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
+		t->ring_fds[cpu] = bpf_map_create(BPF_MAP_TYPE_RINGBUF,
+						  "acl_ring", 0, 0, ring_bytes,
+						  NULL);
+		if (t->ring_fds[cpu] < 0)
+			return t->ring_fds[cpu];
+		err = bpf_map_update_elem(outer, &cpu, &t->ring_fds[cpu], 0);
+		if (err)
+			return err;
+		if (cpu == 0)
+			t->rb = ring_buffer__new(t->ring_fds[0],
+						 acl_trace_on_sample, t, NULL);
+		else
+			err = ring_buffer__add(t->rb, t->ring_fds[cpu],
+					       acl_trace_on_sample, t);
+		if (!t->rb)
+			return -errno;
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int npuprof_acl_trace_open(uint32_t ring_bytes, struct npuprof_acl_trace **out)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct npuprof_acl_trace *t;
+	int nr_cpus, err;
+
+	*out = NULL;
+	if (ring_bytes < (uint32_t)page || (ring_bytes & (ring_bytes - 1)))
+		return -EINVAL;
+	nr_cpus = libbpf_num_possible_cpus();
+	if (nr_cpus < 0)
+		return nr_cpus;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->nr_cpus = nr_cpus;
+	acl_trace_set_print();
+	err = acl_trace_load(t);
+	if (err)
+		goto out_close;
+	err = acl_trace_create_rings(t, ring_bytes);
+	if (err)
+		goto out_close;
+	*out = t;
+	return 0;
+
+out_close:
+	npuprof_acl_trace_close(t);
+	return err;
+}
+
+static void acl_lib_free(struct acl_lib *lib)
+{
+	unsigned int i;
+
+	for (i = 0; i < lib->nr_links; i++)
+		bpf_link__destroy(lib->links[i]);
+	free(lib);
+}
+
+void npuprof_acl_trace_close(struct npuprof_acl_trace *t)
+{
+	struct acl_lib *lib, *next;
+	unsigned int cpu;
+
+	if (!t)
+		return;
+	for (lib = t->libs; lib; lib = next) {
+		next = lib->next;
+		acl_lib_free(lib);
+	}
+	ring_buffer__free(t->rb);
+	for (cpu = 0; t->ring_fds && cpu < t->nr_cpus; cpu++)
+		if (t->ring_fds[cpu] >= 0)
+			close(t->ring_fds[cpu]);
+	free(t->ring_fds);
+	acl_trace_bpf__destroy(t->skel);
+	free(t);
+}
+
+/*
+ * Find the libascendcl.so that /proc/@pid/maps names and write the path to
+ * open it from here, through /proc/@pid/root, into @path.
+ * Return: 0; -ESRCH when the process is gone; -ENOENT when none is mapped.
+ */
+static int acl_find_lib(pid_t pid, char *path, size_t len)
+{
+	char maps[64], line[PATH_MAX + 128];
+	int err = -ENOENT;
+	FILE *f;
+
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
+	f = fopen(maps, "re");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *file = strchr(line, '/');
+		char *base;
+
+		if (!file)
+			continue;
+		file[strcspn(file, "\n")] = '\0';
+		base = strrchr(file, '/') + 1;
+		if (strncmp(base, "libascendcl.so", 14) != 0)
+			continue;
+		if ((size_t)snprintf(path, len, "/proc/%d/root%s", (int)pid,
+				     file) >= len)
+			err = -ENAMETOOLONG;
+		else
+			err = 0;
+		break;
+	}
+	fclose(f);
+	return err;
+}
+
+static struct acl_lib *acl_lib_lookup(struct npuprof_acl_trace *t,
+				      const struct stat *st)
+{
+	struct acl_lib *lib;
+
+	for (lib = t->libs; lib; lib = lib->next)
+		if (lib->dev == st->st_dev && lib->ino == st->st_ino)
+			return lib;
+	return NULL;
+}
+
+/*
+ * Attach the entry and the return probe of @f in @path.
+ * Return: 0; -ENOENT when the library has no such function (nothing
+ * attached); another -errno from libbpf.
+ */
+static int acl_lib_attach_func(struct npuprof_acl_trace *t, struct acl_lib *lib,
+			       const char *path, const struct acl_func *f)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = f->api,
+		    .func_name = f->name);
+	struct bpf_link *link;
+
+	link = bpf_program__attach_uprobe_opts(t->skel->progs.acl_enter, -1,
+					       path, 0, &opts);
+	if (!link)
+		return -errno;
+	lib->links[lib->nr_links++] = link;
+	opts.retprobe = true;
+	link = bpf_program__attach_uprobe_opts(t->skel->progs.acl_exit, -1,
+					       path, 0, &opts);
+	if (!link)
+		/* The function exists (its entry attached): a real error. */
+		return errno == ENOENT ? -EINVAL : -errno;
+	lib->links[lib->nr_links++] = link;
+	return 0;
+}
+
+/* Say once which functions an older runtime lacks. */
+static void acl_lib_report_missing(const char *path, const char *missing,
+				   unsigned int nr_funcs)
+{
+	if (nr_funcs < ACL_NR_FUNCS)
+		npuprof_warn("%s: %u of %zu ACL functions found (older "
+			     "runtime?), not tracing:%s",
+			     path, nr_funcs, ACL_NR_FUNCS, missing);
+}
+
+/*
+ * Probe every recorded ACL function of the library at @path.
+ * Return: the new acl_lib, or NULL with *err set: -ENOENT when a required
+ * function is missing, -errno from libbpf.  Nothing stays attached on error.
+ */
+static struct acl_lib *acl_lib_attach(struct npuprof_acl_trace *t,
+				      const char *path, const struct stat *st,
+				      int *err)
+{
+	char missing[256] = "";
+	struct acl_lib *lib;
+	size_t i;
+
+	lib = calloc(1, sizeof(*lib));
+	if (!lib) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	lib->dev = st->st_dev;
+	lib->ino = st->st_ino;
+	for (i = 0; i < ACL_NR_FUNCS; i++) {
+		*err = acl_lib_attach_func(t, lib, path, &acl_funcs[i]);
+		if (*err == -ENOENT && !acl_func_required(acl_funcs[i].api)) {
+			size_t n = strlen(missing);
+
+			snprintf(missing + n, sizeof(missing) - n, " %s",
+				 acl_funcs[i].name);
+			continue;
+		}
+		if (*err)
+			goto out_free_lib;
+		lib->nr_funcs++;
+	}
+	/* Name the file as the process sees it, without /proc/<pid>/root. */
+	acl_lib_report_missing(strstr(path + 6, "/root/") + 5, missing,
+			       lib->nr_funcs);
+	*err = 0;
+	return lib;
+
+out_free_lib:
+	acl_lib_free(lib);
+	return NULL;
+}
+
+static int acl_trace_add_tgid(struct npuprof_acl_trace *t, pid_t pid)
+{
+	__u32 tgid = pid;
+	__u8 one = 1;
+
+	return bpf_map__update_elem(t->skel->maps.tgids, &tgid, sizeof(tgid),
+				    &one, sizeof(one), BPF_ANY);
+}
+
+int npuprof_acl_trace_attach_pid(struct npuprof_acl_trace *t, pid_t pid)
+{
+	struct acl_lib *lib, *added = NULL;
+	char path[PATH_MAX];
+	struct stat st;
+	int err;
+
+	if (pid <= 0)
+		return -EINVAL;
+	err = acl_find_lib(pid, path, sizeof(path));
+	if (err)
+		return err;
+	if (stat(path, &st) < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	lib = acl_lib_lookup(t, &st);
+	if (!lib) {
+		lib = added = acl_lib_attach(t, path, &st, &err);
+		if (!lib)
+			return err;
+	}
+	err = acl_trace_add_tgid(t, pid);
+	if (err) {
+		if (added)
+			acl_lib_free(added);
+		return err;
+	}
+	if (added) {
+		added->next = t->libs;
+		t->libs = added;
+	}
+	return 0;
+}
+
+int npuprof_acl_trace_detach_pid(struct npuprof_acl_trace *t, pid_t pid)
+{
+	__u32 tgid = pid;
+
+	return bpf_map__delete_elem(t->skel->maps.tgids, &tgid, sizeof(tgid),
+				    0);
+}
+
+/* Zero the written/lost counters of every CPU. */
+static int acl_trace_reset_counters(struct npuprof_acl_trace *t)
+{
+	size_t sz = t->nr_cpus * sizeof(struct acl_trace_counters);
+	struct acl_trace_counters *zero;
+	__u32 key = 0;
+	int err;
+
+	zero = calloc(t->nr_cpus, sizeof(*zero));
+	if (!zero)
+		return -ENOMEM;
+	err = bpf_map__update_elem(t->skel->maps.counters, &key, sizeof(key),
+				   zero, sz, BPF_ANY);
+	free(zero);
+	return err;
+}
+
+int npuprof_acl_trace_enable(struct npuprof_acl_trace *t, int on)
+{
+	int err;
+
+	if (on) {
+		err = acl_trace_reset_counters(t);
+		if (err)
+			return err;
+	}
+	/* .bss is mmap()ed: the next probe hit sees the new value. */
+	__atomic_store_n(&t->skel->bss->enabled, on ? 1 : 0, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int npuprof_acl_trace_fd(const struct npuprof_acl_trace *t)
+{
+	return ring_buffer__epoll_fd(t->rb);
+}
+
+long npuprof_acl_trace_consume(struct npuprof_acl_trace *t, npuprof_rec_fn fn,
+			       void *ctx)
+{
+	int err;
+
+	t->fn = fn;
+	t->fn_ctx = ctx;
+	t->delivered = 0;
+	err = ring_buffer__consume(t->rb);
+	if (err < 0)
+		return err;
+	return t->delivered;
+}
+
+unsigned int npuprof_acl_trace_nr_cpus(const struct npuprof_acl_trace *t)
+{
+	return t->nr_cpus;
+}
+
+int npuprof_acl_trace_stats(struct npuprof_acl_trace *t, unsigned int cpu,
+			    uint64_t *written, uint64_t *lost)
+{
+	size_t sz = t->nr_cpus * sizeof(struct acl_trace_counters);
+	struct acl_trace_counters *vals;
+	__u32 key = 0;
+	int err;
+
+	if (cpu >= t->nr_cpus)
+		return -EINVAL;
+	vals = calloc(t->nr_cpus, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	err = bpf_map__lookup_elem(t->skel->maps.counters, &key, sizeof(key),
+				   vals, sz, 0);
+	if (!err) {
+		*written = vals[cpu].written;
+		*lost = vals[cpu].lost;
+	}
+	free(vals);
+	return err;
+}
