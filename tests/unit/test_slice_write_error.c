@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Description: a write error (ENOSPC, from a slice that is a symlink to
+ * /dev/full) is remembered by the slice writer: later appends and flushes
+ * return it, no further slice is created, close reports it, and the slices
+ * written before stay readable with all their records.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "recgen.h"
+#include "tmpdir.h"
+#include "../../user/slice_writer.h"
+#include <npuprof/slice.h>
+
+#define FLUSH_EVERY 40
+
+struct got {
+	uint64_t seq;
+	uint64_t bad;
+};
+
+static int check_rec(void *ctx, const struct npuprof_rec_hdr *rec)
+{
+	struct got *g = ctx;
+
+	if (rec->type == NPUPROF_REC_STREAM_HDR)
+		return 0;
+	if (!recgen_equal(rec, g->seq))
+		g->bad++;
+	g->seq++;
+	return 0;
+}
+
+/* Reap until the series has no write in flight, as the drain loop would. */
+static void wait_writes(struct io_uring *ring, struct slice_writer *w)
+{
+	struct io_uring_cqe *cqe;
+
+	while (slice_writer_busy(w) && io_uring_wait_cqe(ring, &cqe) == 0) {
+		slice_writer_handle_cqe(cqe);
+		io_uring_cqe_seen(ring, cqe);
+	}
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/npuprof-enospc-XXXXXX";
+	char link[600], path[600];
+	struct slice_writer_cfg cfg = { .dir = dir, .series = "npuprof.api", .slice_bytes = 8192,
+					.zstd_level = 3, .source = NPUPROF_SRC_BPF, .device = -1 };
+	struct slice_writer_stats st;
+	struct npuprof_read_report rep;
+	struct slice_writer *w;
+	struct io_uring ring;
+	struct got g = { 0 };
+	struct stat sb;
+	uint8_t buf[RECGEN_MAX];
+	int err = 0;
+	uint64_t i;
+
+	if (!mkdtemp(dir) || io_uring_queue_init(8, &ring, 0))
+		CHECK_SKIP("no temp dir or no io_uring");
+	snprintf(link, sizeof(link), "%s/npuprof.api.slice_1", dir);
+	if (symlink("/dev/full", link))
+		CHECK_SKIP("cannot link to /dev/full");
+	CHECK_EQ(slice_writer_open(&ring, &cfg, &w), 0);
+	for (i = 0; i < 100000 && !err; i++) {
+		recgen_make(buf, i);
+		err = slice_writer_append(w, (void *)buf);
+		if (!err && i % FLUSH_EVERY == FLUSH_EVERY - 1)
+			err = slice_writer_flush(w);
+		wait_writes(&ring, w);
+	}
+	CHECK_EQ(err, -ENOSPC);
+	CHECK_EQ(slice_writer_flush(w), -ENOSPC);
+	CHECK_EQ(slice_writer_append(w, (void *)buf), -ENOSPC);
+	CHECK_EQ(slice_writer_close(w, &st), -ENOSPC);
+	CHECK_EQ(st.error, -ENOSPC);
+	CHECK_EQ(st.slices, 2);
+	snprintf(path, sizeof(path), "%s/npuprof.api.slice_2", dir);
+	CHECK(access(path, F_OK) != 0);
+
+	unlink(link); /* /dev/full reads back zeros forever */
+	CHECK_EQ(npuprof_slice_read_series(dir, "npuprof.api", check_rec, &g, &rep), 0);
+	CHECK(g.seq > 0);
+	CHECK_EQ(g.seq % FLUSH_EVERY, 0);
+	CHECK_EQ(g.bad, 0);
+	CHECK_EQ(rep.slices, 1);
+	CHECK_EQ(rep.truncated_bytes, 0);
+	snprintf(path, sizeof(path), "%s/npuprof.api.slice_0", dir);
+	CHECK_EQ(stat(path, &sb), 0);
+	CHECK_EQ(st.file_bytes, sb.st_size);
+
+	io_uring_queue_exit(&ring);
+	if (!check_failures)
+		tmpdir_remove(dir);
+	return CHECK_DONE();
+}

@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The drain: moves records from the producers' ring buffers into PROF_XXX
+ * slice files (routing in user/include/npuprof/drain.h).
+ *
+ * Design.  One thread, one io_uring, no locks:
+ *  - Every source fd has a one-shot IORING_OP_POLL_ADD for POLLIN, re-armed
+ *    after the source was read; one-shot polls are level checks when armed,
+ *    so data that arrived while reading fires the new poll at once.  A
+ *    source's fd must stop being readable once consume() emptied it (the
+ *    kernel device does; an eventfd source reads its counter in consume()).
+ *  - An IORING_OP_TIMEOUT read timer (flush_ms) reads every source, also
+ *    those below their wakeup watermark, and flushes every series that got
+ *    data since the last tick: each flush ends a zstd frame, so the files
+ *    on disk are never more than one tick behind.
+ *  - An eventfd, also polled, tells the thread to stop.
+ *  - Slice writes are IORING_OP_WRITE on the same ring (slice_writer.c);
+ *    their CQEs are recognised by bit 0 of user_data and handed back to the
+ *    writer.  Poll CQEs carry a drain_src pointer, the timer and the stop
+ *    request the small constants below.
+ * The thread only reads rings: it never waits for a producer and a
+ * producer never waits for it.  A ring that fills up is the producer's
+ * loss, counted in its lost counter and written to the trace at stop as
+ * one NPUPROF_REC_LOST record per CPU ring.
+ *
+ * Stop: the caller disables the producers, then npuprof_drain_stop() wakes
+ * the thread, which reads the sources until they are empty, appends the
+ * loss records, ends every frame, waits for every write and writes the
+ * .done files.  Series and their directories are created on first use, so
+ * a capture without device tasks leaves no device_<id> directory.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <npuprof/drain.h>
+#include <npuprof/msg.h>
+
+#include "slice_writer.h"
+
+#define DRAIN_UD_TIMER 2ULL /* user_data of the read timer */
+#define DRAIN_UD_STOP 4ULL  /* user_data of the stop eventfd's poll */
+#define DRAIN_FINAL_ROUNDS 64 /* bound on the final reads of busy sources */
+
+struct drain_src {
+	struct npuprof_drain_source s;
+	bool armed;   /* a POLL_ADD is in flight */
+	bool ready;   /* its POLL_ADD fired */
+	bool dead;    /* poll failed: read only by the timer */
+	bool reported; /* an error message was printed */
+};
+
+struct drain_series {
+	struct drain_series *next;
+	long device;		/* -1 for the host series */
+	struct slice_writer *w; /* NULL when its directory could not be made */
+	bool dirty;		/* got records since the last flush */
+	bool reported;
+	char dir[PATH_MAX];
+	char name[64];
+};
+
+struct npuprof_drain {
+	char prof_dir[PATH_MAX];
+	uint64_t slice_bytes;
+	int zstd_level;
+	struct __kernel_timespec tick;
+	struct io_uring ring;
+	struct drain_src *srcs;
+	unsigned int nr_srcs;
+	int stop_fd;
+	pthread_t thread;
+	bool stopping;
+	bool timer_fired;
+	struct drain_series *series; /* host first once it exists */
+	struct npuprof_drain_stats st; /* totals, filled in as records pass */
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* mkdir that accepts an existing directory. */
+static int make_dir(const char *path)
+{
+	if (mkdir(path, 0750) == 0 || errno == EEXIST)
+		return 0;
+	return -errno;
+}
+
+/* <prof>/host/data or <prof>/device_<id>/data, created as needed. */
+static int series_make_dirs(struct npuprof_drain *d, struct drain_series *s)
+{
+	size_t cap = sizeof(s->dir);
+	int len, err;
+
+	if (s->device < 0)
+		len = snprintf(s->dir, cap, "%s/host", d->prof_dir);
+	else
+		len = snprintf(s->dir, cap, "%s/device_%ld", d->prof_dir, s->device);
+	if (len < 0 || (size_t)len + sizeof("/data") > cap)
+		return -ENAMETOOLONG;
+	err = make_dir(s->dir);
+	if (err)
+		return err;
+	memcpy(s->dir + len, "/data", sizeof("/data"));
+	return make_dir(s->dir);
+}
+
+static struct drain_series *series_create(struct npuprof_drain *d, long device)
+{
+	struct drain_series *s = calloc(1, sizeof(*s));
+	struct slice_writer_cfg cfg = {
+		.slice_bytes = d->slice_bytes,
+		.zstd_level = d->zstd_level,
+		.source = device < 0 ? NPUPROF_SRC_BPF : NPUPROF_SRC_KMOD,
+		.device = (int)device,
+	};
+	int err;
+
+	if (!s)
+		return NULL;
+	s->device = device;
+	if (device < 0)
+		snprintf(s->name, sizeof(s->name), "npuprof.api");
+	else
+		snprintf(s->name, sizeof(s->name), "npuprof.task.%ld", device);
+	cfg.dir = s->dir;
+	cfg.series = s->name;
+	err = series_make_dirs(d, s);
+	if (!err)
+		err = slice_writer_open(&d->ring, &cfg, &s->w);
+	if (err) {
+		npuprof_err("drain: cannot create %s for %s: %s; its records are dropped", s->dir,
+			    s->name, strerror(-err));
+		s->reported = true;
+		if (!d->st.write_error)
+			d->st.write_error = err;
+	}
+	s->next = d->series;
+	d->series = s;
+	return s;
+}
+
+static struct drain_series *series_find(struct npuprof_drain *d, long device)
+{
+	for (struct drain_series *s = d->series; s; s = s->next)
+		if (s->device == device)
+			return s;
+	return series_create(d, device);
+}
+
+static void series_append(struct drain_series *s, const struct npuprof_rec_hdr *rec)
+{
+	int err;
+
+	if (!s || !s->w)
+		return;
+	err = slice_writer_append(s->w, rec);
+	if (err && !s->reported) {
+		npuprof_err("drain: writing %s/%s failed: %s; later records of it are dropped",
+			    s->dir, s->name, strerror(-err));
+		s->reported = true;
+	}
+	s->dirty = true;
+}
+
+/*
+ * Record callback of every source.  Never fails: a series that cannot be
+ * written drops its records, and stopping the ring read would only turn
+ * that into producer losses on every series.
+ */
+static int drain_route(void *ctx, const struct npuprof_rec_hdr *rec)
+{
+	struct npuprof_drain *d = ctx;
+	long device = -1;
+
+	d->st.records++;
+	d->st.raw_bytes += rec->size;
+	if (rec->type == NPUPROF_REC_API) {
+		d->st.api_records++;
+	} else if (rec->type == NPUPROF_REC_TASK &&
+		   rec->size >= sizeof(struct npuprof_rec_task)) {
+		d->st.task_records++;
+		device = ((const struct npuprof_rec_task *)rec)->device;
+	}
+	/* Anything else the rings carry goes with the host data. */
+	series_append(series_find(d, device), rec);
+	return 0;
+}
+
+static struct io_uring_sqe *drain_sqe(struct npuprof_drain *d)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&d->ring);
+
+	if (!sqe) {
+		io_uring_submit(&d->ring);
+		sqe = io_uring_get_sqe(&d->ring);
+	}
+	return sqe;
+}
+
+static void drain_arm_poll(struct npuprof_drain *d, int fd, uint64_t ud)
+{
+	struct io_uring_sqe *sqe = drain_sqe(d);
+
+	if (!sqe)
+		return; /* the read timer still reads the source */
+	io_uring_prep_poll_add(sqe, fd, POLLIN);
+	io_uring_sqe_set_data64(sqe, ud);
+}
+
+static void drain_arm_timer(struct npuprof_drain *d)
+{
+	struct io_uring_sqe *sqe = drain_sqe(d);
+
+	if (!sqe) {
+		d->timer_fired = true; /* read again on the next pass instead */
+		return;
+	}
+	io_uring_prep_timeout(sqe, &d->tick, 0, 0);
+	io_uring_sqe_set_data64(sqe, DRAIN_UD_TIMER);
+}
+
+static void drain_arm_src(struct npuprof_drain *d, struct drain_src *src)
+{
+	if (src->armed || src->dead || src->s.fd < 0)
+		return;
+	drain_arm_poll(d, src->s.fd, (uint64_t)(uintptr_t)src);
+	src->armed = true;
+}
+
+static long drain_read_src(struct npuprof_drain *d, struct drain_src *src)
+{
+	long n = src->s.consume(src->s.obj, drain_route, d);
+
+	if (n < 0 && !src->reported) {
+		npuprof_err("drain: reading the %s ring buffers failed: %s; the trace may miss "
+			    "records of it",
+			    src->s.name, strerror((int)-n));
+		src->reported = true;
+	}
+	return n;
+}
+
+/* One CQE: a slice write, the timer, the stop request or a source poll. */
+static void drain_handle_cqe(struct npuprof_drain *d, const struct io_uring_cqe *cqe)
+{
+	uint64_t ud = io_uring_cqe_get_data64(cqe);
+	struct drain_src *src;
+
+	if (slice_writer_handle_cqe(cqe))
+		return;
+	if (ud == DRAIN_UD_TIMER) {
+		d->timer_fired = true;
+		return;
+	}
+	if (ud == DRAIN_UD_STOP) {
+		d->stopping = true;
+		return;
+	}
+	src = (struct drain_src *)(uintptr_t)ud;
+	src->armed = false;
+	src->ready = true;
+	if (cqe->res < 0 && !src->dead) {
+		npuprof_warn("drain: cannot poll the %s ring buffers: %s; reading them every "
+			     "read timer tick instead",
+			     src->s.name, strerror(-cqe->res));
+		src->dead = true;
+	}
+}
+
+static void drain_reap(struct npuprof_drain *d)
+{
+	struct io_uring_cqe *cqe;
+
+	while (io_uring_peek_cqe(&d->ring, &cqe) == 0) {
+		drain_handle_cqe(d, cqe);
+		io_uring_cqe_seen(&d->ring, cqe);
+	}
+}
+
+static void drain_flush_dirty(struct npuprof_drain *d)
+{
+	for (struct drain_series *s = d->series; s; s = s->next) {
+		if (!s->dirty || !s->w)
+			continue;
+		s->dirty = false;
+		slice_writer_flush(s->w); /* an error stays in the writer */
+	}
+}
+
+/* Read the sources that are ready (all of them on a timer tick), re-arm. */
+static void drain_service(struct npuprof_drain *d)
+{
+	bool tick = d->timer_fired;
+
+	for (unsigned int i = 0; i < d->nr_srcs; i++) {
+		struct drain_src *src = &d->srcs[i];
+
+		if (!src->ready && !tick)
+			continue;
+		src->ready = false;
+		drain_read_src(d, src);
+		drain_arm_src(d, src);
+	}
+	if (tick) {
+		d->timer_fired = false;
+		drain_flush_dirty(d);
+		drain_arm_timer(d);
+	}
+}
+
+/* One NPUPROF_REC_LOST per CPU ring of every source, into the host series. */
+static void drain_write_lost(struct npuprof_drain *d)
+{
+	for (unsigned int i = 0; i < d->nr_srcs; i++) {
+		struct drain_src *src = &d->srcs[i];
+
+		for (unsigned int cpu = 0; src->s.stats && cpu < src->s.nr_cpus; cpu++) {
+			struct npuprof_rec_lost rec = {
+				.hdr = { .type = NPUPROF_REC_LOST, .size = sizeof(rec), .cpu = cpu },
+				.source = (uint32_t)src->s.source,
+				.cpu = cpu,
+			};
+			uint64_t written = 0, lost = 0;
+			int err = src->s.stats(src->s.obj, cpu, &written, &lost);
+
+			if (err == -ENXIO)
+				continue; /* no ring on that CPU */
+			if (err) {
+				npuprof_warn("drain: no counters of the %s ring buffer of CPU %u: %s",
+					     src->s.name, cpu, strerror(-err));
+				continue;
+			}
+			rec.hdr.ts = now_ns();
+			rec.written = written;
+			rec.lost = lost;
+			d->st.lost += rec.lost;
+			series_append(series_find(d, -1), &rec.hdr);
+		}
+	}
+}
+
+/* Read until every source is empty (or still busy after many rounds). */
+static void drain_read_rest(struct npuprof_drain *d)
+{
+	for (int round = 0; round < DRAIN_FINAL_ROUNDS; round++) {
+		long total = 0;
+
+		for (unsigned int i = 0; i < d->nr_srcs; i++) {
+			long n = drain_read_src(d, &d->srcs[i]);
+
+			if (n > 0)
+				total += n;
+		}
+		if (!total)
+			return;
+	}
+	npuprof_warn("drain: sources still producing at stop; disable them before stopping");
+}
+
+/* Close every series: end frames, wait for the writes, write .done files. */
+static void drain_close_series(struct npuprof_drain *d)
+{
+	while (d->series) {
+		struct drain_series *s = d->series;
+		struct slice_writer_stats ws;
+
+		d->series = s->next;
+		if (s->w) {
+			int err = slice_writer_close(s->w, &ws);
+
+			if (err && !d->st.write_error)
+				d->st.write_error = err;
+			if (err && !s->reported)
+				npuprof_err("drain: writing %s/%s failed: %s", s->dir, s->name,
+					    strerror(-err));
+			d->st.file_bytes += ws.file_bytes;
+		}
+		free(s);
+	}
+}
+
+static void *drain_thread(void *arg)
+{
+	struct npuprof_drain *d = arg;
+	sigset_t all;
+
+	/* Signals are the application's, handled by its own threads. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	for (unsigned int i = 0; i < d->nr_srcs; i++)
+		drain_arm_src(d, &d->srcs[i]);
+	drain_arm_timer(d);
+	drain_arm_poll(d, d->stop_fd, DRAIN_UD_STOP);
+	while (!d->stopping) {
+		int err = io_uring_submit_and_wait(&d->ring, 1);
+
+		if (err < 0 && err != -EINTR && err != -EBUSY) {
+			npuprof_err("drain: waiting on io_uring failed: %s; stopping the drain",
+				    strerror(-err));
+			break;
+		}
+		drain_reap(d);
+		drain_service(d);
+	}
+	drain_read_rest(d);
+	drain_write_lost(d);
+	drain_close_series(d);
+	return NULL;
+}
+
+static int drain_init(struct npuprof_drain *d, const struct npuprof_drain_config *cfg,
+		      const struct npuprof_drain_source *srcs, unsigned int n)
+{
+	unsigned int ms = cfg->flush_ms ? cfg->flush_ms : 200;
+
+	snprintf(d->prof_dir, sizeof(d->prof_dir), "%s", cfg->prof_dir);
+	d->slice_bytes = cfg->slice_bytes ? cfg->slice_bytes : 16ULL << 20;
+	d->zstd_level = cfg->zstd_level ? cfg->zstd_level : 3;
+	d->tick.tv_sec = ms / 1000;
+	d->tick.tv_nsec = (long long)(ms % 1000) * 1000000LL;
+	d->nr_srcs = n;
+	d->srcs = calloc(n ? n : 1, sizeof(*d->srcs));
+	if (!d->srcs)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < n; i++)
+		d->srcs[i].s = srcs[i];
+	return 0;
+}
+
+int npuprof_drain_start(const struct npuprof_drain_config *cfg,
+			const struct npuprof_drain_source *srcs, unsigned int n,
+			struct npuprof_drain **out)
+{
+	struct npuprof_drain *d;
+	struct stat sb;
+	int err;
+
+	if (stat(cfg->prof_dir, &sb))
+		return -errno;
+	if (!S_ISDIR(sb.st_mode))
+		return -ENOTDIR;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	err = drain_init(d, cfg, srcs, n);
+	if (err)
+		goto out_free;
+	err = io_uring_queue_init(64 + n, &d->ring, 0);
+	if (err)
+		goto out_free;
+	d->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (d->stop_fd < 0) {
+		err = -errno;
+		goto out_exit_ring;
+	}
+	err = -pthread_create(&d->thread, NULL, drain_thread, d);
+	if (err)
+		goto out_close_stop;
+	*out = d;
+	return 0;
+
+out_close_stop:
+	close(d->stop_fd);
+out_exit_ring:
+	io_uring_queue_exit(&d->ring);
+out_free:
+	free(d->srcs);
+	free(d);
+	return err;
+}
+
+int npuprof_drain_stop(struct npuprof_drain *d, struct npuprof_drain_stats *st)
+{
+	uint64_t one = 1;
+	int err;
+
+	if (write(d->stop_fd, &one, sizeof(one)) != sizeof(one))
+		d->stopping = true; /* cannot happen on an eventfd below its limit */
+	pthread_join(d->thread, NULL);
+	err = d->st.write_error;
+	if (st)
+		*st = d->st;
+	io_uring_queue_exit(&d->ring);
+	close(d->stop_fd);
+	free(d->srcs);
+	free(d);
+	return err;
+}

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reader of npuprof.ko's per-CPU ring buffers (ABI in
+ * include/npuprof/npuprof_ioctl.h).  Opening the device asks for its
+ * geometry, refuses a module built for another ABI or record version, and
+ * maps every possible CPU's region with two mmap()s: the consumer page
+ * read-write (the only page we may write) and the producer page plus data
+ * read-only.  Reading the rings is ring.c's job; this file only finds them
+ * and wraps the control ioctls.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <npuprof/kring.h>
+#include <npuprof/npuprof_ioctl.h>
+#include <npuprof/ring.h>
+
+#define KRING_DEFAULT_PATH "/dev/" NPUPROF_DEV_NAME
+
+struct kring_cpu {
+	bool present;
+	void *cons_map; /* page_size bytes, read-write */
+	void *prod_map; /* page_size + data_size bytes, read-only */
+	struct npuprof_ring_view view;
+};
+
+struct npuprof_kring {
+	int fd;
+	struct npuprof_info info;
+	struct kring_cpu *cpus; /* info.nr_cpu_ids entries */
+};
+
+static bool kring_cpu_possible(const struct npuprof_info *info, unsigned int cpu)
+{
+	return info->possible[cpu / 64] & (1ULL << (cpu % 64));
+}
+
+/* The geometry must be what the ABI promises before we map anything by it. */
+static int kring_check_info(const struct npuprof_info *info)
+{
+	if (info->abi_version != NPUPROF_ABI_VERSION ||
+	    info->record_version != NPUPROF_RECORD_VERSION)
+		return -EPROTO;
+	if (!info->nr_cpu_ids || info->nr_cpu_ids > NPUPROF_MAX_CPUS || !info->page_size)
+		return -EPROTO;
+	if (!info->data_size || (info->data_size & (info->data_size - 1)))
+		return -EPROTO;
+	if (info->region_size != 2ULL * info->page_size + info->data_size ||
+	    info->region_size % info->page_size)
+		return -EPROTO;
+	return 0;
+}
+
+static int kring_map_cpu(struct npuprof_kring *kr, unsigned int cpu)
+{
+	struct kring_cpu *c = &kr->cpus[cpu];
+	off_t base = (off_t)cpu * (off_t)kr->info.region_size;
+	size_t page = kr->info.page_size;
+
+	c->cons_map = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, kr->fd, base);
+	if (c->cons_map == MAP_FAILED) {
+		c->cons_map = NULL;
+		return -errno;
+	}
+	c->prod_map = mmap(NULL, page + kr->info.data_size, PROT_READ, MAP_SHARED, kr->fd,
+			   base + (off_t)page);
+	if (c->prod_map == MAP_FAILED) {
+		int err = -errno;
+
+		munmap(c->cons_map, page);
+		c->cons_map = c->prod_map = NULL;
+		return err;
+	}
+	c->present = true;
+	c->view.cons = c->cons_map;
+	c->view.prod = c->prod_map;
+	c->view.data = (const uint8_t *)c->prod_map + page;
+	c->view.data_size = kr->info.data_size;
+	c->view.cpu = cpu;
+	return 0;
+}
+
+static void kring_unmap_all(struct npuprof_kring *kr)
+{
+	size_t page = kr->info.page_size;
+
+	for (unsigned int cpu = 0; cpu < kr->info.nr_cpu_ids; cpu++) {
+		struct kring_cpu *c = &kr->cpus[cpu];
+
+		if (!c->present)
+			continue;
+		munmap(c->prod_map, page + kr->info.data_size);
+		munmap(c->cons_map, page);
+		c->present = false;
+	}
+}
+
+static int kring_map_all(struct npuprof_kring *kr)
+{
+	kr->cpus = calloc(kr->info.nr_cpu_ids, sizeof(*kr->cpus));
+	if (!kr->cpus)
+		return -ENOMEM;
+	for (unsigned int cpu = 0; cpu < kr->info.nr_cpu_ids; cpu++) {
+		int err;
+
+		if (!kring_cpu_possible(&kr->info, cpu))
+			continue;
+		err = kring_map_cpu(kr, cpu);
+		if (err) {
+			kring_unmap_all(kr);
+			free(kr->cpus);
+			kr->cpus = NULL;
+			return err;
+		}
+	}
+	return 0;
+}
+
+int npuprof_kring_open(const char *path, struct npuprof_kring **out)
+{
+	struct npuprof_kring *kr;
+	int err;
+
+	kr = calloc(1, sizeof(*kr));
+	if (!kr)
+		return -ENOMEM;
+	kr->fd = open(path ? path : KRING_DEFAULT_PATH, O_RDWR | O_CLOEXEC);
+	if (kr->fd < 0) {
+		err = -errno;
+		goto out_free;
+	}
+	if (ioctl(kr->fd, NPUPROF_IOC_GET_INFO, &kr->info) < 0) {
+		err = -errno;
+		goto out_close;
+	}
+	err = kring_check_info(&kr->info);
+	if (err)
+		goto out_close;
+	err = kring_map_all(kr);
+	if (err)
+		goto out_close;
+	*out = kr;
+	return 0;
+
+out_close:
+	close(kr->fd);
+out_free:
+	free(kr);
+	return err;
+}
+
+void npuprof_kring_close(struct npuprof_kring *kr)
+{
+	if (!kr)
+		return;
+	/* Closing disables capture too; asking first makes the order explicit. */
+	ioctl(kr->fd, NPUPROF_IOC_DISABLE);
+	kring_unmap_all(kr);
+	free(kr->cpus);
+	close(kr->fd);
+	free(kr);
+}
+
+int npuprof_kring_fd(const struct npuprof_kring *kr)
+{
+	return kr->fd;
+}
+
+static int kring_ioctl(struct npuprof_kring *kr, unsigned long req, void *arg)
+{
+	return ioctl(kr->fd, req, arg) < 0 ? -errno : 0;
+}
+
+int npuprof_kring_add_tgid(struct npuprof_kring *kr, pid_t tgid)
+{
+	__u32 v = (__u32)tgid;
+
+	return kring_ioctl(kr, NPUPROF_IOC_ADD_TGID, &v);
+}
+
+int npuprof_kring_del_tgid(struct npuprof_kring *kr, pid_t tgid)
+{
+	__u32 v = (__u32)tgid;
+
+	return kring_ioctl(kr, NPUPROF_IOC_DEL_TGID, &v);
+}
+
+int npuprof_kring_enable(struct npuprof_kring *kr)
+{
+	return kring_ioctl(kr, NPUPROF_IOC_ENABLE, NULL);
+}
+
+int npuprof_kring_disable(struct npuprof_kring *kr)
+{
+	return kring_ioctl(kr, NPUPROF_IOC_DISABLE, NULL);
+}
+
+/*
+ * A ring whose header is corrupt would stay readable forever and starve the
+ * others: drop what its producer has published so far, so the next records
+ * start clean, and report -EBADMSG once the other CPUs were read.
+ */
+static void kring_skip_published(struct npuprof_ring_view *v)
+{
+	uint64_t prod = __atomic_load_n(&v->prod->producer_pos, __ATOMIC_ACQUIRE);
+
+	__atomic_store_n(&v->cons->consumer_pos, prod, __ATOMIC_RELEASE);
+}
+
+long npuprof_kring_consume(struct npuprof_kring *kr, npuprof_rec_fn fn, void *ctx)
+{
+	long total = 0;
+	int bad = 0;
+
+	for (unsigned int cpu = 0; cpu < kr->info.nr_cpu_ids; cpu++) {
+		struct npuprof_ring_view *v = &kr->cpus[cpu].view;
+		long n;
+
+		if (!kr->cpus[cpu].present)
+			continue;
+		n = npuprof_ring_consume(v, fn, ctx);
+		if (n == -EBADMSG) {
+			kring_skip_published(v);
+			bad = -EBADMSG;
+			continue;
+		}
+		if (n < 0)
+			return n; /* the callback asked to stop */
+		total += n;
+	}
+	return bad ? bad : total;
+}
+
+unsigned int npuprof_kring_nr_cpus(const struct npuprof_kring *kr)
+{
+	return kr->info.nr_cpu_ids;
+}
+
+int npuprof_kring_stats(struct npuprof_kring *kr, unsigned int cpu, uint64_t *written,
+			uint64_t *lost)
+{
+	struct npuprof_cpu_stats st = { .cpu = cpu };
+	int err;
+
+	if (cpu >= kr->info.nr_cpu_ids || !kr->cpus[cpu].present)
+		return -ENXIO;
+	err = kring_ioctl(kr, NPUPROF_IOC_GET_STATS, &st);
+	if (err)
+		return err;
+	*written = st.written;
+	*lost = st.lost;
+	return 0;
+}
+
+int npuprof_kring_tp_attached(struct npuprof_kring *kr)
+{
+	struct npuprof_tp_status st = { 0 };
+	int err = kring_ioctl(kr, NPUPROF_IOC_GET_TP_STATUS, &st);
+
+	return err ? err : (int)st.attached;
+}

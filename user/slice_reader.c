@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reader of slice series (format in user/include/npuprof/slice.h): opens
+ * <dir>/<series>.slice_0, _1, ... until one is missing, decompresses the
+ * concatenated zstd frames of each with one streaming context, and hands
+ * out whole records.
+ *
+ * Records are delivered a frame at a time, once the frame decoded in full
+ * and its checksum matched: a frame cut short by a crash or a partial copy
+ * delivers nothing and is reported as truncated_bytes, so a reader never
+ * sees half of a flush.  A frame zstd rejects is corruption: the read stops
+ * with -EBADMSG after the frames before it were delivered.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <npuprof/slice.h>
+
+struct slice_reader {
+	npuprof_rec_fn fn;
+	void *ctx;
+	struct npuprof_read_report rep;
+	ZSTD_DCtx *dctx;
+	uint8_t *pend; /* decoded bytes not yet handed out */
+	size_t pend_len;
+	size_t pend_cap;
+	size_t committed; /* bytes of pend that came from complete frames */
+	bool want_hdr;	  /* next record must be the slice's stream header */
+	uint8_t *in;	  /* compressed input, in_cap bytes */
+	size_t in_cap;
+};
+
+static int reader_reserve(struct slice_reader *r)
+{
+	size_t need = r->pend_len + ZSTD_DStreamOutSize();
+	uint8_t *p;
+
+	if (need <= r->pend_cap)
+		return 0;
+	if (need < 2 * r->pend_cap)
+		need = 2 * r->pend_cap;
+	p = realloc(r->pend, need);
+	if (!p)
+		return -ENOMEM;
+	r->pend = p;
+	r->pend_cap = need;
+	return 0;
+}
+
+/* The first record of a slice: a stream header with our magic. */
+static int reader_check_hdr(struct slice_reader *r, const struct npuprof_rec_hdr *h)
+{
+	const struct npuprof_rec_stream_hdr *sh = (const void *)h;
+
+	if (h->type != NPUPROF_REC_STREAM_HDR || h->size < sizeof(*sh) ||
+	    sh->magic != NPUPROF_STREAM_MAGIC)
+		return -EBADMSG;
+	if (sh->version > NPUPROF_RECORD_VERSION)
+		r->rep.bad_version++;
+	r->want_hdr = false;
+	return 0;
+}
+
+/* Hand out every whole record of a just-completed frame; keep a partial
+ * one at the front of pend for the next frame. */
+static int reader_deliver(struct slice_reader *r)
+{
+	size_t pos = 0;
+	int err = 0;
+
+	while (r->pend_len - pos >= sizeof(struct npuprof_rec_hdr)) {
+		const struct npuprof_rec_hdr *h = (const void *)(r->pend + pos);
+
+		if (h->size < sizeof(*h) || h->size % NPUPROF_REC_ALIGN)
+			return -EBADMSG;
+		if (h->size > r->pend_len - pos)
+			break;
+		if (r->want_hdr) {
+			err = reader_check_hdr(r, h);
+			if (err)
+				return err;
+		}
+		err = r->fn(r->ctx, h);
+		if (err)
+			return err;
+		r->rep.records++;
+		pos += h->size;
+	}
+	memmove(r->pend, r->pend + pos, r->pend_len - pos);
+	r->pend_len -= pos;
+	r->committed = r->pend_len;
+	return 0;
+}
+
+/*
+ * Decode one chunk of compressed input.  *frame_end is advanced to the file
+ * offset just past each frame that completed.  Keeps calling zstd while it
+ * fills the output, so nothing decoded stays inside the context.
+ */
+static int reader_feed(struct slice_reader *r, const uint8_t *buf, size_t len,
+		       uint64_t file_pos, uint64_t *frame_end)
+{
+	ZSTD_inBuffer in = { buf, len, 0 };
+
+	for (;;) {
+		ZSTD_outBuffer out;
+		size_t ret;
+		int err;
+
+		if (reader_reserve(r))
+			return -ENOMEM;
+		out = (ZSTD_outBuffer){ r->pend, r->pend_cap, r->pend_len };
+		ret = ZSTD_decompressStream(r->dctx, &out, &in);
+		if (ZSTD_isError(ret))
+			return -EBADMSG;
+		r->pend_len = out.pos;
+		if (ret == 0) {
+			*frame_end = file_pos + in.pos;
+			err = reader_deliver(r);
+			if (err)
+				return err;
+		}
+		if (in.pos == in.size && out.pos < out.size)
+			return 0;
+	}
+}
+
+static int reader_slice(struct slice_reader *r, int fd)
+{
+	uint64_t file_pos = 0, frame_end = 0;
+
+	ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
+	r->pend_len = r->committed = 0;
+	r->want_hdr = true;
+	for (;;) {
+		ssize_t n = read(fd, r->in, r->in_cap);
+		int err;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		err = reader_feed(r, r->in, (size_t)n, file_pos, &frame_end);
+		if (err)
+			return err;
+		file_pos += (uint64_t)n;
+	}
+	/* A frame cut short, plus a record cut short inside complete frames. */
+	r->rep.truncated_bytes += (file_pos - frame_end) + r->committed;
+	return 0;
+}
+
+static int reader_series(struct slice_reader *r, const char *dir, const char *series)
+{
+	for (unsigned int idx = 0;; idx++) {
+		char path[PATH_MAX];
+		int fd, err;
+
+		snprintf(path, sizeof(path), "%s/%s.slice_%u", dir, series, idx);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT)
+			return idx ? 0 : -ENOENT;
+		if (fd < 0)
+			return -errno;
+		r->rep.slices++;
+		err = reader_slice(r, fd);
+		close(fd);
+		if (err)
+			return err;
+	}
+}
+
+int npuprof_slice_read_series(const char *dir, const char *series, npuprof_rec_fn fn,
+			      void *ctx, struct npuprof_read_report *rep)
+{
+	struct slice_reader r = { .fn = fn, .ctx = ctx };
+	int err;
+
+	r.in_cap = ZSTD_DStreamInSize();
+	r.in = malloc(r.in_cap);
+	r.dctx = ZSTD_createDCtx();
+	err = r.in && r.dctx ? reader_series(&r, dir, series) : -ENOMEM;
+	ZSTD_freeDCtx(r.dctx);
+	free(r.in);
+	free(r.pend);
+	if (rep)
+		*rep = r.rep;
+	return err;
+}

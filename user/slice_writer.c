@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Writer of one slice series: records -> zstd streaming compressor -> one
+ * frame per flush -> IORING_OP_WRITE at the slice file's offset.
+ *
+ * Design:
+ *  - A frame ends only at a flush, so every byte on disk before the last
+ *    complete frame decodes; a crash loses at most the open frame.  Frames
+ *    carry a checksum, so a reader can tell a torn frame from a good one.
+ *  - Each flush turns the compressed bytes into a write buffer on the
+ *    series' FIFO.  Only the head of the FIFO is in flight: writes of a
+ *    series land in order, a file's written size is always a prefix of it,
+ *    and the first error stops the rest of the queue (later frames would
+ *    leave a hole).  Series are few and flushes are 200 ms apart, so one
+ *    write in flight per series costs nothing.
+ *  - A buffer lives until its CQE arrived; a short write is resubmitted for
+ *    the rest at the advanced offset.
+ *  - Rotation happens at frame boundaries: once a slice holds slice_bytes,
+ *    it is retired, and the next record opens slice_<n+1> with a new stream
+ *    header.  A retired slice is closed, and its .done file written, when
+ *    its last write completed.
+ *  - .done files are a few bytes and written once per slice, with plain
+ *    write(2); io_uring carries the record data.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "slice_writer.h"
+
+struct slice_file {
+	int fd;
+	unsigned int idx;
+	uint64_t queued;      /* bytes queued: the final size once written */
+	uint64_t written;     /* bytes the kernel confirmed */
+	unsigned int pending; /* write buffers not yet completed */
+	bool retired;         /* no more frames will be queued to it */
+	char path[PATH_MAX];
+};
+
+struct slice_buf {
+	struct slice_writer *w;
+	struct slice_file *f;
+	uint8_t *data;
+	size_t len;
+	size_t done;
+	uint64_t off; /* file offset of data[0] */
+	struct slice_buf *next;
+};
+
+struct slice_writer {
+	struct io_uring *ring;
+	struct slice_writer_cfg cfg; /* dir and series point into names[] */
+	char names[2][PATH_MAX];
+	ZSTD_CCtx *cctx;
+	struct slice_file *cur; /* slice taking frames, NULL between slices */
+	unsigned int next_idx;
+	uint8_t *out; /* compressed bytes of the open frame */
+	size_t out_len;
+	size_t out_cap;
+	bool in_frame;
+	struct slice_buf *head; /* write FIFO; the head is in flight */
+	struct slice_buf *tail;
+	bool head_submitted;
+	struct slice_writer_stats st;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void writer_fail(struct slice_writer *w, int err)
+{
+	if (!w->st.error)
+		w->st.error = err;
+}
+
+/* "filesize:<n>\n" next to the slice, as CANN's file_slice.cpp does. */
+static void file_write_done(const struct slice_file *f)
+{
+	char path[PATH_MAX + 8], text[48];
+	int fd, len;
+
+	snprintf(path, sizeof(path), "%s.done", f->path);
+	len = snprintf(text, sizeof(text), "filesize:%llu\n", (unsigned long long)f->written);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+	if (fd < 0)
+		return; /* the slice itself stays readable without it */
+	if (write(fd, text, (size_t)len) != len)
+		unlink(path); /* a wrong size is worse than none */
+	close(fd);
+}
+
+/* Close a retired slice once nothing is in flight for it. */
+static void file_maybe_finish(struct slice_file *f)
+{
+	if (!f->retired || f->pending)
+		return;
+	close(f->fd);
+	file_write_done(f);
+	free(f);
+}
+
+static int writer_open_file(struct slice_writer *w)
+{
+	struct slice_file *f = calloc(1, sizeof(*f));
+	int len;
+
+	if (!f)
+		return -ENOMEM;
+	f->idx = w->next_idx;
+	len = snprintf(f->path, sizeof(f->path), "%s/%s.slice_%u", w->cfg.dir, w->cfg.series,
+		       f->idx);
+	if (len < 0 || (size_t)len + sizeof(".done") > sizeof(f->path)) {
+		free(f);
+		return -ENAMETOOLONG;
+	}
+	f->fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+	if (f->fd < 0) {
+		int err = -errno;
+
+		free(f);
+		return err;
+	}
+	w->next_idx++;
+	w->st.slices++;
+	w->cur = f;
+	return 0;
+}
+
+static void writer_retire_cur(struct slice_writer *w)
+{
+	struct slice_file *f = w->cur;
+
+	if (!f)
+		return;
+	w->cur = NULL;
+	f->retired = true;
+	file_maybe_finish(f);
+}
+
+/* Make room for one more ZSTD_CStreamOutSize() of output. */
+static int writer_reserve(struct slice_writer *w)
+{
+	size_t need = w->out_len + ZSTD_CStreamOutSize();
+	uint8_t *p;
+
+	if (need <= w->out_cap)
+		return 0;
+	if (need < 2 * w->out_cap)
+		need = 2 * w->out_cap;
+	p = realloc(w->out, need);
+	if (!p)
+		return -ENOMEM;
+	w->out = p;
+	w->out_cap = need;
+	return 0;
+}
+
+/* Run the compressor over @len bytes with @mode until it took them all
+ * (ZSTD_e_continue) or the frame is complete (ZSTD_e_end). */
+static int writer_compress(struct slice_writer *w, const void *src, size_t len,
+			   ZSTD_EndDirective mode)
+{
+	ZSTD_inBuffer in = { src, len, 0 };
+	size_t left;
+
+	do {
+		ZSTD_outBuffer out;
+
+		if (writer_reserve(w))
+			return -ENOMEM;
+		out = (ZSTD_outBuffer){ w->out, w->out_cap, w->out_len };
+		left = ZSTD_compressStream2(w->cctx, &out, &in, mode);
+		if (ZSTD_isError(left))
+			return -ENOMEM; /* zstd fails only on allocation here */
+		w->out_len = out.pos;
+	} while (mode == ZSTD_e_end ? left != 0 : in.pos < in.size);
+	w->in_frame = true;
+	w->st.raw_bytes += len;
+	return 0;
+}
+
+static int writer_stream_hdr(struct slice_writer *w)
+{
+	struct npuprof_rec_stream_hdr sh = {
+		.hdr = { .type = NPUPROF_REC_STREAM_HDR, .size = sizeof(sh), .ts = now_ns() },
+		.magic = NPUPROF_STREAM_MAGIC,
+		.version = NPUPROF_RECORD_VERSION,
+		.source = (uint16_t)w->cfg.source,
+		.slice = w->cur->idx,
+		.device = w->cfg.device,
+	};
+
+	return writer_compress(w, &sh, sizeof(sh), ZSTD_e_continue);
+}
+
+int slice_writer_open(struct io_uring *ring, const struct slice_writer_cfg *cfg,
+		      struct slice_writer **out)
+{
+	struct slice_writer *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	w->ring = ring;
+	w->cfg = *cfg;
+	snprintf(w->names[0], PATH_MAX, "%s", cfg->dir);
+	snprintf(w->names[1], PATH_MAX, "%s", cfg->series);
+	w->cfg.dir = w->names[0];
+	w->cfg.series = w->names[1];
+	w->cctx = ZSTD_createCCtx();
+	if (!w->cctx) {
+		free(w);
+		return -ENOMEM;
+	}
+	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, cfg->zstd_level);
+	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1);
+	*out = w;
+	return 0;
+}
+
+/* Hand the head of the FIFO to the kernel if it is not there yet. */
+static int writer_kick(struct slice_writer *w)
+{
+	struct slice_buf *b = w->head;
+	struct io_uring_sqe *sqe;
+
+	if (!b || w->head_submitted)
+		return 0;
+	sqe = io_uring_get_sqe(w->ring);
+	if (!sqe) {
+		io_uring_submit(w->ring);
+		sqe = io_uring_get_sqe(w->ring);
+		if (!sqe)
+			return -EBUSY;
+	}
+	io_uring_prep_write(sqe, b->f->fd, b->data + b->done, (unsigned int)(b->len - b->done),
+			    b->off + b->done);
+	io_uring_sqe_set_data64(sqe, (uint64_t)(uintptr_t)b | SLICE_UDATA_WRITE);
+	w->head_submitted = true;
+	io_uring_submit(w->ring);
+	return 0;
+}
+
+/* Queue the finished frame in w->out as a write at the end of the slice. */
+static int writer_queue_frame(struct slice_writer *w)
+{
+	struct slice_buf *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return -ENOMEM;
+	b->w = w;
+	b->f = w->cur;
+	b->data = w->out;
+	b->len = w->out_len;
+	b->off = w->cur->queued;
+	w->cur->queued += b->len;
+	w->cur->pending++;
+	w->out = NULL;
+	w->out_len = w->out_cap = 0;
+	if (w->tail)
+		w->tail->next = b;
+	else
+		w->head = b;
+	w->tail = b;
+	return writer_kick(w);
+}
+
+int slice_writer_flush(struct slice_writer *w)
+{
+	int err;
+
+	if (w->st.error)
+		return w->st.error;
+	if (!w->in_frame)
+		return 0;
+	err = writer_compress(w, NULL, 0, ZSTD_e_end);
+	if (err)
+		return err;
+	w->in_frame = false;
+	err = writer_queue_frame(w);
+	if (w->cur && w->cur->queued >= w->cfg.slice_bytes)
+		writer_retire_cur(w);
+	return err;
+}
+
+int slice_writer_append(struct slice_writer *w, const struct npuprof_rec_hdr *rec)
+{
+	int err;
+
+	if (w->st.error)
+		return w->st.error;
+	if (!w->cur) {
+		err = writer_open_file(w);
+		if (err) {
+			writer_fail(w, err);
+			return err;
+		}
+		err = writer_stream_hdr(w);
+		if (err)
+			return err;
+	}
+	err = writer_compress(w, rec, rec->size, ZSTD_e_continue);
+	if (err)
+		return err;
+	/* Do not let one frame run far past the slice size between flushes. */
+	if (w->cur->queued + w->out_len >= w->cfg.slice_bytes)
+		return slice_writer_flush(w);
+	return 0;
+}
+
+static void writer_pop_head(struct slice_writer *w)
+{
+	struct slice_buf *b = w->head;
+
+	w->head = b->next;
+	if (!w->head)
+		w->tail = NULL;
+	w->head_submitted = false;
+	b->f->pending--;
+	file_maybe_finish(b->f);
+	free(b->data);
+	free(b);
+}
+
+/* After a failed write nothing more of this series reaches the disk. */
+static void writer_drop_queue(struct slice_writer *w, int err)
+{
+	writer_fail(w, err);
+	while (w->head)
+		writer_pop_head(w);
+	writer_retire_cur(w);
+}
+
+bool slice_writer_handle_cqe(const struct io_uring_cqe *cqe)
+{
+	uint64_t ud = io_uring_cqe_get_data64(cqe);
+	struct slice_buf *b;
+	struct slice_writer *w;
+	int res = cqe->res;
+
+	if (!(ud & SLICE_UDATA_WRITE))
+		return false;
+	b = (struct slice_buf *)(uintptr_t)(ud & ~SLICE_UDATA_WRITE);
+	w = b->w;
+	w->head_submitted = false;
+	if (res == -EINTR || res == -EAGAIN) {
+		writer_kick(w);
+		return true;
+	}
+	if (res <= 0) {
+		writer_drop_queue(w, res < 0 ? res : -EIO);
+		return true;
+	}
+	b->done += (size_t)res;
+	b->f->written += (uint64_t)res;
+	w->st.file_bytes += (uint64_t)res;
+	if (b->done == b->len)
+		writer_pop_head(w);
+	if (writer_kick(w))
+		writer_drop_queue(w, -EBUSY);
+	return true;
+}
+
+bool slice_writer_busy(const struct slice_writer *w)
+{
+	return w->head != NULL;
+}
+
+void slice_writer_stats(const struct slice_writer *w, struct slice_writer_stats *st)
+{
+	*st = w->st;
+}
+
+/* Reap CQEs until this series has nothing queued or in flight. */
+static void writer_wait_idle(struct slice_writer *w)
+{
+	while (w->head) {
+		struct io_uring_cqe *cqe;
+		int err;
+
+		/* A flush that found the SQ full left its write unsubmitted. */
+		if (!w->head_submitted && writer_kick(w)) {
+			writer_drop_queue(w, -EBUSY);
+			break;
+		}
+		err = io_uring_wait_cqe(w->ring, &cqe);
+
+		if (err == -EINTR)
+			continue;
+		if (err) {
+			writer_drop_queue(w, err);
+			break;
+		}
+		slice_writer_handle_cqe(cqe);
+		io_uring_cqe_seen(w->ring, cqe);
+	}
+}
+
+int slice_writer_close(struct slice_writer *w, struct slice_writer_stats *st)
+{
+	int err;
+
+	if (slice_writer_flush(w) && !w->st.error)
+		writer_fail(w, -ENOMEM);
+	writer_wait_idle(w);
+	writer_retire_cur(w);
+	err = w->st.error;
+	if (st)
+		*st = w->st;
+	ZSTD_freeCCtx(w->cctx);
+	free(w->out);
+	free(w);
+	return err;
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Writer of one slice series (<dir>/<series>.slice_<n>, format in
+ * user/include/npuprof/slice.h), private to the drain.  Records are fed to a
+ * zstd streaming compressor; a flush ends the frame and queues its bytes as
+ * an IORING_OP_WRITE on an io_uring the caller owns and reaps.  The caller
+ * passes every CQE to slice_writer_handle_cqe(), which recognises the
+ * writes by bit 0 of user_data (SLICE_UDATA_WRITE): other users of the ring
+ * must keep that bit clear.
+ */
+#ifndef NPUPROF_SLICE_WRITER_H
+#define NPUPROF_SLICE_WRITER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <liburing.h>
+
+#include <npuprof/record.h>
+
+/* Bit 0 of a CQE's user_data: the CQE belongs to a slice write. */
+#define SLICE_UDATA_WRITE 1ULL
+
+/**
+ * struct slice_writer_cfg - what a series writes and where
+ * @dir:         existing directory
+ * @series:      file name stem, e.g. "npuprof.api"
+ * @slice_bytes: start a new slice once this many compressed bytes went to
+ *               the current one (checked at frame boundaries)
+ * @zstd_level:  zstd compression level
+ * @source:      enum npuprof_source, for the stream headers
+ * @device:      device id for the stream headers, -1 for host data
+ */
+struct slice_writer_cfg {
+	const char *dir;
+	const char *series;
+	uint64_t slice_bytes;
+	int zstd_level;
+	int source;
+	int device;
+};
+
+/**
+ * struct slice_writer_stats - totals of one series
+ * @raw_bytes:  record bytes fed to the compressor, stream headers included
+ * @file_bytes: bytes the kernel reported written to slice files
+ * @slices:     slice files created
+ * @error:      first -errno of a write or file creation, 0 if none
+ */
+struct slice_writer_stats {
+	uint64_t raw_bytes;
+	uint64_t file_bytes;
+	uint64_t slices;
+	int error;
+};
+
+struct slice_writer;
+
+/**
+ * slice_writer_open() - set up a series; no file exists until the first record
+ * @ring: io_uring for the writes; must outlive the writer
+ * @cfg:  copied
+ * @out:  the writer
+ *
+ * Return: 0; -ENOMEM.
+ */
+int slice_writer_open(struct io_uring *ring, const struct slice_writer_cfg *cfg,
+		      struct slice_writer **out);
+
+/**
+ * slice_writer_append() - compress one record (copied) into the open frame
+ *
+ * Opens the next slice (with its NPUPROF_REC_STREAM_HDR) when none is open,
+ * and ends the frame early when the slice reached slice_bytes.
+ *
+ * Return: 0; the series' remembered write error (the record is dropped);
+ * -errno from creating the slice file; -ENOMEM.
+ */
+int slice_writer_append(struct slice_writer *w, const struct npuprof_rec_hdr *rec);
+
+/**
+ * slice_writer_flush() - end the zstd frame and queue it for writing
+ *
+ * A no-op when nothing was appended since the last flush.  Rotates to a new
+ * slice (on the next record) once the current one holds slice_bytes.
+ *
+ * Return: 0; the remembered write error; -ENOMEM; -EBUSY when no SQE could
+ * be had.
+ */
+int slice_writer_flush(struct slice_writer *w);
+
+/**
+ * slice_writer_handle_cqe() - complete a write if @cqe is one of ours
+ *
+ * Resubmits the rest of a short write, starts the series' next queued
+ * write, and closes a finished slice (writing its .done file).
+ *
+ * Return: true when the CQE was a slice write (of any series).
+ */
+bool slice_writer_handle_cqe(const struct io_uring_cqe *cqe);
+
+/** slice_writer_busy() - true while the series has writes queued or in flight. */
+bool slice_writer_busy(const struct slice_writer *w);
+
+/** slice_writer_stats() - totals so far. */
+void slice_writer_stats(const struct slice_writer *w, struct slice_writer_stats *st);
+
+/**
+ * slice_writer_close() - flush, wait for every write, write .done, free
+ * @w:  the writer; freed on return
+ * @st: final totals, may be NULL
+ *
+ * Waits on the ring itself: CQEs that are not slice writes are consumed and
+ * dropped, so call it only when nothing else is pending on the ring that
+ * matters (the drain does at stop).
+ *
+ * Return: 0, or the series' first write error.
+ */
+int slice_writer_close(struct slice_writer *w, struct slice_writer_stats *st);
+
+#endif /* NPUPROF_SLICE_WRITER_H */
