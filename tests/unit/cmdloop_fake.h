@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Fakes for the msprof command-loop tests (test_cmdloop_*.c): a scripted
+ * dynamic-profiling server on one end of a socketpair, fake session calls
+ * that count what the loop asked for, and capture of stdout/stderr so a
+ * test can compare the exact lines printed.
+ */
+#ifndef NPUPROF_TEST_CMDLOOP_FAKE_H
+#define NPUPROF_TEST_CMDLOOP_FAKE_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <npuprof/dynprof_proto.h>
+#include <npuprof/msg.h>
+
+#include "cmdloop.h"
+
+#define FAKE_MAX 16
+#define FAKE_CLOSE (-1) /* script entry: close the connection instead of replying */
+
+/**
+ * struct fake_server - scripted server
+ * @fd:      its end of the socketpair
+ * @script:  reply to the i-th request ({FAKE_CLOSE, 0} closes)
+ * @n:       entries in @script
+ * @got:     the raw 8-byte requests received, in order
+ * @n_got:   how many
+ * @running_at: whether the fake capture ran when request i arrived
+ */
+struct fake_server {
+	int fd;
+	struct dynprof_msg script[FAKE_MAX];
+	int n;
+	uint8_t got[FAKE_MAX][DYNPROF_MSG_SIZE];
+	int n_got;
+	int running_at[FAKE_MAX];
+	pthread_t thread;
+};
+
+/* Fake session: counts calls, "captures" while running. */
+struct fake_session_state {
+	int running;
+	int starts, stops, discards;
+	int start_rc;
+};
+
+static struct fake_session_state fake_ss;
+
+static void *fake_server_main(void *arg)
+{
+	struct fake_server *f = arg;
+	uint8_t buf[DYNPROF_MSG_SIZE];
+
+	while (f->n_got < FAKE_MAX && !dynprof_recv_all(f->fd, buf, sizeof(buf), 5000)) {
+		int i = f->n_got++;
+
+		memcpy(f->got[i], buf, sizeof(buf));
+		/* The request was sent after the session call: the socket orders them. */
+		f->running_at[i] = __atomic_load_n(&fake_ss.running, __ATOMIC_ACQUIRE);
+		if (i >= f->n || f->script[i].type == FAKE_CLOSE)
+			break;
+		dynprof_encode_msg(buf, f->script[i].type, f->script[i].status);
+		if (dynprof_send_all(f->fd, buf, sizeof(buf), 5000))
+			break;
+	}
+	close(f->fd);
+	return NULL;
+}
+
+/* Start the server; *@client_fd gets the msprof end. */
+static inline int fake_server_start(struct fake_server *f, int *client_fd)
+{
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -1;
+	f->fd = sv[1];
+	*client_fd = sv[0];
+	return pthread_create(&f->thread, NULL, fake_server_main, f) ? -1 : 0;
+}
+
+static inline void fake_server_join(struct fake_server *f)
+{
+	pthread_join(f->thread, NULL);
+}
+
+/* 1 when request @i was exactly {@type, 0} on the wire. */
+static inline int fake_got(const struct fake_server *f, int i, int32_t type)
+{
+	uint8_t want[DYNPROF_MSG_SIZE];
+
+	dynprof_encode_msg(want, type, 0);
+	return i < f->n_got && !memcmp(f->got[i], want, sizeof(want));
+}
+
+static int fake_start(struct npuprof_session *s)
+{
+	(void)s;
+	fake_ss.starts++;
+	if (fake_ss.start_rc)
+		return fake_ss.start_rc;
+	fake_ss.running = 1;
+	return 0;
+}
+
+static int fake_running(const struct npuprof_session *s)
+{
+	(void)s;
+	return fake_ss.running;
+}
+
+static int fake_stop(struct npuprof_session *s, struct npuprof_session_result *res)
+{
+	(void)s;
+	fake_ss.stops++;
+	fake_ss.running = 0;
+	if (res) {
+		snprintf(res->prof_dir, sizeof(res->prof_dir), "/out/PROF_000001_20260101000000000_00000042ABCDEFGH");
+		res->api_records = 12;
+		res->task_records = 34;
+		res->lost = 0;
+	}
+	return 0;
+}
+
+static int fake_discard(struct npuprof_session *s)
+{
+	(void)s;
+	fake_ss.discards++;
+	fake_ss.running = 0;
+	return 0;
+}
+
+static const char *fake_last_error(const struct npuprof_session *s)
+{
+	(void)s;
+	return "/out: No space left on device";
+}
+
+static const struct msprof_session_ops fake_ops = {
+	.start = fake_start,
+	.running = fake_running,
+	.stop = fake_stop,
+	.discard = fake_discard,
+	.last_error = fake_last_error,
+};
+
+/* A msprof_dyn talking to @fd, for an app that is this (live) process. */
+static inline void fake_dyn_init(struct msprof_dyn *d, int fd)
+{
+	memset(d, 0, sizeof(*d));
+	memset(&fake_ss, 0, sizeof(fake_ss));
+	d->fd = fd;
+	d->app_pid = 42;
+	d->ops = &fake_ops;
+	d->cmd_timeout_ms = 2000;
+	npuprof_msg_set_prog("msprof");
+}
+
+/* stdout+stderr capture into one temporary file, in print order. */
+struct capture {
+	int saved_out, saved_err;
+	FILE *tmp;
+};
+
+static inline void capture_begin(struct capture *c)
+{
+	fflush(stdout);
+	fflush(stderr);
+	c->tmp = tmpfile();
+	c->saved_out = dup(STDOUT_FILENO);
+	c->saved_err = dup(STDERR_FILENO);
+	dup2(fileno(c->tmp), STDOUT_FILENO);
+	dup2(fileno(c->tmp), STDERR_FILENO);
+}
+
+/* Restore stdout/stderr; return what was printed (malloc'd). */
+static inline char *capture_end(struct capture *c)
+{
+	static const size_t max = 65536;
+	char *text = calloc(1, max);
+	size_t n;
+
+	fflush(stdout);
+	fflush(stderr);
+	dup2(c->saved_out, STDOUT_FILENO);
+	dup2(c->saved_err, STDERR_FILENO);
+	close(c->saved_out);
+	close(c->saved_err);
+	rewind(c->tmp);
+	n = fread(text, 1, max - 1, c->tmp);
+	text[n] = '\0';
+	fclose(c->tmp);
+	return text;
+}
+
+#endif /* NPUPROF_TEST_CMDLOOP_FAKE_H */

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Description: msprof's mode and conflict checks with its exact texts,
+ * --output checked without being created (a usage error leaves no
+ * directory behind; prepare creates it), and --pid checked against
+ * /proc/<pid> and the process's dynamic-profiling socket.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "options.h"
+#include "tmpdir.h"
+
+static struct msprof_options o;
+static char err[MSPROF_ERR_MAX];
+static char tmp[] = "/tmp/test_options_check.XXXXXX";
+
+/* Parse then check a NULL-terminated list of words after "msprof". */
+static int run(const char *first, ...)
+{
+	static char *argv[32];
+	const char *w;
+	int argc = 0, rc;
+	va_list ap;
+
+	argv[argc++] = "msprof";
+	va_start(ap, first);
+	for (w = first; w && argc < 31; w = va_arg(ap, const char *))
+		argv[argc++] = (char *)w;
+	va_end(ap);
+	argv[argc] = NULL;
+	rc = msprof_options_parse(argc, argv, &o, err);
+	return rc ? rc : msprof_options_check(&o, err);
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
+#define BAD(msg, ...)                                        \
+	do {                                                 \
+		CHECK_EQ(run(__VA_ARGS__, NULL), -EINVAL);   \
+		CHECK_STR(err, msg);                         \
+	} while (0)
+
+static void test_modes(void)
+{
+	BAD("Argument --dynamic=off, but --pid is set.", "--pid=1");
+	BAD("Argument --dynamic=off, but --pid is set.", "--dynamic=off", "--pid=1", "./app");
+	BAD("Argument --dynamic=on, but --application/--pid is all empty.", "--dynamic=on");
+	BAD("Argument --dynamic=on, can not set --application/--pid at the same time.", "--dynamic=on",
+	    "--pid=1", "./app");
+	BAD("No valid argument found in --application --dynamic --export", "--ascendcl=on");
+	BAD("No valid argument found in --application --dynamic --export", "--export=off");
+	BAD("Running an application without --dynamic=on is not supported yet: use msprof --dynamic=on "
+	    "[options] ./app, then 'start' and 'stop' at the prompt.",
+	    "./app", "-x");
+	BAD("The argument --output is necessary when --export is not empty.", "--export=on");
+	BAD("Argument --export=on can not be used with --dynamic or an application: collect first, then run "
+	    "msprof --export=on --output=<dir>.",
+	    "--export=on", "--dynamic=on", "./app");
+	/* --help skips the checks: main prints the help and exits 0. */
+	CHECK_EQ(run("--help", "--pid=1", NULL), 0);
+}
+
+static void test_output(void)
+{
+	char file[128], arg[256], want[4200], deep[160], cwd[4000];
+	int fd;
+
+	snprintf(file, sizeof(file), "%s/plain", tmp);
+	fd = open(file, O_CREAT | O_WRONLY, 0600);
+	CHECK(fd >= 0);
+	close(fd);
+
+	snprintf(arg, sizeof(arg), "--output=%s", file);
+	snprintf(want, sizeof(want), "Argument --output %s is not a dir.", file);
+	BAD(want, "--dynamic=on", arg, "./app");
+	snprintf(arg, sizeof(arg), "--output=%s/sub/dir", file);
+	snprintf(want, sizeof(want), "Argument --output %s/sub/dir is not a dir.", file);
+	BAD(want, "--dynamic=on", arg, "./app");
+
+	/* A missing --output is fine for dynamic mode, and check creates nothing. */
+	snprintf(deep, sizeof(deep), "%s/new/deeper", tmp);
+	snprintf(arg, sizeof(arg), "--output=%s", deep);
+	CHECK_EQ(run("--dynamic=on", arg, "./app", NULL), 0);
+	CHECK_STR(o.output_abs, deep);
+	CHECK(!exists(deep));
+	CHECK_EQ(msprof_options_prepare(&o, err), 0);
+	CHECK(exists(deep));
+
+	/* ... but export needs it to exist. */
+	snprintf(arg, sizeof(arg), "--output=%s/none", tmp);
+	snprintf(want, sizeof(want), "Argument --output %s/none does not exist.", tmp);
+	BAD(want, "--export=on", arg);
+	snprintf(arg, sizeof(arg), "--output=%s", tmp);
+	CHECK_EQ(run("--export=on", arg, NULL), 0);
+
+	/* Relative to the current directory; none given = the current directory. */
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	CHECK_EQ(run("--dynamic=on", "--output=rel/x", "./app", NULL), 0);
+	snprintf(want, sizeof(want), "%s/rel/x", cwd);
+	CHECK_STR(o.output_abs, want);
+	CHECK_EQ(run("--dynamic=on", "./app", NULL), 0);
+	CHECK_STR(o.output_abs, cwd);
+}
+
+/* A usage error anywhere on the line: the new --output is not created. */
+static void test_no_dir_on_usage_error(void)
+{
+	char out[160], arg[200];
+
+	snprintf(out, sizeof(out), "%s/must-not-exist", tmp);
+	snprintf(arg, sizeof(arg), "--output=%s", out);
+	CHECK_EQ(run("--dynamic=on", arg, "--task-time=l3", "./app", NULL), -EINVAL);
+	CHECK_EQ(run("--dynamic=on", arg, "--pid=999999999", NULL), -EINVAL);
+	CHECK_EQ(run("--dynamic=on", arg, NULL), -EINVAL);
+	CHECK_EQ(run(arg, "./app", NULL), -EINVAL);
+	CHECK(!exists(out));
+}
+
+static void test_pid(void)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	char arg[64], want[512];
+	int s;
+
+	setenv("HOME", tmp, 1);
+	BAD("Argument --pid=999999999: no such process (/proc/999999999 does not exist).", "--dynamic=on",
+	    "--pid=999999999");
+
+	/* This process exists but has no socket. */
+	snprintf(arg, sizeof(arg), "--pid=%d", (int)getpid());
+	snprintf(want, sizeof(want),
+		 "Argument --pid=%d: no dynamic profiling socket %s/dynamic_profiling_socket_%d: the process was "
+		 "not started with PROFILING_MODE=dynamic, or has not called aclInit yet.",
+		 (int)getpid(), tmp, (int)getpid());
+	BAD(want, "--dynamic=on", arg);
+
+	/* A plain file of that name is not a socket either. */
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/dynamic_profiling_socket_%d", tmp, (int)getpid());
+	close(open(addr.sun_path, O_CREAT | O_WRONLY, 0600));
+	BAD(want, "--dynamic=on", arg);
+	unlink(addr.sun_path);
+
+	s = socket(AF_UNIX, SOCK_STREAM, 0);
+	CHECK(s >= 0 && !bind(s, (struct sockaddr *)&addr, sizeof(addr)));
+	CHECK_EQ(run("--dynamic=on", arg, NULL), 0);
+	CHECK_EQ(o.pid, getpid());
+	close(s);
+	unlink(addr.sun_path);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmp))
+		CHECK_SKIP("mkdtemp failed");
+	test_modes();
+	test_output();
+	test_no_dir_on_usage_error();
+	test_pid();
+	tmpdir_remove(tmp);
+	return CHECK_DONE();
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The dynamic-profiling prompt: a {name, fn} command table (start, stop,
+ * quit/q, help/h; exact or unique-prefix match), the request/reply
+ * exchange with the server in the app, the reply wording, and the loop
+ * that reads commands from stdin while watching the app and the socket.
+ *
+ * The capture session is reached through struct msprof_session_ops so a
+ * unit test can drive the loop against a fake server on a socketpair with
+ * fake session calls.
+ */
+#ifndef MSPROF_CMDLOOP_H
+#define MSPROF_CMDLOOP_H
+
+#include <sys/types.h>
+
+#include <npuprof/session.h>
+
+/** struct msprof_session_ops - the session.h calls the loop makes */
+struct msprof_session_ops {
+	int (*start)(struct npuprof_session *s);
+	int (*running)(const struct npuprof_session *s);
+	int (*stop)(struct npuprof_session *s, struct npuprof_session_result *res);
+	int (*discard)(struct npuprof_session *s);
+	const char *(*last_error)(const struct npuprof_session *s);
+};
+
+/* The real ones: npuprof_session_*() (defined in dynamic.c, so the loop
+ * links without the session code in unit tests). */
+extern const struct msprof_session_ops msprof_session_ops_real;
+
+/**
+ * struct msprof_dyn - one connection to one app
+ * @fd:             connected socket to the server; -1 once it is gone
+ * @app_pid:        the server's process (the app); named in every reply
+ * @child:          launch mode: the process msprof forked, else 0
+ * @child_reaped:   @child has been waited for; @child_status holds its status
+ * @child_status:   wait status of @child
+ * @ops:            session calls
+ * @s:              the capture session (opened by the caller)
+ * @tty:            stdin is a terminal: print the "(msprof) " prompt
+ * @cmd_timeout_ms: wait for one reply (DYNPROF_COMMAND_TIMEOUT_MS)
+ * @lineno:         input lines read, for "stdin:N:" in batch mode
+ * @gone:           0, or why the session ended without quit: -ESRCH (the
+ *                  app exited) or -ECONNRESET (the server left)
+ */
+struct msprof_dyn {
+	int fd;
+	pid_t app_pid;
+	pid_t child;
+	int child_reaped;
+	int child_status;
+	const struct msprof_session_ops *ops;
+	struct npuprof_session *s;
+	int tty;
+	int cmd_timeout_ms;
+	unsigned long lineno;
+	int gone;
+};
+
+/* msprof_cmd_run_line() results */
+enum msprof_cmd_result {
+	MSPROF_CMD_CONTINUE = 0, /* read the next command */
+	MSPROF_CMD_QUIT = 1,	 /* the session is over (quit, or the server left) */
+};
+
+/**
+ * msprof_cmd_run_line() - run one input line (trimmed; blank is a no-op)
+ *
+ * Prints the reply lines.  Return: MSPROF_CMD_CONTINUE or MSPROF_CMD_QUIT.
+ */
+int msprof_cmd_run_line(struct msprof_dyn *d, const char *line);
+
+/**
+ * msprof_cmd_quit() - what "quit" does: stop if capturing, QUIT_REQ.
+ * Used for end of input and SIGTERM too.  Return: MSPROF_CMD_QUIT.
+ */
+int msprof_cmd_quit(struct msprof_dyn *d);
+
+/**
+ * msprof_cmd_loop() - read commands from @in_fd until quit or end of input,
+ * checking the app about every second
+ *
+ * Return: 0 when the session ended by quit or end of input, -ESRCH when
+ * the app exited, -ECONNRESET when the server closed the connection (any
+ * running capture is stopped and saved first in both cases).
+ */
+int msprof_cmd_loop(struct msprof_dyn *d, int in_fd);
+
+/**
+ * msprof_app_alive() - 1 while @d->app_pid runs (reaps @d->child if it
+ * exited), else 0.
+ */
+int msprof_app_alive(struct msprof_dyn *d);
+
+/** msprof_cmd_usage() - the command help printed by "help" and on errors. */
+void msprof_cmd_usage(void);
+
+#endif /* MSPROF_CMDLOOP_H */

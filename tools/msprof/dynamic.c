@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: MIT
+/*
+ * msprof --dynamic=on (see dynamic.h): launch or attach, connect to the
+ * dynamic-profiling server in the app, hand it the parameters, open the
+ * capture session, run the prompt, and in launch mode wait for the app.
+ *
+ * The capture itself (npuprof.ko rings, BPF uprobes, PROF_XXX writing) is
+ * session.h's; the socket protocol is dynprof_proto.h's.  This file only
+ * sequences them and words their failures.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <npuprof/dynprof_proto.h>
+#include <npuprof/msg.h>
+#include <npuprof/session.h>
+
+#include "cmdloop.h"
+#include "dynamic.h"
+
+const struct msprof_session_ops msprof_session_ops_real = {
+	.start = npuprof_session_start,
+	.running = npuprof_session_running,
+	.stop = npuprof_session_stop,
+	.discard = npuprof_session_discard,
+	.last_error = npuprof_session_last_error,
+};
+
+static const char *const task_time_names[] = {
+	[MSPROF_TASK_TIME_OFF] = "off",
+	[MSPROF_TASK_TIME_L0] = "l0",
+	[MSPROF_TASK_TIME_L1] = "l1",
+};
+
+char *msprof_params_json(const struct msprof_options *o, pid_t msprof_pid)
+{
+	const char *on_off[] = { "off", "on" };
+	json_t *root;
+	char *text;
+
+	root = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:s}",
+			 "result_dir", o->output_abs,
+			 "profiling_mode", "dynamic",
+			 "acl", on_off[!!o->ascendcl],
+			 "runtimeApi", on_off[!!o->runtime_api],
+			 "taskTime", on_off[o->task_time != MSPROF_TASK_TIME_OFF],
+			 "prof_level", task_time_names[o->task_time],
+			 "storageLimit", "",
+			 "msprofBinPid", (int)msprof_pid,
+			 "devices", "all");
+	if (!root)
+		return NULL;
+	if (o->app_argv && json_object_set_new(root, "app", json_string(o->app_argv[0]))) {
+		json_decref(root);
+		return NULL;
+	}
+	text = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	return text;
+}
+
+void msprof_session_words(int err, const char *context, pid_t pid, char *buf, size_t size)
+{
+	int kernel_side = context && (strstr(context, "/dev/") || strstr(context, "npuprof.ko"));
+
+	switch (err) {
+	case -ENOENT:
+		if (kernel_side)
+			snprintf(buf, size, "npuprof.ko is not loaded: load it with insmod npuprof.ko (see README)");
+		else
+			snprintf(buf, size,
+				 "process %d has no libascendcl.so mapped: profile an app that uses AscendCL (aclInit)",
+				 (int)pid);
+		break;
+	case -EPERM:
+	case -EACCES:
+		snprintf(buf, size, "needs root (CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN): run as root");
+		break;
+	case -ESRCH:
+		snprintf(buf, size, "process %d has exited", (int)pid);
+		break;
+	case -EBUSY:
+		snprintf(buf, size, "npuprof.ko is in use by another capture: quit the other msprof first");
+		break;
+	case -EOPNOTSUPP:
+	case -ENOSYS:
+		snprintf(buf, size, "this kernel lacks what the capture needs (BPF uprobes with BTF)");
+		break;
+	default:
+		snprintf(buf, size, "%s", strerror(-err));
+	}
+}
+
+/* "exited with status 3" / "was killed by signal 9 (Killed)" */
+static void describe_status(int status, char *buf, size_t size)
+{
+	if (WIFEXITED(status))
+		snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, size, "was killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, size, "ended (wait status 0x%x)", status);
+}
+
+/* In the child: set the dynamic-profiling environment and exec the app. */
+static void __attribute__((noreturn)) exec_app(const struct msprof_options *o, const char *params,
+						pid_t msprof_pid, int err_fd)
+{
+	char key[24];
+	int e, null_fd;
+
+	snprintf(key, sizeof(key), "%d", (int)msprof_pid);
+	if (setenv("PROFILING_MODE", "dynamic", 1) || setenv("DYNAMIC_PROFILING_KEY_PID", key, 1) ||
+	    setenv("PROFILER_SAMPLECONFIG", params, 1))
+		goto out_report;
+	/* The prompt owns stdin: the app must not eat the commands. */
+	null_fd = open("/dev/null", O_RDONLY);
+	if (null_fd >= 0) {
+		dup2(null_fd, STDIN_FILENO);
+		if (null_fd != STDIN_FILENO)
+			close(null_fd);
+	}
+	execvp(o->app_argv[0], o->app_argv);
+out_report:
+	e = errno;
+	if (write(err_fd, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/*
+ * Fork and exec the app.  A close-on-exec pipe tells an exec failure
+ * (ENOENT, EACCES) from a started app.  Return: 0 with *@child, or -errno.
+ */
+static int launch_app(const struct msprof_options *o, const char *params, pid_t *child)
+{
+	pid_t msprof_pid = getpid(), pid;
+	int pfd[2], e = 0;
+	ssize_t n;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		e = errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		npuprof_err("cannot start %s: fork: %s", o->app_argv[0], strerror(e));
+		return -e;
+	}
+	if (pid == 0) {
+		close(pfd[0]);
+		exec_app(o, params, msprof_pid, pfd[1]);
+	}
+	close(pfd[1]);
+	do
+		n = read(pfd[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(pfd[0]);
+	if (n == (ssize_t)sizeof(e)) {
+		waitpid(pid, NULL, 0);
+		npuprof_err("cannot run %s: %s", o->app_argv[0], strerror(e));
+		return -e;
+	}
+	*child = pid;
+	return 0;
+}
+
+/* One connect() to @path.  Return: 0 with *@fd, or -errno. */
+static int connect_unix(const char *path, int *fd)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int s, e;
+
+	if (strlen(path) >= sizeof(addr.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(addr.sun_path, path);
+	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -errno;
+	if (connect(s, (struct sockaddr *)&addr, sizeof(addr))) {
+		e = errno;
+		close(s);
+		return -e;
+	}
+	*fd = s;
+	return 0;
+}
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Launch mode: the app creates $HOME/dynamic_profiling_socket_<msprof pid>
+ * in aclInit.  Try every MSPROF_CONNECT_RETRY_MS for up to
+ * MSPROF_CONNECT_TIMEOUT_MS while the child lives.  Return: 0 or -errno.
+ */
+static int connect_launched(const struct msprof_options *o, struct msprof_dyn *d)
+{
+	int64_t deadline = mono_ms() + MSPROF_CONNECT_TIMEOUT_MS;
+	char path[PATH_MAX], how[96];
+	int rc;
+
+	for (;;) {
+		rc = msprof_socket_find(getuid(), getpid(), path, sizeof(path));
+		if (rc == -ENAMETOOLONG) {
+			npuprof_err("the socket path %s is too long for a Unix socket: use a shorter $HOME", path);
+			return rc;
+		}
+		if (!rc && !connect_unix(path, &d->fd))
+			return 0;
+		if (!msprof_app_alive(d)) {
+			describe_status(d->child_status, how, sizeof(how));
+			npuprof_err("%s (pid %d) %s before it opened the dynamic profiling socket %s: does it call aclInit?",
+				    o->app_argv[0], (int)d->child, how, path);
+			return -ESRCH;
+		}
+		if (mono_ms() >= deadline) {
+			npuprof_err("cannot connect to server for pid %d, timeout: no socket %s after %d s: does the app call aclInit?",
+				    (int)d->child, path, MSPROF_CONNECT_TIMEOUT_MS / 1000);
+			return -ETIMEDOUT;
+		}
+		usleep(MSPROF_CONNECT_RETRY_MS * 1000);
+	}
+}
+
+/* Attach mode: one connect to --pid's socket (options checked it exists). */
+static int connect_attached(const struct msprof_options *o, struct msprof_dyn *d)
+{
+	char proc[64], path[PATH_MAX];
+	struct stat st;
+	int rc;
+
+	snprintf(proc, sizeof(proc), "/proc/%d", (int)o->pid);
+	if (stat(proc, &st)) {
+		npuprof_err("--pid=%d: the process has exited", (int)o->pid);
+		return -ESRCH;
+	}
+	rc = msprof_socket_find(st.st_uid, o->pid, path, sizeof(path));
+	if (!rc)
+		rc = connect_unix(path, &d->fd);
+	if (rc == -ECONNREFUSED)
+		npuprof_err("cannot connect to server for pid %d, maybe server is closed: nothing listens on %s (a stale socket can be removed with rm %s)",
+			    (int)o->pid, path, path);
+	else if (rc == -EACCES || rc == -EPERM)
+		npuprof_err("cannot connect to server for pid %d: %s: permission denied: run msprof as the app's user or as root",
+			    (int)o->pid, path);
+	else if (rc)
+		npuprof_err("cannot connect to server for pid %d: %s: %s", (int)o->pid, path, strerror(-rc));
+	return rc;
+}
+
+/* The process that listens on the socket: the app, even behind a wrapper. */
+static pid_t peer_pid(int fd, pid_t fallback)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) || cred.pid <= 0)
+		return fallback;
+	return cred.pid;
+}
+
+/* Send the 4100-byte parameter block and expect {PARAMS_RSQ, SUCCESS}. */
+static int send_params(struct msprof_dyn *d, const char *params)
+{
+	static uint8_t block[DYNPROF_PARAMS_SIZE];
+	uint8_t buf[DYNPROF_MSG_SIZE];
+	struct dynprof_msg m;
+	int rc;
+
+	rc = dynprof_encode_params(block, params);
+	if (rc) {
+		npuprof_err("the profiling parameters are %zu bytes, more than the %d the protocol carries: use a shorter --output",
+			    strlen(params), DYNPROF_PARAMS_DATA_LEN - 1);
+		return rc;
+	}
+	rc = dynprof_send_all(d->fd, block, sizeof(block), DYNPROF_HANDSHAKE_TIMEOUT_MS);
+	if (!rc)
+		rc = dynprof_recv_all(d->fd, buf, sizeof(buf), MSPROF_PARAMS_REPLY_MS);
+	if (rc == -ETIMEDOUT) {
+		npuprof_err("no reply from the server for pid %d within %d s: another msprof may be connected to it (one user per app at a time)",
+			    (int)d->app_pid, MSPROF_PARAMS_REPLY_MS / 1000);
+		return rc;
+	}
+	if (rc) {
+		npuprof_err("sending the profiling parameters to pid %d: %s", (int)d->app_pid, strerror(-rc));
+		return rc;
+	}
+	dynprof_decode_msg(buf, &m);
+	if (m.type != DYNPROF_PARAMS_RSQ || m.status != DYNPROF_SUCCESS) {
+		npuprof_err("the server for pid %d refused the profiling parameters (%s %s)", (int)d->app_pid,
+			    dynprof_type_name(m.type), dynprof_status_name(m.status));
+		return -EPROTO;
+	}
+	return 0;
+}
+
+static int open_session(const struct msprof_options *o, const char *params, struct msprof_dyn *d)
+{
+	struct npuprof_session_opts opts = {
+		.output = o->output_abs,
+		.ascendcl = o->ascendcl,
+		.runtime_api = o->runtime_api,
+		.task_time = o->task_time != MSPROF_TASK_TIME_OFF,
+		.params_json = params,
+	};
+	struct npuprof_session *s = NULL;
+	const char *context;
+	char words[256];
+	int rc;
+
+	rc = npuprof_session_open(&opts, d->app_pid, &s);
+	if (!rc) {
+		d->s = s;
+		return 0;
+	}
+	context = npuprof_session_last_error(s);
+	msprof_session_words(rc, context, d->app_pid, words, sizeof(words));
+	npuprof_err("cannot profile pid %d: %s%s%s", (int)d->app_pid, words, context && *context ? "; failed: " : "",
+		    context ? context : "");
+	return rc;
+}
+
+/* After a failed setup: tell the server goodbye so it accepts the next client. */
+static void disconnect_quietly(struct msprof_dyn *d)
+{
+	uint8_t buf[DYNPROF_MSG_SIZE];
+
+	if (d->fd < 0)
+		return;
+	dynprof_encode_msg(buf, DYNPROF_QUIT_REQ, 0);
+	if (!dynprof_send_all(d->fd, buf, sizeof(buf), DYNPROF_HANDSHAKE_TIMEOUT_MS))
+		dynprof_recv_all(d->fd, buf, sizeof(buf), DYNPROF_HANDSHAKE_TIMEOUT_MS);
+	close(d->fd);
+	d->fd = -1;
+}
+
+/* Launch mode: the app runs to its end; report how it ended. */
+static void wait_app(struct msprof_dyn *d)
+{
+	char how[96];
+	int status;
+
+	if (!d->child_reaped) {
+		printf("waiting for app process exit......\n");
+		fflush(stdout);
+		while (waitpid(d->child, &status, 0) < 0)
+			if (errno != EINTR)
+				return;
+		d->child_reaped = 1;
+		d->child_status = status;
+	}
+	if (WIFEXITED(d->child_status) && WEXITSTATUS(d->child_status) == 0)
+		return;
+	describe_status(d->child_status, how, sizeof(how));
+	npuprof_warn("the app (pid %d) %s", (int)d->child, how);
+}
+
+/* Connect, hand over the parameters, open the capture.  Return: 0 or -errno. */
+static int set_up(const struct msprof_options *o, const char *params, struct msprof_dyn *d)
+{
+	int rc;
+
+	if (o->app_argv) {
+		rc = launch_app(o, params, &d->child);
+		if (rc)
+			return rc;
+		d->app_pid = d->child;
+		rc = connect_launched(o, d);
+	} else {
+		d->app_pid = o->pid;
+		rc = connect_attached(o, d);
+	}
+	if (rc)
+		return rc;
+	d->app_pid = peer_pid(d->fd, d->app_pid);
+	rc = send_params(d, params);
+	if (rc)
+		return rc;
+	return open_session(o, params, d);
+}
+
+int msprof_dynamic_run(const struct msprof_options *o)
+{
+	struct msprof_dyn d = {
+		.fd = -1,
+		.ops = &msprof_session_ops_real,
+		.tty = isatty(STDIN_FILENO),
+		.cmd_timeout_ms = DYNPROF_COMMAND_TIMEOUT_MS,
+	};
+	char *params;
+	int rc;
+
+	params = msprof_params_json(o, getpid());
+	if (!params) {
+		npuprof_err("building the profiling parameters: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	rc = set_up(o, params, &d);
+	if (!rc) {
+		npuprof_info("dynamic profiling for pid %d is ready: type start, stop or quit (q)", (int)d.app_pid);
+		msprof_cmd_loop(&d, STDIN_FILENO);
+		npuprof_session_close(d.s);
+	} else {
+		disconnect_quietly(&d);
+		if (d.child && !d.child_reaped)
+			npuprof_warn("%s (pid %d) keeps running without profiling", o->app_argv[0], (int)d.child);
+	}
+	if (d.fd >= 0)
+		close(d.fd);
+	/* A launch that failed because the app ended has said how already. */
+	if (d.child > 0 && !(rc && d.child_reaped))
+		wait_app(&d);
+	free(params);
+	return rc;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * msprof --dynamic=on: launch an app (or attach to one with --pid),
+ * connect to the dynamic-profiling server inside it, open the capture
+ * session and run the command prompt (cmdloop.h).
+ */
+#ifndef MSPROF_DYNAMIC_H
+#define MSPROF_DYNAMIC_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "options.h"
+
+/* Wait for PARAMS_RSQ after sending the parameters, ms.  Longer than
+ * CANN's 1 s because the test VM runs under software emulation. */
+#define MSPROF_PARAMS_REPLY_MS 5000
+#define MSPROF_CONNECT_RETRY_MS 100	/* launch mode: between connect tries */
+#define MSPROF_CONNECT_TIMEOUT_MS 60000 /* launch mode: give up after */
+
+/**
+ * msprof_params_json() - the ProfileParams JSON sent to the app
+ * @o:   checked options (output_abs set)
+ * @msprof_pid: msprof's own pid (msprofBinPid)
+ *
+ * Keys follow CANN's ProfileParams field names: result_dir, acl,
+ * runtimeApi, taskTime, prof_level, msprofBinPid, ...
+ * Return: a malloc'd compact JSON string (caller frees), or NULL when out
+ * of memory.
+ */
+char *msprof_params_json(const struct msprof_options *o, pid_t msprof_pid);
+
+/**
+ * msprof_session_words() - what to do about an npuprof_session_open()
+ * error, in words ("npuprof.ko is not loaded: load it with ...")
+ * @err:     the negative errno
+ * @context: npuprof_session_last_error() text, may be NULL
+ * @pid:     the app
+ * @buf:     output, @size bytes
+ */
+void msprof_session_words(int err, const char *context, pid_t pid, char *buf, size_t size);
+
+/**
+ * msprof_dynamic_run() - the whole of dynamic mode
+ *
+ * Launch mode forks the app with PROFILING_MODE=dynamic and waits for its
+ * socket; attach mode connects to --pid's socket once.  Return: 0 when the
+ * prompt ran and ended (quit, end of input, or the app exited); a negative
+ * errno when no session could be set up (the message is printed).  In
+ * launch mode the app is always waited for before returning.
+ */
+int msprof_dynamic_run(const struct msprof_options *o);
+
+#endif /* MSPROF_DYNAMIC_H */

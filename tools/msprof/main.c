@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+/*
+ * msprof: npuprof's msprof-compatible command-line tool.
+ *
+ *   msprof --dynamic=on [options] <app> [args]   launch, then start/stop at a prompt
+ *   msprof --dynamic=on --pid=PID [options]      attach to a running app
+ *   msprof --export=on --output=DIR              PROF_XXX -> timeline JSON and CSV
+ *
+ * main() only sequences the parts: options.c parses and checks the command
+ * line, dynamic.c runs dynamic mode, export.c exports.
+ */
+#include <stdio.h>
+
+#include <npuprof/msg.h>
+
+#include "dynamic.h"
+#include "export.h"
+#include "options.h"
+
+static int usage_error(const char *msg)
+{
+	npuprof_err("%s", msg);
+	fprintf(stderr, "Run 'msprof --help' for the supported options.\n");
+	return MSPROF_EXIT_USAGE;
+}
+
+static int run_export(const struct msprof_options *o)
+{
+	struct msprof_export_opts eo = { .output = o->output_abs, .print_summary = 0 };
+
+	return msprof_export(&eo) ? MSPROF_EXIT_FAILURE : 0;
+}
+
+static int run_dynamic(const struct msprof_options *o)
+{
+	char err[MSPROF_ERR_MAX];
+
+	if (msprof_options_prepare(o, err)) {
+		npuprof_err("%s", err);
+		return MSPROF_EXIT_FAILURE;
+	}
+	return msprof_dynamic_run(o) ? MSPROF_EXIT_FAILURE : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct msprof_options o;
+	char err[MSPROF_ERR_MAX];
+
+	npuprof_msg_set_prog("msprof");
+	if (msprof_options_parse(argc, argv, &o, err))
+		return usage_error(err);
+	if (o.help) {
+		msprof_print_help(stdout);
+		return 0;
+	}
+	/* Everything is checked before anything is created or started. */
+	if (msprof_options_check(&o, err))
+		return usage_error(err);
+	if (o.export_on)
+		return run_export(&o);
+	return run_dynamic(&o);
+}

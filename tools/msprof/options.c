@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: MIT
+/*
+ * msprof command-line parsing and checking (see options.h).
+ *
+ * msprof declares every long option optional_argument for getopt_long, so
+ * a value must follow '=' ("--output /x" is an error) and a unique prefix
+ * of a name works.  We parse by hand rather than with getopt_long so each
+ * error carries msprof's exact wording and nothing is printed here: the
+ * caller prints @err once, through the one message helper.
+ */
+#include <errno.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <npuprof/dynprof_proto.h>
+
+#include "options.h"
+
+typedef int (*opt_set_fn)(struct msprof_options *o, const char *val, char *err);
+
+/**
+ * struct opt_def - one supported option
+ * @name:      long name without "--"
+ * @set:       stores the value; NULL for --help (takes none)
+ * @values:    for --help: accepted values
+ * @def:       for --help: default
+ * @help:      for --help: one line
+ */
+struct opt_def {
+	const char *name;
+	opt_set_fn set;
+	const char *values;
+	const char *def;
+	const char *help;
+};
+
+static int fail(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Put a usage message in @err; returns -EINVAL so callers can "return fail()". */
+static int fail(char *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, MSPROF_ERR_MAX, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int parse_switch(const char *name, const char *val, int *out, char *err)
+{
+	if (!strcmp(val, "on")) {
+		*out = 1;
+		return 0;
+	}
+	if (!strcmp(val, "off")) {
+		*out = 0;
+		return 0;
+	}
+	return fail(err, "Argument --%s: invalid value: %s. Please input 'on' or 'off'.", name, val);
+}
+
+static int set_dynamic(struct msprof_options *o, const char *val, char *err)
+{
+	return parse_switch("dynamic", val, &o->dynamic, err);
+}
+
+static int set_ascendcl(struct msprof_options *o, const char *val, char *err)
+{
+	return parse_switch("ascendcl", val, &o->ascendcl, err);
+}
+
+static int set_runtime_api(struct msprof_options *o, const char *val, char *err)
+{
+	return parse_switch("runtime-api", val, &o->runtime_api, err);
+}
+
+static int set_export(struct msprof_options *o, const char *val, char *err)
+{
+	return parse_switch("export", val, &o->export_on, err);
+}
+
+static int set_task_time(struct msprof_options *o, const char *val, char *err)
+{
+	if (!strcmp(val, "on") || !strcmp(val, "l1"))
+		o->task_time = MSPROF_TASK_TIME_L1;
+	else if (!strcmp(val, "l0"))
+		o->task_time = MSPROF_TASK_TIME_L0;
+	else if (!strcmp(val, "off"))
+		o->task_time = MSPROF_TASK_TIME_OFF;
+	else if (!strcmp(val, "l2") || !strcmp(val, "l3"))
+		return fail(err,
+			    "Argument --task-time: level %s is not supported yet. Please input 'on', 'off', 'l0' or 'l1'.",
+			    val);
+	else
+		return fail(err,
+			    "Argument --task-time: invalid value: %s. Please input 'on', 'off', 'l0' or 'l1'.",
+			    val);
+	return 0;
+}
+
+static int set_type(struct msprof_options *o, const char *val, char *err)
+{
+	(void)o;
+	if (!strcmp(val, "text"))
+		return 0;
+	if (!strcmp(val, "db"))
+		return fail(err, "Argument --type=db is not supported yet. Please input 'text'.");
+	return fail(err, "Argument --type: invalid value: %s. Please input 'text' or 'db'.", val);
+}
+
+static int set_pid(struct msprof_options *o, const char *val, char *err)
+{
+	char *end;
+	long pid;
+
+	if (strchr(val, ','))
+		return fail(err,
+			    "Argument --pid=%s: multi-PID attach is not supported yet. Please input one PID and run one msprof per process.",
+			    val);
+	errno = 0;
+	pid = strtol(val, &end, 10);
+	/* Digits only: strtol alone would take " 12" and "+12". */
+	if (val[0] < '0' || val[0] > '9' || *end || errno || pid <= 0 || pid > INT_MAX)
+		return fail(err, "Argument --pid: invalid value: %s. Please input a process ID (a positive number).",
+			    val);
+	o->pid = (pid_t)pid;
+	return 0;
+}
+
+/* msprof's rule: no control characters and none of " ' \ % > < | & $ ; ` */
+static int output_char_ok(unsigned char c)
+{
+	if (c < 0x20 || c == 0x7f)
+		return 0;
+	return !strchr("\"'\\%><|&$;`", c);
+}
+
+static int set_output(struct msprof_options *o, const char *val, char *err)
+{
+	size_t len = strlen(val), i;
+
+	if (!len)
+		return fail(err, "Argument --output: expected one argument");
+	if (len > MSPROF_OUTPUT_MAX)
+		return fail(err, "Argument --output is too long: %zu characters, at most %d.", len,
+			    MSPROF_OUTPUT_MAX);
+	for (i = 0; i < len; i++)
+		if (!output_char_ok((unsigned char)val[i]))
+			return fail(err, "Argument --output %s contains invalid character.", val);
+	memcpy(o->output, val, len + 1);
+	return 0;
+}
+
+static const struct opt_def opt_defs[] = {
+	{ "dynamic", set_dynamic, "on|off", "off", "dynamic profiling: start/stop collection from a prompt" },
+	{ "pid", set_pid, "PID", "none", "attach to a running app started with PROFILING_MODE=dynamic" },
+	{ "output", set_output, "DIR", "current directory", "where PROF_XXX directories are written (created if missing)" },
+	{ "ascendcl", set_ascendcl, "on|off", "on", "record AscendCL API calls" },
+	{ "runtime-api", set_runtime_api, "on|off", "off", "record runtime API calls" },
+	{ "task-time", set_task_time, "on|off|l0|l1", "on (= l1)", "record device tasks (l0 timing only, l1 with op info)" },
+	{ "task-trace", set_task_time, NULL, NULL, NULL }, /* msprof's alias of --task-time */
+	{ "export", set_export, "on|off", "off", "export PROF_XXX data under --output to timeline JSON and CSV" },
+	{ "type", set_type, "text", "text", "export format" },
+	{ "help", NULL, NULL, NULL, "print this help" },
+};
+
+#define N_OPTS (sizeof(opt_defs) / sizeof(opt_defs[0]))
+
+/* msprof options npuprof knows by name but does not implement yet. */
+static const char *const unsupported_opts[] = {
+	"application", "environment", "storage-limit", "delay", "duration",
+	"model-execution", "hccl", "aicpu", "ai-core", "aic-mode", "aic-freq",
+	"aic-metrics", "ge-api", "task-memory", "msproftx", "mstx-domain-include",
+	"mstx-domain-exclude", "l2", "sys-hardware-mem", "sys-hardware-mem-freq",
+	"sys-cpu-profiling", "sys-cpu-freq", "sys-profiling", "sys-sampling-freq",
+	"sys-pid-profiling", "sys-pid-sampling-freq", "sys-period", "sys-devices",
+	"llc-profiling", "host-sys", "host-sys-pid", "host-sys-usage",
+	"host-sys-usage-freq", "parse", "query", "analyze", "clear",
+	"summary-format", "iteration-id", "model-id", "reports", "rule",
+	"python-path",
+};
+
+static const char supported_list[] =
+	"--dynamic --pid --output --ascendcl --runtime-api --task-time --export --type --help";
+
+/* Exact name, else a unique prefix of a supported name (getopt_long's rule). */
+static int find_opt(const char *name, size_t len, const struct opt_def **out, char *err)
+{
+	const struct opt_def *hit = NULL;
+	size_t i;
+
+	for (i = 0; i < N_OPTS; i++)
+		if (strlen(opt_defs[i].name) == len && !strncmp(opt_defs[i].name, name, len)) {
+			*out = &opt_defs[i];
+			return 0;
+		}
+	for (i = 0; i < sizeof(unsupported_opts) / sizeof(unsupported_opts[0]); i++)
+		if (strlen(unsupported_opts[i]) == len && !strncmp(unsupported_opts[i], name, len))
+			return fail(err, "Argument --%.*s: this msprof option is not supported yet. Supported options: %s.",
+				    (int)len, name, supported_list);
+	for (i = 0; i < N_OPTS; i++) {
+		if (strncmp(opt_defs[i].name, name, len))
+			continue;
+		if (hit && hit->set != opt_defs[i].set)
+			return fail(err, "Argument --%.*s: ambiguous, it could be --%s or --%s.", (int)len,
+				    name, hit->name, opt_defs[i].name);
+		if (!hit)
+			hit = &opt_defs[i];
+	}
+	if (!hit)
+		return fail(err, "Argument --%.*s: unknown option. Supported options: %s.", (int)len, name,
+			    supported_list);
+	*out = hit;
+	return 0;
+}
+
+/* One "--name[=value]" word. */
+static int parse_one(struct msprof_options *o, const char *word, char *err)
+{
+	const char *name = word + 2, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	const struct opt_def *def = NULL;
+	int rc;
+
+	rc = find_opt(name, len, &def, err);
+	if (rc)
+		return rc;
+	if (!def->set) {
+		if (eq)
+			return fail(err, "Argument --%s: does not take a value", def->name);
+		o->help = 1;
+		return 0;
+	}
+	if (!eq)
+		return fail(err, "Argument --%s: expected one argument", def->name);
+	return def->set(o, eq + 1, err);
+}
+
+static void set_defaults(struct msprof_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->ascendcl = 1;
+	o->task_time = MSPROF_TASK_TIME_L1;
+}
+
+int msprof_options_parse(int argc, char **argv, struct msprof_options *o, char *err)
+{
+	int i, rc;
+
+	set_defaults(o);
+	err[0] = '\0';
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		if (strncmp(argv[i], "--", 2))
+			break; /* the app command starts here */
+		rc = parse_one(o, argv[i], err);
+		if (rc)
+			return rc;
+	}
+	if (i < argc) {
+		o->app_argv = &argv[i];
+		o->app_argc = argc - i;
+	}
+	return 0;
+}
+
+/* Which mode the command line asks for, and its conflicts (msprof's order). */
+static int check_mode(const struct msprof_options *o, char *err)
+{
+	if (o->pid && !o->dynamic)
+		return fail(err, "Argument --dynamic=off, but --pid is set.");
+	if (o->dynamic && !o->app_argv && !o->pid)
+		return fail(err, "Argument --dynamic=on, but --application/--pid is all empty.");
+	if (o->dynamic && o->app_argv && o->pid)
+		return fail(err, "Argument --dynamic=on, can not set --application/--pid at the same time.");
+	if (o->export_on && (o->dynamic || o->app_argv))
+		return fail(err,
+			    "Argument --export=on can not be used with --dynamic or an application: collect first, then run msprof --export=on --output=<dir>.");
+	if (o->export_on && !o->output[0])
+		return fail(err, "The argument --output is necessary when --export is not empty.");
+	if (o->dynamic || o->export_on)
+		return 0;
+	if (o->app_argv)
+		return fail(err,
+			    "Running an application without --dynamic=on is not supported yet: use msprof --dynamic=on [options] %s, then 'start' and 'stop' at the prompt.",
+			    o->app_argv[0]);
+	return fail(err, "No valid argument found in --application --dynamic --export");
+}
+
+/* @o->output (or cwd) as an absolute path in @o->output_abs. */
+static int resolve_output(struct msprof_options *o, char *err)
+{
+	char cwd[PATH_MAX];
+	int n;
+
+	if (o->output[0] == '/') {
+		n = snprintf(o->output_abs, sizeof(o->output_abs), "%s", o->output);
+	} else {
+		if (!getcwd(cwd, sizeof(cwd)))
+			return fail(err, "cannot get the current directory for --output: %s.", strerror(errno));
+		n = o->output[0] ? snprintf(o->output_abs, sizeof(o->output_abs), "%s/%s", cwd, o->output)
+				 : snprintf(o->output_abs, sizeof(o->output_abs), "%s", cwd);
+	}
+	if (n < 0 || (size_t)n >= sizeof(o->output_abs))
+		return fail(err, "Argument --output %s is too long.", o->output);
+	return 0;
+}
+
+/*
+ * Check --output without creating it: the path itself, or else its nearest
+ * existing parent, must be a directory we may write into.
+ */
+static int check_output(struct msprof_options *o, char *err)
+{
+	const char *shown = o->output[0] ? o->output : o->output_abs;
+	char path[PATH_MAX];
+	struct stat st;
+	char *slash;
+
+	memcpy(path, o->output_abs, sizeof(path));
+	while (stat(path, &st)) {
+		/* ENOTDIR: a parent is a file; the walk up finds and reports it. */
+		if (errno != ENOENT && errno != ENOTDIR)
+			return fail(err, "Argument --output %s: %s.", shown, strerror(errno));
+		if (o->export_on)
+			return fail(err, "Argument --output %s does not exist.", shown);
+		slash = strrchr(path, '/');
+		if (!slash || slash == path) {
+			strcpy(path, "/");
+			continue;
+		}
+		*slash = '\0';
+	}
+	if (!S_ISDIR(st.st_mode))
+		return fail(err, "Argument --output %s is not a dir.", shown);
+	if (!o->export_on && access(path, W_OK | X_OK))
+		return fail(err, "Argument --output %s permission denied.", shown);
+	return 0;
+}
+
+static int check_pid(const struct msprof_options *o, char *err)
+{
+	char proc[64], sock[PATH_MAX];
+	struct stat st;
+	int rc;
+
+	snprintf(proc, sizeof(proc), "/proc/%d", (int)o->pid);
+	if (stat(proc, &st))
+		return fail(err, "Argument --pid=%d: no such process (%s does not exist).", (int)o->pid, proc);
+	rc = msprof_socket_find(st.st_uid, o->pid, sock, sizeof(sock));
+	if (rc == -ENAMETOOLONG)
+		return fail(err, "Argument --pid=%d: the socket path %s is too long for a Unix socket.",
+			    (int)o->pid, sock);
+	if (rc)
+		return fail(err,
+			    "Argument --pid=%d: no dynamic profiling socket %s: the process was not started with PROFILING_MODE=dynamic, or has not called aclInit yet.",
+			    (int)o->pid, sock);
+	return 0;
+}
+
+int msprof_options_check(struct msprof_options *o, char *err)
+{
+	int rc;
+
+	err[0] = '\0';
+	if (o->help)
+		return 0;
+	rc = check_mode(o, err);
+	if (rc)
+		return rc;
+	rc = resolve_output(o, err);
+	if (rc)
+		return rc;
+	rc = check_output(o, err);
+	if (rc)
+		return rc;
+	if (o->pid)
+		return check_pid(o, err);
+	return 0;
+}
+
+/* mkdir -p @path, mode 0750 (msprof's) for the directories it creates. */
+static int mkdir_parents(const char *path)
+{
+	char buf[PATH_MAX];
+	size_t i, len = strlen(path);
+
+	if (len >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, path, len + 1);
+	for (i = 1; i <= len; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		buf[i] = '\0';
+		if (mkdir(buf, 0750) && errno != EEXIST)
+			return -errno;
+		buf[i] = path[i];
+	}
+	return 0;
+}
+
+int msprof_options_prepare(const struct msprof_options *o, char *err)
+{
+	const char *shown = o->output[0] ? o->output : o->output_abs;
+	struct stat st;
+	int rc;
+
+	err[0] = '\0';
+	rc = mkdir_parents(o->output_abs);
+	if (rc == -EACCES || rc == -EPERM || rc == -EROFS) {
+		fail(err, "Argument --output %s permission denied.", shown);
+		return rc;
+	}
+	if (rc) {
+		fail(err, "cannot create --output %s: %s.", shown, strerror(-rc));
+		return rc;
+	}
+	if (stat(o->output_abs, &st) || !S_ISDIR(st.st_mode)) {
+		fail(err, "Argument --output %s is not a dir.", shown);
+		return -ENOTDIR;
+	}
+	if (access(o->output_abs, W_OK | X_OK)) {
+		fail(err, "Argument --output %s permission denied.", shown);
+		return -EACCES;
+	}
+	return 0;
+}
+
+static int is_socket(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISSOCK(st.st_mode);
+}
+
+int msprof_socket_find(uid_t uid, long key, char *buf, size_t size)
+{
+	const char *env_home = getenv("HOME"), *homes[2] = { NULL, NULL };
+	struct passwd *pw = getpwuid(uid);
+	const char *pw_home = pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+	char first[PATH_MAX] = "";
+	int i, rc;
+
+	if (!env_home || env_home[0] != '/')
+		env_home = NULL;
+	/* Our own user's server looks at $HOME first (as we would); another
+	 * user's server lives in that user's home. */
+	homes[0] = uid == getuid() && env_home ? env_home : pw_home;
+	homes[1] = homes[0] == env_home ? pw_home : env_home;
+	if (!homes[0])
+		homes[0] = "/";
+	if (homes[1] && !strcmp(homes[0], homes[1]))
+		homes[1] = NULL;
+	for (i = 0; i < 2 && homes[i]; i++) {
+		rc = dynprof_socket_path(buf, size, homes[i], key);
+		if (rc) {
+			snprintf(buf, size, "%s/%s%ld", homes[i], DYNPROF_SOCKET_PREFIX, key);
+			return rc;
+		}
+		if (is_socket(buf))
+			return 0;
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s", buf);
+	}
+	snprintf(buf, size, "%s", first);
+	return -ENOENT;
+}
+
+void msprof_print_help(FILE *out)
+{
+	size_t i;
+
+	fprintf(out,
+		"Usage:\n"
+		"  msprof --dynamic=on [options] <app> [app arguments]   launch an app, then start/stop at the prompt\n"
+		"  msprof --dynamic=on --pid=PID [options]               attach to an app started with PROFILING_MODE=dynamic\n"
+		"  msprof --export=on --output=DIR                       export PROF_XXX data to timeline JSON and CSV\n"
+		"\nOptions (values follow '=': --output=/x, not --output /x):\n");
+	for (i = 0; i < N_OPTS; i++) {
+		const struct opt_def *d = &opt_defs[i];
+		char spelled[64];
+
+		if (!d->help)
+			continue;
+		snprintf(spelled, sizeof(spelled), "--%s%s%s", d->name, d->values ? "=" : "",
+			 d->values ? d->values : "");
+		if (d->values)
+			fprintf(out, "  %-26s %s (default: %s)\n", spelled, d->help, d->def);
+		else
+			fprintf(out, "  %-26s %s\n", spelled, d->help);
+	}
+	fprintf(out, "  %-26s msprof's alias of --task-time\n", "--task-trace=...");
+	fprintf(out,
+		"\nCommands at the dynamic profiling prompt: start, stop, quit (q), help (h).\n"
+		"Exit status: 0 on success, %d on a usage error or failure.\n",
+		MSPROF_EXIT_USAGE);
+}

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * msprof command line: the options npuprof supports, parsed with msprof's
+ * syntax (shared/reference/msprof.md section 1).
+ *
+ * Three steps, so that a usage error leaves nothing behind:
+ *  1. msprof_options_parse()   syntax and values only; touches nothing;
+ *  2. msprof_options_check()   modes, conflicts, --output and --pid against
+ *                              the file system; creates nothing;
+ *  3. msprof_options_prepare() creates --output and checks it is writable.
+ * Steps 1 and 2 put the message in @err (without the "[ERROR] msprof: "
+ * prefix); main prints it and exits with MSPROF_EXIT_USAGE.
+ */
+#ifndef MSPROF_OPTIONS_H
+#define MSPROF_OPTIONS_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/*
+ * Exit status of a usage error and of any other failure.  msprof's main
+ * returns -1 (status 255); we use the conventional 1, which every script
+ * testing "non-zero" treats the same way and which is not confused with
+ * ssh's own 255.
+ */
+#define MSPROF_EXIT_USAGE 1
+#define MSPROF_EXIT_FAILURE 1
+
+#define MSPROF_OUTPUT_MAX 1024 /* msprof's limit on --output, in chars */
+#define MSPROF_ERR_MAX 512     /* size of the @err buffers below */
+
+/* --task-time levels; msprof's "on" is l1. */
+enum msprof_task_time {
+	MSPROF_TASK_TIME_OFF = 0,
+	MSPROF_TASK_TIME_L0 = 1, /* timing only */
+	MSPROF_TASK_TIME_L1 = 2, /* timing + op info */
+};
+
+/**
+ * struct msprof_options - one parsed command line
+ * @dynamic:     --dynamic=on
+ * @pid:         --pid value, 0 when not given
+ * @output:      --output as given, "" when not given
+ * @output_abs:  absolute --output (cwd when not given); set by check
+ * @ascendcl:    --ascendcl (default on)
+ * @runtime_api: --runtime-api (default off)
+ * @task_time:   --task-time level (default l1)
+ * @export_on:   --export=on
+ * @help:        --help was given
+ * @app_argv:    the app command (points into argv, NULL-terminated), or NULL
+ * @app_argc:    words in @app_argv
+ */
+struct msprof_options {
+	int dynamic;
+	pid_t pid;
+	char output[MSPROF_OUTPUT_MAX + 1];
+	char output_abs[PATH_MAX];
+	int ascendcl;
+	int runtime_api;
+	enum msprof_task_time task_time;
+	int export_on;
+	int help;
+	char **app_argv;
+	int app_argc;
+};
+
+/**
+ * msprof_options_parse() - parse @argv (msprof syntax) into @o
+ * @err: MSPROF_ERR_MAX bytes for the message of a usage error
+ *
+ * Options are "--name=value" (or "--name" for --help); a unique prefix of a
+ * name is accepted as getopt_long does.  The first word not starting with
+ * "--" begins the app command; a lone "--" ends the options too.
+ * Return: 0, or -EINVAL with @err set.  Reads nothing but @argv.
+ */
+int msprof_options_parse(int argc, char **argv, struct msprof_options *o, char *err);
+
+/**
+ * msprof_options_check() - check modes, conflicts, --output and --pid
+ * @err: MSPROF_ERR_MAX bytes for the message of a usage error
+ *
+ * Looks at the file system (/proc/<pid>, the dynamic-profiling socket,
+ * --output and its parents) but creates and changes nothing.  Fills
+ * @o->output_abs.  Return: 0, or -EINVAL with @err set.
+ */
+int msprof_options_check(struct msprof_options *o, char *err);
+
+/**
+ * msprof_options_prepare() - create --output (mode 0750, parents too)
+ * @err: MSPROF_ERR_MAX bytes for the message
+ *
+ * Return: 0, or a negative errno with @err set ("... permission denied.").
+ */
+int msprof_options_prepare(const struct msprof_options *o, char *err);
+
+/**
+ * msprof_socket_find() - locate the dynamic-profiling socket for @key
+ * @uid:  owner of the server process; its home holds the socket
+ * @key:  the pid in the socket name
+ * @buf:  output, @size bytes
+ *
+ * The server puts it in its home: $HOME or the password entry's.  For
+ * our own uid try $HOME first, then the password entry; for another uid
+ * (attaching as root to a user's app) that user's home first, then $HOME.
+ * Return: 0 with @buf naming an existing socket; -ENOENT with @buf naming
+ * the first candidate (for messages); -ENAMETOOLONG.
+ */
+int msprof_socket_find(uid_t uid, long key, char *buf, size_t size);
+
+/** msprof_print_help() - every supported option with values and default. */
+void msprof_print_help(FILE *out);
+
+#endif /* MSPROF_OPTIONS_H */
