@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: MIT
+/*
+ * msprof --export=on (export.h): find the PROF_XXX directories under
+ * --output, and for each load its records (export_model.c), then write
+ * mindstudio_profiler_output/ with the timeline (export_timeline.c) and
+ * the summary CSVs (export_summary.c), named with the local export time as
+ * msprof does: msprof_<YYYYmmddHHMMSS>.json, op_summary_<...>.csv, ...
+ *
+ * Each file is written under a temporary name and renamed into place, and
+ * the files of an earlier export are removed first, so a re-export leaves
+ * exactly one set and a failed one never leaves half a file behind.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <npuprof/msg.h>
+
+#include "export.h"
+#include "export_model.h"
+#include "export_summary.h"
+#include "export_timeline.h"
+
+#define EXPORT_OUT_DIR "mindstudio_profiler_output"
+#define EXPORT_TOP_OPS 10
+
+typedef int (*export_writer_fn)(const struct export_model *m, FILE *f);
+
+/* The files one export writes: <prefix><YYYYmmddHHMMSS><ext>. */
+static const struct {
+	const char *prefix;
+	const char *ext;
+	export_writer_fn write;
+} export_files[] = {
+	{ "msprof_", ".json", export_write_timeline },
+	{ "api_statistic_", ".csv", export_write_api_statistic },
+	{ "op_summary_", ".csv", export_write_op_summary },
+	{ "op_statistic_", ".csv", export_write_op_statistic },
+	{ "task_time_", ".csv", export_write_task_time },
+};
+
+#define EXPORT_NR_FILES (sizeof(export_files) / sizeof(export_files[0]))
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = path + strlen(path);
+
+	while (s > path && s[-1] == '/')
+		s--;
+	while (s > path && s[-1] != '/')
+		s--;
+	return s;
+}
+
+/* A PROF dir is named PROF_* or holds host/ (a renamed copy). */
+static int is_prof_dir(const char *path)
+{
+	char host[PATH_MAX];
+
+	if (!is_dir(path))
+		return 0;
+	if (!strncmp(base_name(path), "PROF_", 5))
+		return 1;
+	snprintf(host, sizeof(host), "%s/host", path);
+	return is_dir(host);
+}
+
+/* Does @name match <prefix><14 digits><ext>, one of our earlier exports? */
+static int is_old_export(const char *name)
+{
+	size_t i, j, lp, le, len = strlen(name);
+
+	for (i = 0; i < EXPORT_NR_FILES; i++) {
+		lp = strlen(export_files[i].prefix);
+		le = strlen(export_files[i].ext);
+		if (len != lp + 14 + le || strncmp(name, export_files[i].prefix, lp) ||
+		    strcmp(name + lp + 14, export_files[i].ext))
+			continue;
+		for (j = lp; j < lp + 14 && name[j] >= '0' && name[j] <= '9'; j++)
+			;
+		if (j == lp + 14)
+			return 1;
+	}
+	return 0;
+}
+
+static int remove_old_exports(const char *out)
+{
+	char path[PATH_MAX + 256];
+	struct dirent *de;
+	DIR *d = opendir(out);
+	int err = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (!is_old_export(de->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", out, de->d_name);
+		if (unlink(path) && !err)
+			err = -errno;
+	}
+	closedir(d);
+	return err;
+}
+
+/* Write one file through <path>.tmp and rename it into place. */
+static int write_file(const struct export_model *m, const char *path, export_writer_fn fn)
+{
+	char tmp[PATH_MAX + 8];
+	FILE *f;
+	int err;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return -errno;
+	err = fn(m, f);
+	if (fclose(f) && !err)
+		err = errno ? -errno : -EIO;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
+static int write_outputs(const struct export_model *m, const char *out)
+{
+	char stamp[32], path[PATH_MAX];
+	struct tm tm;
+	time_t now = time(NULL);
+	size_t i;
+	int err;
+
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
+	for (i = 0; i < EXPORT_NR_FILES; i++) {
+		if (snprintf(path, sizeof(path), "%s/%s%s%s", out, export_files[i].prefix, stamp,
+			     export_files[i].ext) >= (int)sizeof(path))
+			return -ENAMETOOLONG;
+		err = write_file(m, path, export_files[i].write);
+		if (err) {
+			npuprof_err("writing %s: %s", path, strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+static void print_top_ops(const struct export_model *m)
+{
+	struct xm_op_stat *s;
+	size_t i, n;
+
+	if (export_op_stats(m, &s, &n))
+		return;
+	printf("  Top ops by total device time:\n");
+	if (!n)
+		printf("    (no kernel task with a start and an end)\n");
+	else
+		printf("    %-32s %8s %14s %12s\n", "Op", "Count", "Total(us)", "Avg(us)");
+	for (i = 0; i < n && i < EXPORT_TOP_OPS; i++)
+		printf("    %-32s %8llu %14.3f %12.3f\n", s[i].op_type,
+		       (unsigned long long)s[i].st.count, (double)s[i].st.total_ns / 1000.0,
+		       s[i].st.mean_us);
+	free(s);
+}
+
+static void print_api_counts(const struct export_model *m)
+{
+	struct xm_api_stat *s;
+	size_t i, n;
+
+	if (export_api_stats(m, &s, &n))
+		return;
+	printf("  API calls: %zu\n", m->n_calls);
+	for (i = 0; i < n; i++)
+		printf("    %-32s %8llu\n", s[i].name, (unsigned long long)s[i].st.count);
+	free(s);
+}
+
+static void print_summary(const struct export_model *m, const char *out)
+{
+	printf("Summary of %s:\n", base_name(m->dir));
+	print_top_ops(m);
+	print_api_counts(m);
+	printf("  Device tasks: %zu (%zu with start and end, %zu cut by the capture window, %zu linked to their API call)\n",
+	       m->n_tasks, m->n_drawn, m->n_tasks - m->n_drawn, m->n_linked);
+	printf("  Records lost: %llu%s\n", (unsigned long long)m->lost,
+	       m->lost ? " (a ring buffer was full: the timeline has gaps)" : "");
+	if (m->truncated_bytes)
+		printf("  Truncated data: %llu bytes at the end of a slice were not readable\n",
+		       (unsigned long long)m->truncated_bytes);
+	printf("  Output: %s\n", out);
+}
+
+static int export_one(const char *dir, const struct msprof_export_opts *opts)
+{
+	struct export_model m;
+	char out[PATH_MAX];
+	int err;
+
+	npuprof_info("Start export data in %s.", base_name(dir));
+	err = export_model_load(dir, &m);
+	if (err == -ENODATA)
+		npuprof_err("no profiling data in %s: was the app's device work inside the start/stop window?",
+			    dir);
+	else if (err)
+		npuprof_err("loading %s: %s", dir, strerror(-err));
+	if (err)
+		goto out_free;
+	if (snprintf(out, sizeof(out), "%s/" EXPORT_OUT_DIR, dir) >= (int)sizeof(out)) {
+		err = -ENAMETOOLONG;
+		npuprof_err("%s: path too long", dir);
+		goto out_free;
+	}
+	if (mkdir(out, 0755) && errno != EEXIST) {
+		err = -errno;
+		npuprof_err("creating %s: %s", out, strerror(-err));
+		goto out_free;
+	}
+	err = remove_old_exports(out);
+	if (err)
+		npuprof_warn("removing the earlier export in %s: %s", out, strerror(-err));
+	err = write_outputs(&m, out);
+	if (err)
+		goto out_free;
+	npuprof_info("Export all data in %s done.", base_name(dir));
+	if (opts->print_summary)
+		print_summary(&m, out);
+out_free:
+	export_model_free(&m);
+	return err;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* PROF_* subdirectories of @parent, sorted, into *@out (*@n of them). */
+static int list_prof_dirs(const char *parent, char ***out, long *n)
+{
+	char path[PATH_MAX + 256], **p;
+	struct dirent *de;
+	DIR *d = opendir(parent);
+	int err = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!d)
+		return -errno;
+	while (!err && (de = readdir(d))) {
+		if (strncmp(de->d_name, "PROF_", 5))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", parent, de->d_name);
+		if (!is_dir(path))
+			continue;
+		p = realloc(*out, (*n + 1) * sizeof(*p));
+		if (p)
+			*out = p;
+		if (!p || !(p[*n] = strdup(path)))
+			err = -ENOMEM;
+		else
+			(*n)++;
+	}
+	closedir(d);
+	if (*n)
+		qsort(*out, *n, sizeof(**out), cmp_str);
+	return err;
+}
+
+static void free_list(char **v, long n)
+{
+	while (n > 0)
+		free(v[--n]);
+	free(v);
+}
+
+int msprof_export(const struct msprof_export_opts *opts)
+{
+	char **dirs = NULL;
+	long n, i;
+	int err, first = 0;
+
+	if (!opts || !opts->output)
+		return -EINVAL;
+	if (is_prof_dir(opts->output))
+		return export_one(opts->output, opts);
+	err = list_prof_dirs(opts->output, &dirs, &n);
+	if (err) {
+		npuprof_err("--output=%s: %s", opts->output, strerror(-err));
+		free_list(dirs, n);
+		return err;
+	}
+	if (!n) {
+		npuprof_err("--output=%s: no PROF_* directory found; give a PROF_XXX directory or the folder that holds them",
+			    opts->output);
+		free(dirs);
+		return -ENOENT;
+	}
+	for (i = 0; i < n; i++) {
+		err = export_one(dirs[i], opts);
+		if (err && !first)
+			first = err;
+	}
+	free_list(dirs, n);
+	return first;
+}

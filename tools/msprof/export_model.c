@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Loading one PROF_XXX directory for the export (export_model.h): reads
+ * the host API series and every device's task series through the slice
+ * reader, keeps a compact copy of each record, reads info.json for the
+ * process identity, clock samples and ring counters, then hands over to
+ * export_model_join() (export_join.c).
+ *
+ * Records are copied field by field into the model's own structs, so a
+ * newer writer's longer records (hdr.size larger than we know) load fine
+ * and a short, damaged record is counted and skipped rather than read past.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <npuprof/msg.h>
+#include <npuprof/slice.h>
+
+#include "export_model.h"
+
+#define XM_API_SERIES "npuprof.api"
+#define XM_TASK_SERIES "npuprof.task" /* + ".<device id>" */
+
+/* Make room for @need elements in *@arr (capacity *@cap). Return 0 or -ENOMEM. */
+static int grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 256;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*arr, n * elem);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
+static void copy_name(char *dst, const char *src)
+{
+	memcpy(dst, src, NPUPROF_NAME_LEN);
+	dst[NPUPROF_NAME_LEN] = '\0';
+}
+
+static int add_call(struct export_model *m, const struct npuprof_rec_api *r)
+{
+	struct xm_call *c;
+
+	if (grow((void **)&m->calls, &m->cap_calls, m->n_calls + 1, sizeof(*c)))
+		return -ENOMEM;
+	c = &m->calls[m->n_calls++];
+	memset(c, 0, sizeof(*c));
+	c->entry_ns = r->hdr.ts;
+	c->exit_ns = r->exit_ts >= r->hdr.ts ? r->exit_ts : r->hdr.ts;
+	c->stream = r->stream;
+	c->bytes = r->bytes;
+	c->handle = r->handle;
+	c->pid = r->pid;
+	c->tid = r->tid;
+	c->ret = r->ret;
+	c->device = r->device;
+	c->kind = r->kind;
+	c->api = r->api;
+	copy_name(c->name, r->name);
+	return 0;
+}
+
+/* One task record becomes one provisional task; the join merges them. */
+static int add_task_event(struct export_model *m, const struct npuprof_rec_task *r)
+{
+	struct xm_task *t;
+
+	if (grow((void **)&m->tasks, &m->cap_tasks, m->n_tasks + 1, sizeof(*t)))
+		return -ENOMEM;
+	t = &m->tasks[m->n_tasks++];
+	memset(t, 0, sizeof(*t));
+	t->pid = r->pid;
+	t->tid = r->tid;
+	t->device = r->device;
+	t->stream = r->stream;
+	t->task_id = r->task_id;
+	t->type = r->task_type;
+	t->arg = r->arg;
+	t->call = -1;
+	copy_name(t->name, r->name);
+	switch (r->event) {
+	case NPUPROF_TASK_SUBMIT:
+		t->have = XM_HAVE_SUBMIT;
+		t->submit_ns = r->hdr.ts;
+		break;
+	case NPUPROF_TASK_START:
+		t->have = XM_HAVE_START;
+		t->start_dev = r->dev_ts;
+		t->start_tp_ns = r->hdr.ts;
+		break;
+	case NPUPROF_TASK_END:
+		t->have = XM_HAVE_END;
+		t->end_dev = r->dev_ts;
+		t->end_tp_ns = r->hdr.ts;
+		break;
+	default:
+		m->n_tasks--; /* an event this reader does not know: skip */
+		break;
+	}
+	return 0;
+}
+
+static int add_sync(struct export_model *m, const struct npuprof_rec_task *r)
+{
+	struct xm_sync *s;
+
+	if (grow((void **)&m->syncs, &m->cap_syncs, m->n_syncs + 1, sizeof(*s)))
+		return -ENOMEM;
+	s = &m->syncs[m->n_syncs++];
+	s->ts_ns = r->hdr.ts;
+	s->wait_ns = r->arg;
+	s->pid = r->pid;
+	s->tid = r->tid;
+	return 0;
+}
+
+/* LOST counters are cumulative: keep the largest per (source, cpu). */
+static int add_ring(struct export_model *m, const struct npuprof_rec_lost *r)
+{
+	struct xm_ring *g;
+	size_t i;
+
+	for (i = 0; i < m->n_rings; i++) {
+		g = &m->rings[i];
+		if (g->source == r->source && g->cpu == r->cpu) {
+			if (r->written > g->written)
+				g->written = r->written;
+			if (r->lost > g->lost)
+				g->lost = r->lost;
+			return 0;
+		}
+	}
+	if (grow((void **)&m->rings, &m->cap_rings, m->n_rings + 1, sizeof(*g)))
+		return -ENOMEM;
+	g = &m->rings[m->n_rings++];
+	g->source = r->source;
+	g->cpu = r->cpu;
+	g->written = r->written;
+	g->lost = r->lost;
+	return 0;
+}
+
+static int on_record(void *ctx, const struct npuprof_rec_hdr *rec)
+{
+	struct export_model *m = ctx;
+
+	switch (rec->type) {
+	case NPUPROF_REC_API:
+		if (rec->size < sizeof(struct npuprof_rec_api))
+			break;
+		return add_call(m, (const void *)rec);
+	case NPUPROF_REC_TASK: {
+		const struct npuprof_rec_task *t = (const void *)rec;
+
+		if (rec->size < sizeof(*t))
+			break;
+		if (t->event == NPUPROF_TASK_STREAM_SYNC)
+			return add_sync(m, t);
+		return add_task_event(m, t);
+	}
+	case NPUPROF_REC_LOST:
+		if (rec->size < sizeof(struct npuprof_rec_lost))
+			break;
+		return add_ring(m, (const void *)rec);
+	default:
+		return 0; /* stream header, pad, or a type from a newer writer */
+	}
+	m->bad_records++;
+	return 0;
+}
+
+/*
+ * Read one series.  No slice at all is fine (that kind of data was not
+ * collected); a damaged tail keeps what came before it, with a warning.
+ */
+static int read_series(struct export_model *m, const char *dir, const char *series)
+{
+	struct npuprof_read_report rep = { 0 };
+	int err = npuprof_slice_read_series(dir, series, on_record, m, &rep);
+
+	if (err == -ENOENT)
+		return 0;
+	if (err == -EBADMSG) {
+		npuprof_warn("%s/%s.slice_*: a zstd frame is corrupt; exported the records before it",
+			     dir, series);
+		err = 0;
+	}
+	if (err) {
+		npuprof_err("reading %s/%s.slice_*: %s", dir, series, strerror(-err));
+		return err;
+	}
+	if (rep.truncated_bytes) {
+		npuprof_warn("%s/%s.slice_*: the last slice ends with %llu bytes that do not form a whole record (copy cut short, or the collector stopped abruptly); exported the complete records before them",
+			     dir, series, (unsigned long long)rep.truncated_bytes);
+		m->truncated_bytes += rep.truncated_bytes;
+	}
+	if (rep.bad_version)
+		npuprof_warn("%s/%s.slice_*: written by a newer npuprof (record version > %d); record types this msprof does not know were skipped",
+			     dir, series, NPUPROF_RECORD_VERSION);
+	return 0;
+}
+
+/* Is @name "device_<digits>"?  Sets *@id. */
+static int parse_device_dir(const char *name, uint32_t *id)
+{
+	char *end;
+	unsigned long v;
+
+	if (strncmp(name, "device_", 7) || !name[7])
+		return 0;
+	v = strtoul(name + 7, &end, 10);
+	if (*end || v > UINT32_MAX)
+		return 0;
+	*id = (uint32_t)v;
+	return 1;
+}
+
+static int read_devices(struct export_model *m)
+{
+	char data[PATH_MAX], series[64];
+	struct dirent *de;
+	DIR *d = opendir(m->dir);
+	uint32_t id;
+	int err = 0;
+
+	if (!d)
+		return -errno;
+	while (!err && (de = readdir(d))) {
+		if (!parse_device_dir(de->d_name, &id))
+			continue;
+		if (snprintf(data, sizeof(data), "%s/%s/data", m->dir, de->d_name) >=
+		    (int)sizeof(data)) {
+			err = -ENAMETOOLONG;
+			break;
+		}
+		snprintf(series, sizeof(series), XM_TASK_SERIES ".%u", id);
+		err = read_series(m, data, series);
+	}
+	closedir(d);
+	return err;
+}
+
+/* info.json "clockSamples": [{"device": d, "samples": [{hostMonotonicNs, deviceCount}]}] */
+static int read_clock_samples(struct export_model *m, json_t *info)
+{
+	json_t *devs = json_object_get(info, "clockSamples"), *dev, *s;
+	size_t i, j;
+
+	json_array_foreach(devs, i, dev) {
+		json_t *id = json_object_get(dev, "device");
+
+		if (!json_is_integer(id))
+			continue;
+		json_array_foreach(json_object_get(dev, "samples"), j, s) {
+			json_t *h = json_object_get(s, "hostMonotonicNs");
+			json_t *c = json_object_get(s, "deviceCount");
+			struct xm_sample *x;
+
+			if (!json_is_integer(h) || !json_is_integer(c))
+				continue;
+			x = realloc(m->samples, (m->n_samples + 1) * sizeof(*x));
+			if (!x)
+				return -ENOMEM;
+			m->samples = x;
+			x = &m->samples[m->n_samples++];
+			x->device = (uint32_t)json_integer_value(id);
+			x->pair.host_ns = (uint64_t)json_integer_value(h);
+			x->pair.dev_ts = (uint64_t)json_integer_value(c);
+		}
+	}
+	return 0;
+}
+
+/* Sum of "lost" over info.json "rings": {"<source>": [{cpu, written, lost}]}. */
+static uint64_t info_lost(json_t *info)
+{
+	json_t *rings = json_object_get(info, "rings"), *arr, *r;
+	const char *key;
+	uint64_t lost = 0;
+	size_t i;
+
+	json_object_foreach(rings, key, arr) {
+		json_array_foreach(arr, i, r) {
+			json_t *l = json_object_get(r, "lost");
+
+			if (json_is_integer(l) && json_integer_value(l) > 0)
+				lost += (uint64_t)json_integer_value(l);
+		}
+	}
+	return lost;
+}
+
+/*
+ * info.json is optional (a copy may lack it; CANN keeps it at the top, we
+ * write it under host/): every key is used only when present.
+ */
+static int read_info(struct export_model *m)
+{
+	static const char *const where[] = { "host/info.json", "info.json" };
+	char path[PATH_MAX];
+	json_t *info = NULL, *v;
+	size_t i;
+	int err;
+
+	for (i = 0; !info && i < sizeof(where) / sizeof(where[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", m->dir, where[i]);
+		info = json_load_file(path, 0, NULL);
+	}
+	if (!info)
+		return 0;
+	v = json_object_get(info, "pid");
+	if (json_is_integer(v))
+		m->app_pid = (uint32_t)json_integer_value(v);
+	v = json_object_get(info, "pid_name");
+	if (json_is_string(v))
+		snprintf(m->pid_name, sizeof(m->pid_name), "%s", json_string_value(v));
+	if (!m->n_rings)
+		m->lost = info_lost(info);
+	err = read_clock_samples(m, info);
+	json_decref(info);
+	return err;
+}
+
+static void sum_lost(struct export_model *m)
+{
+	size_t i;
+
+	if (!m->n_rings)
+		return;
+	m->lost = 0;
+	for (i = 0; i < m->n_rings; i++)
+		m->lost += m->rings[i].lost;
+}
+
+int export_model_load(const char *prof_dir, struct export_model *m)
+{
+	char host[PATH_MAX];
+	int err;
+
+	memset(m, 0, sizeof(*m));
+	m->dir = strdup(prof_dir);
+	if (!m->dir)
+		return -ENOMEM;
+	if (snprintf(host, sizeof(host), "%s/host/data", prof_dir) >= (int)sizeof(host))
+		return -ENAMETOOLONG;
+	err = read_series(m, host, XM_API_SERIES);
+	if (err)
+		return err;
+	err = read_devices(m);
+	if (err)
+		return err;
+	sum_lost(m);
+	err = read_info(m);
+	if (err)
+		return err;
+	if (!m->n_calls && !m->n_tasks)
+		return -ENODATA;
+	if (!m->app_pid)
+		m->app_pid = m->n_calls ? m->calls[0].pid : m->tasks[0].pid;
+	return export_model_join(m);
+}
+
+void export_model_free(struct export_model *m)
+{
+	free(m->dir);
+	free(m->calls);
+	free(m->tasks);
+	free(m->devs);
+	free(m->rings);
+	free(m->syncs);
+	free(m->samples);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The export's view of one PROF_XXX directory: runtime API calls, device
+ * tasks (their SUBMIT/START/END records joined into one task each, linked
+ * to the API call that submitted them and placed on the host clock), loss
+ * counters and the process identity from info.json.  Loaded once by
+ * export_model_load(), then read by the timeline and summary writers.
+ *
+ * All times are host CLOCK_MONOTONIC ns unless a name says "dev" (raw
+ * device clock counts).
+ */
+#ifndef MSPROF_EXPORT_MODEL_H
+#define MSPROF_EXPORT_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <npuprof/record.h>
+
+#include "clock_sync.h"
+
+#define XM_NAME_LEN (NPUPROF_NAME_LEN + 1) /* NUL-terminated copy */
+
+/**
+ * struct xm_call - one runtime API call
+ * @entry_ns, @exit_ns: host ns at function entry and return
+ * @sync_wait_ns:       ns waited in a stream synchronize inside the call
+ *                      (from a STREAM_SYNC record), valid when @has_sync
+ * Other fields as in struct npuprof_rec_api.
+ */
+struct xm_call {
+	uint64_t entry_ns;
+	uint64_t exit_ns;
+	uint64_t stream;
+	uint64_t bytes;
+	uint64_t handle;
+	uint64_t sync_wait_ns;
+	uint32_t pid;
+	uint32_t tid;
+	int32_t ret;
+	int32_t device;
+	uint32_t kind;
+	uint16_t api;
+	uint16_t has_sync;
+	char name[XM_NAME_LEN];
+};
+
+/* Which life-cycle records of a task were seen (struct xm_task.have). */
+enum {
+	XM_HAVE_SUBMIT = 1,
+	XM_HAVE_START = 2,
+	XM_HAVE_END = 4,
+};
+
+/**
+ * struct xm_task - one device task, its records joined
+ * @submit_ns:   host ns of the SUBMIT tracepoint (XM_HAVE_SUBMIT)
+ * @start_dev:   device count at START (XM_HAVE_START)
+ * @end_dev:     device count at END (XM_HAVE_END)
+ * @start_tp_ns: host ns the START tracepoint fired
+ * @end_tp_ns:   host ns the END tracepoint fired
+ * @start_ns:    START on the host clock (clock_sync), valid when @drawn
+ * @end_ns:      END on the host clock, valid when @drawn
+ * @arg:         kernel: requested ns; memcpy: bytes
+ * @call:        index in export_model.calls of the submitting API call, -1
+ * @flow_id:     HostToDevice flow id (1...), 0 when not linked or not drawn
+ * @drawn:       1 when both START and END were seen: the task has real
+ *               start and end times.  A task cut by the capture window
+ *               (START before start, or END after stop) keeps what is
+ *               known but gets no invented time: it is left out of the
+ *               timeline and the per-task CSVs and only counted.
+ */
+struct xm_task {
+	uint64_t submit_ns;
+	uint64_t start_dev;
+	uint64_t end_dev;
+	uint64_t start_tp_ns;
+	uint64_t end_tp_ns;
+	int64_t start_ns;
+	int64_t end_ns;
+	uint64_t arg;
+	uint64_t flow_id;
+	long call;
+	uint32_t pid;
+	uint32_t tid;
+	uint32_t device;
+	uint32_t stream;
+	uint32_t task_id;
+	uint16_t type;
+	uint16_t have;
+	int drawn;
+	char name[XM_NAME_LEN];
+};
+
+/* Where a device's host-clock mapping came from. */
+enum xm_clock_source {
+	XM_CLOCK_NONE = 0,	 /* no START/END on this device */
+	XM_CLOCK_RECORDS,	 /* fit over the START/END record pairs */
+	XM_CLOCK_INFO_JSON,	 /* fit over info.json clockSamples */
+	XM_CLOCK_TRACEPOINT,	 /* no fit: tracepoint host times as they are */
+};
+
+/**
+ * struct xm_device - one device seen in the data
+ * @id:     device id
+ * @clock:  how device counts map to host ns
+ * @fit:    the fit, valid for XM_CLOCK_RECORDS and XM_CLOCK_INFO_JSON
+ */
+struct xm_device {
+	uint32_t id;
+	enum xm_clock_source clock;
+	struct clock_fit fit;
+};
+
+/* Last written/lost counters of one ring (source, cpu). */
+struct xm_ring {
+	uint32_t source;
+	uint32_t cpu;
+	uint64_t written;
+	uint64_t lost;
+};
+
+/* A STREAM_SYNC record: a synchronize returned at @ts_ns after @wait_ns. */
+struct xm_sync {
+	uint64_t ts_ns;
+	uint64_t wait_ns;
+	uint32_t pid;
+	uint32_t tid;
+};
+
+/* A host/device clock reading from info.json "clockSamples". */
+struct xm_sample {
+	uint32_t device;
+	struct clock_pair pair;
+};
+
+/**
+ * struct export_model - everything the writers need from one PROF dir
+ * @dir:             the PROF_XXX path (owned)
+ * @app_pid:         the profiled process (info.json "pid", else records)
+ * @pid_name:        its name (info.json "pid_name"), "" if unknown
+ * @calls:           API calls sorted by (pid, tid, entry_ns)
+ * @tasks:           tasks sorted by (device, stream, task_id)
+ * @devs:            devices sorted by id
+ * @rings:           LOST records, latest per (source, cpu)
+ * @lost:            records lost (LOST records, else info.json "rings")
+ * @n_syncs:         STREAM_SYNC records seen
+ * @n_drawn:         tasks with START and END
+ * @n_linked:        drawn tasks linked to their API call
+ * @truncated_bytes: bytes at the end of a series that did not form a
+ *                   whole record (summed over series)
+ * @bad_records:     records shorter than their type's layout, skipped
+ */
+struct export_model {
+	char *dir;
+	uint32_t app_pid;
+	char pid_name[64];
+	struct xm_call *calls;
+	size_t n_calls;
+	struct xm_task *tasks;
+	size_t n_tasks;
+	struct xm_device *devs;
+	size_t n_devs;
+	struct xm_ring *rings;
+	size_t n_rings;
+	uint64_t lost;
+	size_t n_syncs;
+	size_t n_drawn;
+	size_t n_linked;
+	uint64_t truncated_bytes;
+	uint64_t bad_records;
+	/* private to the loader */
+	size_t cap_calls, cap_tasks, cap_rings;
+	struct xm_sync *syncs;
+	size_t cap_syncs;
+	struct xm_sample *samples;
+	size_t n_samples;
+};
+
+/**
+ * export_model_load() - read and join every record of a PROF dir
+ * @prof_dir: the PROF_XXX directory
+ * @m:        filled in; free with export_model_free() (also on error)
+ *
+ * Reads host/data/npuprof.api.* and device_<id>/data/npuprof.task.<id>.*
+ * through the slice reader and host/info.json when present.  A truncated
+ * or corrupt tail is a warning (printed here, naming the series): the
+ * complete records before it are kept.
+ *
+ * Return: 0; -ENODATA when the dir holds no API call and no task record;
+ * -ENOMEM; another negative errno when a series can not be read at all.
+ */
+int export_model_load(const char *prof_dir, struct export_model *m);
+
+/** export_model_free() - free what export_model_load() allocated. */
+void export_model_free(struct export_model *m);
+
+/**
+ * export_model_join() - join task records, link calls, map device times
+ * @m: a model whose calls[], tasks[] (one entry per record) and syncs[]
+ *     were just read
+ *
+ * Called by export_model_load(); public for tests that build a model by
+ * hand.  Return: 0 or -ENOMEM.
+ */
+int export_model_join(struct export_model *m);
+
+/** xm_api_name() - public ACL name of a call ("aclrtMemcpy"), never NULL. */
+const char *xm_api_name(const struct xm_call *c, char *buf, size_t size);
+
+/**
+ * xm_task_name() - what a task is called in the timeline and CSVs: its
+ * kernel name; else the op type / kernel name of the submitting call; else
+ * the task type (MEMCPY, EVENT_RECORD).  Never NULL.
+ */
+const char *xm_task_name(const struct export_model *m, const struct xm_task *t, char *buf,
+			 size_t size);
+
+/** xm_task_type() - msprof "Task Type" text (AI_CORE, MEMCPY...), never NULL. */
+const char *xm_task_type(const struct xm_task *t, char *buf, size_t size);
+
+/**
+ * xm_op_type() - "OP Type" of a kernel task: the op type or kernel name
+ * the submitting call carried, else the task's own name.  Never NULL.
+ */
+const char *xm_op_type(const struct export_model *m, const struct xm_task *t, char *buf,
+		       size_t size);
+
+#endif /* MSPROF_EXPORT_MODEL_H */

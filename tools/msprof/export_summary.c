@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Summary CSVs (export_summary.h): api_statistic, op_summary, op_statistic
+ * and task_time, column names as msprof documents them (msprof.md section
+ * 4).  Only tasks with both a START and an END (xm_task.drawn) have a
+ * duration, so only they appear in the per-task files and the statistics;
+ * a task cut by the capture window is counted in the console summary.
+ *
+ * Times: "Task Start Time(us)" and friends are host CLOCK_MONOTONIC us
+ * (device counts mapped by clock_sync.c), the same clock as the timeline.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <npuprof/record_io.h>
+
+#include "export_csv.h"
+#include "export_summary.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
+
+static const char *const api_statistic_cols[] = {
+	"Device_id", "Level", "API Name", "Time(us)", "Count",
+	"Avg(us)",   "Min(us)", "Max(us)", "Variance",
+};
+
+static const char *const op_summary_cols[] = {
+	"Device_id",	     "Model Name",	   "Model ID",		"Task ID",
+	"Stream ID",	     "Infer ID",	   "Op Name",		"OP Type",
+	"OP State",	     "Task Type",	   "Task Start Time(us)", "Task Duration(us)",
+	"Task Wait Time(us)", "Block Num",	   "HF32 Eligible",	"Mix Block Num",
+	"Input Shapes",	     "Input Data Types",   "Input Formats",	"Output Shapes",
+	"Output Data Types", "Output Formats",	   "Context ID",	"aiv_time(us)",
+	"aicore_time(us)",   "total_cycles",
+};
+
+static const char *const op_statistic_cols[] = {
+	"Device_id",    "Model Name",   "OP Type",      "Core Type",    "Count",
+	"Total Time(us)", "Avg Time(us)", "Min Time(us)", "Max Time(us)", "Ratio(%)",
+};
+
+static const char *const task_time_cols[] = {
+	"Device_id",	 "kernel_name",	   "kernel_type",    "stream_id",
+	"task_id",	 "task_time(us)",  "task_start(us)", "task_stop(us)",
+};
+
+static void stat_add(struct xm_stat *s, int64_t ns)
+{
+	double us = (double)ns / 1000.0, delta;
+
+	if (!s->count || ns < s->min_ns)
+		s->min_ns = ns;
+	if (!s->count || ns > s->max_ns)
+		s->max_ns = ns;
+	s->count++;
+	s->total_ns += ns;
+	delta = us - s->mean_us;
+	s->mean_us += delta / (double)s->count;
+	s->m2_us += delta * (us - s->mean_us);
+}
+
+/* Count, total, avg, min, max in us (the shared middle of the stat rows). */
+static void csv_stat(struct csv_writer *w, const struct xm_stat *s, int count_first)
+{
+	if (count_first)
+		csv_u64(w, s->count);
+	csv_us(w, s->total_ns);
+	if (!count_first)
+		csv_u64(w, s->count);
+	csv_real(w, s->count ? s->mean_us : 0);
+	csv_us(w, s->min_ns);
+	csv_us(w, s->max_ns);
+}
+
+static int cmp_api_stat(const void *pa, const void *pb)
+{
+	const struct xm_api_stat *a = pa, *b = pb;
+	int c = CMP(b->st.total_ns, a->st.total_ns);
+
+	return c ? c : strcmp(a->name, b->name);
+}
+
+int export_api_stats(const struct export_model *m, struct xm_api_stat **out, size_t *n)
+{
+	struct xm_api_stat *s = NULL;
+	size_t i, j, cnt = 0;
+
+	for (i = 0; i < m->n_calls; i++) {
+		const struct xm_call *c = &m->calls[i];
+
+		for (j = 0; j < cnt && s[j].api != c->api; j++)
+			;
+		if (j == cnt) {
+			struct xm_api_stat *p = realloc(s, (cnt + 1) * sizeof(*s));
+
+			if (!p) {
+				free(s);
+				return -ENOMEM;
+			}
+			s = p;
+			memset(&s[cnt], 0, sizeof(s[cnt]));
+			s[cnt].api = c->api;
+			s[cnt].name = npuprof_api_name(c->api) ? npuprof_api_name(c->api) : "unknown";
+			cnt++;
+		}
+		stat_add(&s[j].st, (int64_t)(c->exit_ns - c->entry_ns));
+	}
+	if (cnt)
+		qsort(s, cnt, sizeof(*s), cmp_api_stat);
+	*out = s;
+	*n = cnt;
+	return 0;
+}
+
+int export_write_api_statistic(const struct export_model *m, FILE *f)
+{
+	struct xm_api_stat *s;
+	struct csv_writer w;
+	size_t i, n;
+	int err = export_api_stats(m, &s, &n);
+
+	if (err)
+		return err;
+	csv_init(&w, f);
+	csv_header(&w, api_statistic_cols, ARRAY_LEN(api_statistic_cols));
+	for (i = 0; i < n; i++) {
+		csv_str(&w, "host");
+		csv_str(&w, "AscendCL");
+		csv_str(&w, s[i].name);
+		csv_stat(&w, &s[i].st, 0);
+		csv_real(&w, s[i].st.count ? s[i].st.m2_us / (double)s[i].st.count : 0);
+		csv_end_row(&w);
+	}
+	free(s);
+	return 0;
+}
+
+/*
+ * Task Wait Time of every drawn task: gap between the end of the previous
+ * drawn task on the same device stream and its start (0 for the first).
+ * tasks[] is in (device, stream, task id) order, which on an in-order
+ * stream is execution order.  Return: malloc'ed array of ns, or NULL.
+ */
+static int64_t *stream_waits(const struct export_model *m)
+{
+	int64_t *wait = calloc(m->n_tasks + 1, sizeof(*wait));
+	const struct xm_task *prev = NULL;
+	size_t i;
+
+	if (!wait)
+		return NULL;
+	for (i = 0; i < m->n_tasks; i++) {
+		const struct xm_task *t = &m->tasks[i];
+
+		if (!t->drawn)
+			continue;
+		if (prev && prev->device == t->device && prev->stream == t->stream)
+			wait[i] = t->start_ns - prev->end_ns;
+		prev = t;
+	}
+	return wait;
+}
+
+static int cmp_by_start(const void *pa, const void *pb, void *ctx)
+{
+	const struct export_model *m = ctx;
+	const struct xm_task *a = &m->tasks[*(const size_t *)pa];
+	const struct xm_task *b = &m->tasks[*(const size_t *)pb];
+	int c = CMP(a->device, b->device);
+
+	if (!c)
+		c = CMP(a->start_ns, b->start_ns);
+	if (!c)
+		c = CMP(a->stream, b->stream);
+	return c;
+}
+
+/*
+ * Indexes of the drawn tasks (kernels only when @kernels_only), ordered by
+ * device then start time, as msprof lists them.  Return: malloc'ed, or NULL.
+ */
+static size_t *tasks_by_start(const struct export_model *m, int kernels_only, size_t *n)
+{
+	size_t *idx = malloc((m->n_tasks + 1) * sizeof(*idx));
+	size_t i;
+
+	if (!idx)
+		return NULL;
+	*n = 0;
+	for (i = 0; i < m->n_tasks; i++)
+		if (m->tasks[i].drawn && (!kernels_only || m->tasks[i].type == NPUPROF_TT_KERNEL))
+			idx[(*n)++] = i;
+	qsort_r(idx, *n, sizeof(*idx), cmp_by_start, (void *)m);
+	return idx;
+}
+
+static void op_summary_row(struct csv_writer *w, const struct export_model *m,
+			   const struct xm_task *t, int64_t wait_ns)
+{
+	char b1[48], b2[48], b3[48];
+
+	csv_u64(w, t->device);
+	csv_empty(w, 2); /* Model Name, Model ID: no model execution data */
+	csv_u64(w, t->task_id);
+	csv_u64(w, t->stream);
+	csv_empty(w, 1); /* Infer ID */
+	csv_str(w, xm_task_name(m, t, b1, sizeof(b1)));
+	csv_str(w, xm_op_type(m, t, b2, sizeof(b2)));
+	csv_empty(w, 1); /* OP State */
+	csv_str(w, xm_task_type(t, b3, sizeof(b3)));
+	csv_us(w, t->start_ns);
+	csv_us(w, t->end_ns - t->start_ns);
+	csv_us(w, wait_ns);
+	/* Block Num onwards: not in the records (no launch config, shapes, PMU) */
+	csv_empty(w, (unsigned int)(ARRAY_LEN(op_summary_cols) - 13));
+	csv_end_row(w);
+}
+
+int export_write_op_summary(const struct export_model *m, FILE *f)
+{
+	struct csv_writer w;
+	int64_t *wait = stream_waits(m);
+	size_t *idx, i, n;
+
+	if (!wait)
+		return -ENOMEM;
+	idx = tasks_by_start(m, 1, &n);
+	if (!idx) {
+		free(wait);
+		return -ENOMEM;
+	}
+	csv_init(&w, f);
+	csv_header(&w, op_summary_cols, ARRAY_LEN(op_summary_cols));
+	for (i = 0; i < n; i++)
+		op_summary_row(&w, m, &m->tasks[idx[i]], wait[idx[i]]);
+	free(idx);
+	free(wait);
+	return 0;
+}
+
+static int cmp_op_stat(const void *pa, const void *pb)
+{
+	const struct xm_op_stat *a = pa, *b = pb;
+	int c = CMP(a->device, b->device);
+
+	if (!c)
+		c = CMP(b->st.total_ns, a->st.total_ns);
+	return c ? c : strcmp(a->op_type, b->op_type);
+}
+
+/* The row of (device, op type, core type), appended when new; NULL on -ENOMEM. */
+static struct xm_op_stat *op_stat_slot(struct xm_op_stat **s, size_t *cnt, uint32_t device,
+				       const char *op, const char *core)
+{
+	struct xm_op_stat *p;
+	size_t j;
+
+	for (j = 0; j < *cnt; j++) {
+		p = &(*s)[j];
+		if (p->device == device && !strcmp(p->op_type, op) && !strcmp(p->core_type, core))
+			return p;
+	}
+	p = realloc(*s, (*cnt + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	*s = p;
+	p = &p[(*cnt)++];
+	memset(p, 0, sizeof(*p));
+	p->device = device;
+	snprintf(p->op_type, sizeof(p->op_type), "%s", op);
+	snprintf(p->core_type, sizeof(p->core_type), "%s", core);
+	return p;
+}
+
+int export_op_stats(const struct export_model *m, struct xm_op_stat **out, size_t *n)
+{
+	struct xm_op_stat *s = NULL, *p;
+	size_t i, cnt = 0;
+	char b1[48], b2[48];
+
+	for (i = 0; i < m->n_tasks; i++) {
+		const struct xm_task *t = &m->tasks[i];
+
+		if (!t->drawn || t->type != NPUPROF_TT_KERNEL)
+			continue;
+		p = op_stat_slot(&s, &cnt, t->device, xm_op_type(m, t, b1, sizeof(b1)),
+				 xm_task_type(t, b2, sizeof(b2)));
+		if (!p) {
+			free(s);
+			return -ENOMEM;
+		}
+		stat_add(&p->st, t->end_ns - t->start_ns);
+	}
+	if (cnt)
+		qsort(s, cnt, sizeof(*s), cmp_op_stat);
+	*out = s;
+	*n = cnt;
+	return 0;
+}
+
+int export_write_op_statistic(const struct export_model *m, FILE *f)
+{
+	struct xm_op_stat *s;
+	struct csv_writer w;
+	size_t i, j, n;
+	int err = export_op_stats(m, &s, &n);
+
+	if (err)
+		return err;
+	csv_init(&w, f);
+	csv_header(&w, op_statistic_cols, ARRAY_LEN(op_statistic_cols));
+	for (i = 0; i < n; i++) {
+		int64_t dev_total = 0;
+
+		for (j = 0; j < n; j++)
+			if (s[j].device == s[i].device)
+				dev_total += s[j].st.total_ns;
+		csv_u64(&w, s[i].device);
+		csv_empty(&w, 1); /* Model Name */
+		csv_str(&w, s[i].op_type);
+		csv_str(&w, s[i].core_type);
+		csv_stat(&w, &s[i].st, 1);
+		csv_real(&w, dev_total ? 100.0 * (double)s[i].st.total_ns / (double)dev_total : 0);
+		csv_end_row(&w);
+	}
+	free(s);
+	return 0;
+}
+
+int export_write_task_time(const struct export_model *m, FILE *f)
+{
+	struct csv_writer w;
+	size_t *idx, i, n;
+	char b1[48], b2[48];
+
+	idx = tasks_by_start(m, 0, &n);
+	if (!idx)
+		return -ENOMEM;
+	csv_init(&w, f);
+	csv_header(&w, task_time_cols, ARRAY_LEN(task_time_cols));
+	for (i = 0; i < n; i++) {
+		const struct xm_task *t = &m->tasks[idx[i]];
+
+		csv_u64(&w, t->device);
+		csv_str(&w, xm_task_name(m, t, b1, sizeof(b1)));
+		csv_str(&w, xm_task_type(t, b2, sizeof(b2)));
+		csv_u64(&w, t->stream);
+		csv_u64(&w, t->task_id);
+		csv_us(&w, t->end_ns - t->start_ns);
+		csv_us(&w, t->start_ns);
+		csv_us(&w, t->end_ns);
+		csv_end_row(&w);
+	}
+	free(idx);
+	return 0;
+}
