@@ -3,14 +3,15 @@
  * Description: the fixture PROF dir and its export pass the project's
  * PROF checker (check_prof.py: layout, .done sizes, control files, Chrome
  * trace shape, paired flows, CSV headers and column counts).  Skips (77)
- * when python3 or the checker is missing; NPUPROF_CHECK_PROF overrides
- * the checker's path.
+ * when python3 or the checker is missing.  The checker lives in the
+ * shared/ folder beside the repository (../shared from the repo root,
+ * where tests/run.sh runs); NPUPROF_CHECK_PROF overrides its path.
  */
 #include "check.h"
 #include "export.h"
 #include "test_export_fixture.h"
 
-#define DEFAULT_CHECKER "/work/shared/checks/check_prof.py"
+#define DEFAULT_CHECKER "../shared/checks/check_prof.py"
 
 int main(void)
 {
