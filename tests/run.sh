@@ -26,6 +26,7 @@ run_one() { # NAME TIMEOUT CMD...
 	shift 2
 	[[ -n "$filter" && "$name" != *"$filter"* ]] && return
 	start=$(date +%s)
+	mkdir -p "$(dirname "$log_dir/$name")"
 	timeout --kill-after=10 "$limit" "$@" >"$log_dir/$name.log" 2>&1
 	rc=$?
 	local took=$(($(date +%s) - start))
