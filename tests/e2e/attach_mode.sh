@@ -2,4 +2,4 @@
 # Attach mode: the sample AI task runs with PROFILING_MODE=dynamic, msprof
 # attaches with --pid; same exactness checks as launch mode.
 source "$(dirname "$0")/lib.bash"
-e2e_run attach --steps=120 --step-gap-ms=30 --streams=2
+e2e_run attach --steps=300 --step-gap-ms=30 --streams=2

@@ -3,4 +3,4 @@
 # pipe; every API call and device task of each step inside the window is
 # captured exactly once, nothing lost, export passes the layout checker.
 source "$(dirname "$0")/lib.bash"
-e2e_run launch --steps=120 --step-gap-ms=30 --threads=2
+e2e_run launch --steps=300 --step-gap-ms=30 --threads=2

@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# Write vmlinux.h (kernel types for BPF CO-RE programs) to OUT.
+#
+#   scripts/gen-vmlinux-h.sh OUT
+#
+# The types come from the BTF of the kernel the test VM boots: the ELF
+# vmlinux is unpacked from its XZ-compressed bzImage (.cache/vm/KVER/boot/
+# vmlinuz-KVER) into .cache/vm/KVER/vmlinux and `bpftool btf dump` turns its
+# .BTF section into C.  Both are cached beside the image.  When that fails
+# (no unpacked image, no python3), the host's /sys/kernel/btf/vmlinux is used
+# instead; CO-RE relocations make either work on the VM kernel.
+#
+# `scripts/gen-vmlinux-h.sh --vmlinux` only unpacks and prints the ELF path.
+
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${NPUPROF_VM_CACHE:-$ROOT/.cache/vm}
+BPFTOOL=${BPFTOOL:-bpftool}
+
+say() { printf 'gen-vmlinux-h: %s\n' "$*" >&2; }
+
+# Unpack the ELF vmlinux from bzImage $1 into $2.  The bzImage header (boot
+# protocol >= 2.08) gives the offset and length of the compressed payload;
+# when it does not, scan for the XZ stream magic.  Exit 0 on an ELF result.
+extract_vmlinux() {
+	python3 - "$1" "$2" <<'PY'
+import lzma, struct, sys
+
+src, dst = sys.argv[1], sys.argv[2]
+XZ_MAGIC = b"\xfd7zXZ\x00"
+img = open(src, "rb").read()
+
+def candidates():
+    # struct setup_header: "HdrS" at 0x202, version at 0x206, setup_sects
+    # at 0x1f1, payload_offset/payload_length at 0x248/0x24c.
+    if img[0x202:0x206] == b"HdrS" and struct.unpack_from("<H", img, 0x206)[0] >= 0x208:
+        setup_sects = img[0x1f1] or 4
+        off, _length = struct.unpack_from("<II", img, 0x248)
+        yield (setup_sects + 1) * 512 + off
+    at = img.find(XZ_MAGIC)
+    while at >= 0:
+        yield at
+        at = img.find(XZ_MAGIC, at + 1)
+
+for start in candidates():
+    if img[start:start + len(XZ_MAGIC)] != XZ_MAGIC:
+        continue
+    try:
+        # The decompressor stops at the end of the stream and leaves the
+        # trailing bytes (size word, padding, signature) unread.
+        elf = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(img[start:])
+    except lzma.LZMAError:
+        continue
+    if elf[:4] == b"\x7fELF":
+        open(dst, "wb").write(elf)
+        sys.exit(0)
+sys.exit("no XZ-compressed ELF payload in " + src)
+PY
+}
+
+# Print the path of the cached ELF vmlinux of the VM kernel, unpacking it
+# first when needed.  Fails when the kernel image is not there.
+vm_vmlinux() {
+	local kver vmlinuz elf
+	kver=$("$ROOT/scripts/vm-kernel.sh" version) || return 1
+	vmlinuz="$CACHE/$kver/boot/vmlinuz-$kver"
+	elf="$CACHE/$kver/vmlinux"
+	[[ -f $vmlinuz ]] || return 1
+	if [[ ! -f $elf || $elf -ot $vmlinuz ]]; then
+		say "unpacking vmlinux from $vmlinuz"
+		extract_vmlinux "$vmlinuz" "$elf.tmp.$$" || { rm -f "$elf.tmp.$$"; return 1; }
+		mv -f "$elf.tmp.$$" "$elf"
+	fi
+	printf '%s\n' "$elf"
+}
+
+# Dump BTF file $1 as C into $2 (via a temporary file, so $2 is whole).
+dump_btf() {
+	"$BPFTOOL" btf dump file "$1" format c >"$2.tmp.$$" || { rm -f "$2.tmp.$$"; return 1; }
+	mv -f "$2.tmp.$$" "$2"
+}
+
+main() {
+	local out=${1:-} elf cached
+	if [[ $out == --vmlinux ]]; then
+		vm_vmlinux
+		return
+	fi
+	[[ -n $out ]] || { echo "usage: gen-vmlinux-h.sh OUT | --vmlinux" >&2; exit 2; }
+	if elf=$(vm_vmlinux); then
+		cached="$(dirname "$elf")/vmlinux.h"
+		if [[ ! -s $cached || $cached -ot $elf ]]; then
+			say "dumping BTF of $elf"
+			dump_btf "$elf" "$cached"
+		fi
+	else
+		say "VM kernel image unavailable; using the host's /sys/kernel/btf/vmlinux"
+		[[ -r /sys/kernel/btf/vmlinux ]] || { say "no BTF source: run scripts/install-deps.sh"; exit 1; }
+		cached="$CACHE/vmlinux-host-$(uname -r).h"
+		mkdir -p "$CACHE"
+		[[ -s $cached ]] || dump_btf /sys/kernel/btf/vmlinux "$cached"
+	fi
+	mkdir -p "$(dirname "$out")"
+	cp "$cached" "$out.tmp.$$"
+	mv -f "$out.tmp.$$" "$out"
+}
+
+main "$@"

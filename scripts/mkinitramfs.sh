@@ -1,0 +1,234 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# Build the initramfs of the test VM and print its path.
+#
+# The initramfs holds busybox-static, the kernel modules needed to reach the
+# host's files over virtio-9p (resolved with their dependencies from the
+# unpacked kernel's modules.dep), and an /init that mounts the host root
+# read-only, the --rw shares writable, the pseudo file systems and tmpfs,
+# chroots into the host root, runs the command and powers off.  The protocol
+# with scripts/vm-run.sh is a 9p share tagged "ctl" that holds:
+#   cwd     directory to run in            (host -> guest)
+#   cmd     shell command for /bin/sh -c   (host -> guest)
+#   env     NAME=VALUE lines to export     (host -> guest)
+#   rw      "TAG PATH" lines, one per --rw (host -> guest)
+#   moddir  host path of the unpacked /lib/modules/KVER (host -> guest)
+#   status  exit status of the command     (guest -> host)
+#   dmesg   kernel log after the command   (guest -> host)
+# The command's output goes to the kernel console ttyS0 (a tty, so programs
+# line-buffer; hvc0 was tried and is ~20x slower under TCG), and the second
+# serial port ttyS1 streams /dev/kmsg while the command runs.
+#
+# The archive is rebuilt only when an input changes (this script, busybox,
+# the module files); a key file beside it records the inputs.
+
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${NPUPROF_VM_CACHE:-$ROOT/.cache/vm}
+BUSYBOX=${BUSYBOX:-/bin/busybox}
+# Top-level modules; their dependencies are added from modules.dep.
+MODULES=(virtio_pci 9pnet_virtio 9p)
+
+die() { printf 'mkinitramfs: %s\n' "$*" >&2; exit 1; }
+
+KVER=$("$ROOT/scripts/vm-kernel.sh" version) || die "linux-headers-amd64 not installed; run scripts/install-deps.sh"
+MODDIR=$("$ROOT/scripts/vm-kernel.sh" moddir)
+OUT="$CACHE/$KVER/initramfs.cpio"
+
+# Print the modules.dep path of module NAME (matching .ko, .ko.xz, .ko.zst).
+module_path() {
+	awk -F: -v n="$1" '{
+		b = $1; sub(/.*\//, "", b); sub(/\.ko(\.xz|\.zst|\.gz)?$/, "", b)
+		gsub(/-/, "_", b)
+		if (b == n) { print $1; exit }
+	}' "$MODDIR/modules.dep"
+}
+
+# Print the dependencies of module file PATH as listed by modules.dep.
+module_deps() {
+	awk -F: -v p="$1" '$1 == p { print $2; exit }' "$MODDIR/modules.dep" | tr ' ' '\n' | sed '/^$/d'
+}
+
+declare -A SEEN=()
+ORDER=()
+# Append PATH after all its dependencies (depth first), once.
+add_module() {
+	local p=$1 d
+	[[ -n ${SEEN[$p]:-} ]] && return 0
+	SEEN[$p]=1
+	for d in $(module_deps "$p"); do
+		add_module "$d"
+	done
+	ORDER+=("$p")
+}
+
+for m in "${MODULES[@]}"; do
+	p=$(module_path "$m")
+	if [[ -z $p ]]; then
+		# Built into the kernel: nothing to load.
+		grep -q "/$m.ko" "$MODDIR/modules.builtin" 2>/dev/null && continue
+		die "module $m not found in $MODDIR/modules.dep"
+	fi
+	add_module "$p"
+done
+
+key=$( {
+	sha256sum "${BASH_SOURCE[0]}"
+	stat -L -c '%n %s %Y' "$BUSYBOX"
+	for p in "${ORDER[@]}"; do stat -c '%n %s %Y' "$MODDIR/$p"; done
+} | sha256sum | cut -d' ' -f1)
+
+if [[ -f $OUT && -f $OUT.key && $(cat "$OUT.key") == "$key" ]]; then
+	printf '%s\n' "$OUT"
+	exit 0
+fi
+
+stage=$(mktemp -d "${TMPDIR:-/tmp}/npuprof-initramfs.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,dev,proc,sys,ctl,newroot,etc,lib/modules}
+cp "$BUSYBOX" "$stage/bin/busybox"
+for p in "${ORDER[@]}"; do
+	n=$(basename "$p")
+	n=${n%.xz}; n=${n%.zst}; n=${n%.gz}
+	case $p in
+	*.ko.xz) xz -dc "$MODDIR/$p" >"$stage/lib/modules/$n" ;;
+	*.ko.zst) zstd -qdc "$MODDIR/$p" >"$stage/lib/modules/$n" ;;
+	*.ko.gz) gzip -dc "$MODDIR/$p" >"$stage/lib/modules/$n" ;;
+	*) cp "$MODDIR/$p" "$stage/lib/modules/$n" ;;
+	esac
+	printf '%s\n' "$n" >>"$stage/etc/modules"
+done
+
+cat >"$stage/init" <<'INIT'
+#!/bin/busybox sh
+# PID 1 of the npuprof test VM: mount the host, run the command, power off.
+/bin/busybox --install -s /bin
+export PATH=/bin
+
+fail() {
+	echo "vm-init: $*" >&2
+	poweroff -f
+}
+
+# Mount FSTYPE on DIR (creating DIR), failing the boot when it does not work.
+must_mount() {
+	mkdir -p "$3" 2>/dev/null
+	mount -t "$1" -o "$2" "$1" "$3" || fail "cannot mount $1 on $3"
+}
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+exec </dev/null >/dev/console 2>&1
+
+while read -r m; do
+	insmod "/lib/modules/$m" || fail "insmod $m failed"
+done </etc/modules
+
+p9="trans=virtio,version=9p2000.L,msize=262144"
+mount -t 9p -o "$p9,cache=none" ctl /ctl || fail "cannot mount the ctl share"
+# cache=loose: pages and metadata are cached in the guest, which saves 9p
+# round trips (slow under TCG); exec, mmap of shared libraries and uprobes on
+# them work.  Changes the host makes while the VM runs may go unseen.
+mount -t 9p -o "ro,$p9,cache=loose" hostroot /newroot || fail "cannot mount the host root over 9p"
+
+r=/newroot
+must_mount proc nosuid,nodev,noexec $r/proc
+must_mount sysfs nosuid,nodev,noexec $r/sys
+must_mount devtmpfs mode=0755 $r/dev
+must_mount devpts gid=5,mode=620,ptmxmode=666 $r/dev/pts
+mkdir -p $r/dev/shm && mount -t tmpfs -o mode=1777 shm $r/dev/shm
+must_mount tracefs mode=0700 $r/sys/kernel/tracing
+must_mount debugfs mode=0700 $r/sys/kernel/debug
+must_mount bpf mode=0700 $r/sys/fs/bpf
+mount -t tmpfs -o mode=1777 tmpfs $r/tmp || fail "cannot mount tmpfs on /tmp"
+mount -t tmpfs -o mode=0755 tmpfs $r/run || fail "cannot mount tmpfs on /run"
+mount -t tmpfs -o mode=0700 tmpfs $r/root || fail "cannot mount tmpfs on /root"
+
+# The unpacked modules of this kernel, so modprobe works inside.
+read -r moddir </ctl/moddir
+read -r kver </proc/sys/kernel/osrelease
+if [ -d "$r$moddir" ] && [ -d "$r/lib/modules/$kver" ]; then
+	mount --bind "$r$moddir" "$r/lib/modules/$kver"
+fi
+
+if [ -f /ctl/rw ]; then
+	while read -r tag dir; do
+		mkdir -p "$r$dir" 2>/dev/null
+		mount -t 9p -o "$p9,cache=loose" "$tag" "$r$dir" || fail "cannot mount --rw $dir"
+	done </ctl/rw
+fi
+
+hostname npuprof-vm
+ip link set lo up 2>/dev/null
+# BPF memory is charged to memcg on 6.1; lift the old limit anyway for
+# perf buffers and older libbpf.
+ulimit -l unlimited
+
+set -- PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+	HOME=/root USER=root LOGNAME=root SHELL=/bin/sh NPUPROF_VM=1
+if [ -f /ctl/env ]; then
+	while IFS= read -r kv; do set -- "$@" "$kv"; done </ctl/env
+fi
+
+(while :; do cat /dev/kmsg; sleep 1; done) >/dev/ttyS1 2>/dev/null &
+kmsg_pid=$!
+echo "npuprof-vm: running command" >/dev/kmsg
+
+env -i "$@" chroot $r /bin/sh -c 'cd "$1" && exec /bin/sh -c "$2"' sh \
+	"$(cat /ctl/cwd)" "$(cat /ctl/cmd)"
+status=$?
+
+echo "npuprof-vm: command exited $status" >/dev/kmsg
+dmesg >/ctl/dmesg
+kill $kmsg_pid 2>/dev/null
+sync
+echo $status >/ctl/status
+sync
+poweroff -f
+INIT
+chmod 755 "$stage/init"
+
+# Write a newc cpio of the stage plus the device nodes the kernel opens
+# before /init runs (so no root is needed to mknod).
+python3 - "$stage" "$OUT.tmp.$$" <<'PY'
+import os, stat, sys
+
+stage, out = sys.argv[1], sys.argv[2]
+ino = [1]
+
+def entry(f, name, mode, data=b"", rdev=(0, 0), mtime=0):
+    hdr = "070701" + "".join("%08X" % v for v in (
+        ino[0], mode, 0, 0, 1, mtime, len(data), 0, 0, rdev[0], rdev[1],
+        len(name) + 1, 0))
+    ino[0] += 1
+    f.write(hdr.encode() + name.encode() + b"\0")
+    f.write(b"\0" * (-(110 + len(name) + 1) % 4))
+    f.write(data)
+    f.write(b"\0" * (-len(data) % 4))
+
+with open(out, "wb") as f:
+    for top, dirs, files in os.walk(stage):
+        dirs.sort()
+        rel = os.path.relpath(top, stage)
+        if rel != ".":
+            entry(f, rel, stat.S_IFDIR | 0o755)
+        for n in sorted(files):
+            p = os.path.join(top, n)
+            st = os.lstat(p)
+            name = os.path.normpath(os.path.join(rel, n))
+            if stat.S_ISLNK(st.st_mode):
+                entry(f, name, stat.S_IFLNK | 0o777, os.readlink(p).encode())
+            else:
+                with open(p, "rb") as src:
+                    entry(f, name, stat.S_IFREG | (st.st_mode & 0o777), src.read())
+    entry(f, "dev/console", stat.S_IFCHR | 0o600, rdev=(5, 1))
+    entry(f, "dev/null", stat.S_IFCHR | 0o666, rdev=(1, 3))
+    entry(f, "TRAILER!!!", 0)
+PY
+mv -f "$OUT.tmp.$$" "$OUT"
+printf '%s\n' "$key" >"$OUT.key.tmp.$$"
+mv -f "$OUT.key.tmp.$$" "$OUT.key"
+printf '%s\n' "$OUT"
