@@ -10,10 +10,9 @@
  * end_info's clock is read before the producers are disabled, and the
  * drain is stopped only after both report that no probe is still writing.
  *
- * The device clock samples in info.json come from the task records
- * themselves (each START/END record carries the host time and the device
- * count of one instant): the session sees every record on its way to the
- * drain and keeps the first and last pair per device.
+ * info.json carries host/device clock pairs per device, read from the
+ * driver right after start and right before stop (npuprof/devclock.h), so
+ * the export can map device counts onto the host clock exactly.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +28,7 @@
 #include <unistd.h>
 
 #include <npuprof/acl_trace.h>
+#include <npuprof/devclock.h>
 #include <npuprof/drain.h>
 #include <npuprof/kring.h>
 #include <npuprof/record.h>
@@ -37,10 +37,13 @@
 #define SESSION_BPF_RING_BYTES (1u << 20) /* per CPU */
 #define SESSION_MAX_DEVICES 64
 
-/* First and last host/device clock pair seen for one device. */
+#define SESSION_CLOCK_SAMPLES 3 /* pairs read at start and again at stop */
+
+/* Host/device clock pairs of one device, from the driver. */
 struct clock_pairs {
-	int seen;
-	uint64_t first_host, first_dev, last_host, last_dev;
+	unsigned int n;
+	uint64_t host[2 * SESSION_CLOCK_SAMPLES];
+	uint64_t dev[2 * SESSION_CLOCK_SAMPLES];
 };
 
 struct npuprof_session {
@@ -57,9 +60,6 @@ struct npuprof_session {
 	uint64_t begin_mono_ns, end_mono_ns;
 	struct timespec begin_real;
 	struct clock_pairs clocks[SESSION_MAX_DEVICES];
-	/* forwarding state for the record tap, valid during a consume call */
-	npuprof_rec_fn tap_fn;
-	void *tap_ctx;
 };
 
 static uint64_t clock_ns(clockid_t id)
@@ -88,44 +88,31 @@ int npuprof_session_running(const struct npuprof_session *s)
 	return s && s->running;
 }
 
-/* Keep the clock pairs of START/END records, then pass the record on. */
-static int session_tap(void *ctx, const struct npuprof_rec_hdr *rec)
+static long kring_consume_src(void *obj, npuprof_rec_fn fn, void *ctx)
 {
-	struct npuprof_session *s = ctx;
-
-	if (rec->type == NPUPROF_REC_TASK && rec->size >= sizeof(struct npuprof_rec_task)) {
-		const struct npuprof_rec_task *t = (const void *)rec;
-		struct clock_pairs *c;
-
-		if ((t->event == NPUPROF_TASK_START || t->event == NPUPROF_TASK_END) &&
-		    t->device < SESSION_MAX_DEVICES) {
-			c = &s->clocks[t->device];
-			if (!c->seen) {
-				c->seen = 1;
-				c->first_host = t->hdr.ts;
-				c->first_dev = t->dev_ts;
-			}
-			c->last_host = t->hdr.ts;
-			c->last_dev = t->dev_ts;
-		}
-	}
-	return s->tap_fn(s->tap_ctx, rec);
-}
-
-static long kring_consume_tap(void *obj, npuprof_rec_fn fn, void *ctx)
-{
-	struct npuprof_session *s = obj;
-
-	s->tap_fn = fn;
-	s->tap_ctx = ctx;
-	return npuprof_kring_consume(s->kring, session_tap, s);
+	return npuprof_kring_consume(obj, fn, ctx);
 }
 
 static int kring_stats_src(void *obj, unsigned int cpu, uint64_t *w, uint64_t *l)
 {
-	struct npuprof_session *s = obj;
+	return npuprof_kring_stats(obj, cpu, w, l);
+}
 
-	return npuprof_kring_stats(s->kring, cpu, w, l);
+/* Append SESSION_CLOCK_SAMPLES pairs for every device the driver knows. */
+static void sample_clocks(struct npuprof_session *s)
+{
+	int d, i;
+
+	for (d = 0; d < SESSION_MAX_DEVICES; d++) {
+		struct clock_pairs *c = &s->clocks[d];
+
+		for (i = 0; i < SESSION_CLOCK_SAMPLES; i++) {
+			if (c->n >= 2 * SESSION_CLOCK_SAMPLES ||
+			    npuprof_devclock_sample(d, &c->host[c->n], &c->dev[c->n]))
+				break;
+			c->n++;
+		}
+	}
 }
 
 static long acl_consume_src(void *obj, npuprof_rec_fn fn, void *ctx)
@@ -305,8 +292,8 @@ static int start_drain(struct npuprof_session *s)
 			.source = NPUPROF_SRC_KMOD,
 			.fd = npuprof_kring_fd(s->kring),
 			.nr_cpus = npuprof_kring_nr_cpus(s->kring),
-			.obj = s,
-			.consume = kring_consume_tap,
+			.obj = s->kring,
+			.consume = kring_consume_src,
 			.stats = kring_stats_src,
 		};
 	}
@@ -388,6 +375,7 @@ int npuprof_session_start(struct npuprof_session *s)
 	if (err)
 		goto out_stop_drain;
 	s->begin_mono_ns = clock_ns(CLOCK_MONOTONIC);
+	sample_clocks(s);
 	err = write_time_file(s, "host/start_info", 1);
 	if (err)
 		goto out_disable;
@@ -426,23 +414,40 @@ static json_t *ring_counters(struct npuprof_session *s, int kmod, uint64_t *lost
 	return arr;
 }
 
-static json_t *clock_samples(struct npuprof_session *s, json_t *devices)
+/* info.json "clockSamples": [{device, samples: [{hostMonotonicNs, deviceCount}]}] */
+static json_t *clock_samples(struct npuprof_session *s)
 {
 	json_t *arr = json_array();
+	unsigned int i;
 	int d;
 
 	for (d = 0; d < SESSION_MAX_DEVICES; d++) {
 		struct clock_pairs *c = &s->clocks[d];
+		json_t *samples;
 
-		if (!c->seen)
+		if (!c->n)
 			continue;
-		json_array_append_new(devices, json_integer(d));
-		json_array_append_new(arr, json_pack("{s:i, s:[{s:I, s:I}, {s:I, s:I}]}",
-						     "device", d, "samples",
-						     "hostMonotonicNs", (json_int_t)c->first_host,
-						     "deviceCount", (json_int_t)c->first_dev,
-						     "hostMonotonicNs", (json_int_t)c->last_host,
-						     "deviceCount", (json_int_t)c->last_dev));
+		samples = json_array();
+		for (i = 0; i < c->n; i++)
+			json_array_append_new(samples, json_pack("{s:I, s:I}", "hostMonotonicNs",
+								 (json_int_t)c->host[i], "deviceCount",
+								 (json_int_t)c->dev[i]));
+		json_array_append_new(arr, json_pack("{s:i, s:o}", "device", d, "samples", samples));
+	}
+	return arr;
+}
+
+/* Device ids that got data: the device_<id> folders the drain created. */
+static json_t *data_devices(struct npuprof_session *s)
+{
+	json_t *arr = json_array();
+	char path[PATH_MAX + 32];
+	int d;
+
+	for (d = 0; d < SESSION_MAX_DEVICES; d++) {
+		snprintf(path, sizeof(path), "%s/device_%d", s->prof_dir, d);
+		if (access(path, F_OK) == 0)
+			json_array_append_new(arr, json_integer(d));
 	}
 	return arr;
 }
@@ -466,7 +471,7 @@ static int write_info(struct npuprof_session *s, const struct npuprof_drain_stat
 		      uint64_t *lost)
 {
 	char host[256] = "", comm[64];
-	json_t *doc, *devices = json_array(), *rings = json_object();
+	json_t *doc, *rings = json_object();
 
 	gethostname(host, sizeof(host) - 1);
 	read_comm(s->pid, comm, sizeof(comm));
@@ -477,7 +482,7 @@ static int write_info(struct npuprof_session *s, const struct npuprof_drain_stat
 	doc = json_pack("{s:i, s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:{s:I, s:I, s:I, s:I, s:I, s:i}}",
 			"pid", (int)s->pid, "pid_name", comm, "hostname", host,
 			"platform_version", "npusim", "record_version", NPUPROF_RECORD_VERSION,
-			"clockSamples", clock_samples(s, devices), "devices", devices,
+			"clockSamples", clock_samples(s), "devices", data_devices(s),
 			"rings", rings, "drain", "records", (json_int_t)st->records,
 			"api_records", (json_int_t)st->api_records, "task_records",
 			(json_int_t)st->task_records, "raw_bytes", (json_int_t)st->raw_bytes,
@@ -503,6 +508,7 @@ int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_resul
 
 	if (!s->running)
 		return -EINVAL;
+	sample_clocks(s);
 	s->end_mono_ns = clock_ns(CLOCK_MONOTONIC);
 	err = enable_producers(s, 0);
 	e = npuprof_drain_stop(s->drain, &st);

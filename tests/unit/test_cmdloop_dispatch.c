@@ -66,7 +66,7 @@ int main(void)
 		 "[ERROR] msprof: invalid option -- 'start now'\n%s"
 		 "dynamic profiling for pid 42 stop success\n"
 		 "PROF data saved in /out/PROF_000001_20260101000000000_00000042ABCDEFGH: "
-		 "12 api records, 34 device tasks, 0 records lost\n"
+		 "12 api records, 34 device task events, 0 records lost\n"
 		 "dynamic profiling for pid 42 quit success\n",
 		 usage, usage, usage, usage);
 	CHECK_STR(out, want);

@@ -21,7 +21,7 @@ int main(void)
 		.n = 5,
 	};
 	const char *saved = "PROF data saved in /out/PROF_000001_20260101000000000_00000042ABCDEFGH: "
-			    "12 api records, 34 device tasks, 0 records lost\n";
+			    "12 api records, 34 device task events, 0 records lost\n";
 	char want[4096];
 	struct msprof_dyn d;
 	struct capture c;

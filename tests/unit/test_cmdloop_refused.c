@@ -62,7 +62,7 @@ int main(void)
 		  "[WARNING] msprof: dynamic profiling for pid 42 already started\n"
 		  "[WARNING] msprof: dynamic profiling for pid 42 has not started\n"
 		  "PROF data saved in /out/PROF_000001_20260101000000000_00000042ABCDEFGH: "
-		  "12 api records, 34 device tasks, 0 records lost\n"
+		  "12 api records, 34 device task events, 0 records lost\n"
 		  "[WARNING] msprof: dynamic profiling device for pid 42 has not been set up: "
 		  "start again after the app has called aclrtSetDevice\n"
 		  "[ERROR] msprof: dynamic profiling for pid 42 start failed (fail)\n"

@@ -49,7 +49,7 @@ int main(void)
 	CHECK_STR(out, "dynamic profiling for pid 42 start success\n"
 		       "dynamic profiling for pid 42 stop success\n"
 		       "PROF data saved in /out/PROF_000001_20260101000000000_00000042ABCDEFGH: "
-		       "12 api records, 34 device tasks, 0 records lost\n"
+		       "12 api records, 34 device task events, 0 records lost\n"
 		       "dynamic profiling for pid 42 quit success\n");
 	free(out);
 	return CHECK_DONE();

@@ -47,7 +47,7 @@ static void test_connection_closed(void)
 		 "or 100 commands on one connection): run msprof again to reconnect\n"
 		 "saving the data collected so far\n"
 		 "PROF data saved in /out/PROF_000001_20260101000000000_00000042ABCDEFGH: "
-		 "12 api records, 34 device tasks, 0 records lost\n",
+		 "12 api records, 34 device task events, 0 records lost\n",
 		 (int)d.app_pid, (int)d.app_pid);
 	CHECK_STR(out, want);
 	free(out);
@@ -96,7 +96,7 @@ static void test_app_exited(void)
 		 "server process %d has exited\n"
 		 "saving the data collected so far\n"
 		 "PROF data saved in /out/PROF_000001_20260101000000000_00000042ABCDEFGH: "
-		 "12 api records, 34 device tasks, 0 records lost\n",
+		 "12 api records, 34 device task events, 0 records lost\n",
 		 (int)child, (int)child);
 	CHECK_STR(out, want);
 	free(out);

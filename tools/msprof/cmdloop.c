@@ -101,7 +101,7 @@ static void finish_capture(struct msprof_dyn *d)
 		npuprof_err("stopping the capture for pid %d failed: %s", (int)d->app_pid,
 			    session_why(d, rc));
 	if (res.prof_dir[0])
-		reply("PROF data saved in %s: %llu api records, %llu device tasks, %llu records lost",
+		reply("PROF data saved in %s: %llu api records, %llu device task events, %llu records lost",
 		      res.prof_dir, (unsigned long long)res.api_records,
 		      (unsigned long long)res.task_records, (unsigned long long)res.lost);
 	if (res.write_error)

@@ -5,8 +5,8 @@
  *  1. a device task's SUBMIT, START and END records (keyed by device,
  *     stream, task id) become one task;
  *  2. each device gets a device-count -> host-ns mapping (clock_sync.c)
- *     from its own START/END records, else from info.json clock samples,
- *     else the tracepoints' host times are used as they are;
+ *     from the driver's clock samples in info.json, else from its own
+ *     START/END records, else the tracepoints' host times are used as is;
  *  3. each task with a SUBMIT record is linked to the API call that
  *     submitted it: the innermost call on the same thread whose
  *     [entry, exit] holds the SUBMIT host time (the driver's submit
@@ -83,7 +83,13 @@ static void merge_tasks(struct export_model *m)
 	m->n_tasks = n + 1;
 }
 
-/* Fit the START/END pairs of device @dev (tasks[lo, hi)). */
+/*
+ * Device @dev's count -> host ns mapping.  The driver's clock pairs in
+ * info.json come first: each reads both clocks in one call, while a
+ * START/END record pairs the device's true event time with the moment the
+ * host saw the interrupt, which lags by a varying amount.  The records'
+ * pairs (tasks[lo, hi)) are the fallback for a driver without clock reads.
+ */
 static int fit_device(struct export_model *m, struct xm_device *dev, size_t lo, size_t hi)
 {
 	struct clock_pair *p = malloc(2 * (hi - lo + m->n_samples) * sizeof(*p) + 1);
@@ -92,6 +98,15 @@ static int fit_device(struct export_model *m, struct xm_device *dev, size_t lo, 
 
 	if (!p)
 		return -ENOMEM;
+	for (i = 0; i < m->n_samples; i++)
+		if (m->samples[i].device == dev->id)
+			p[n++] = m->samples[i].pair;
+	err = clock_fit_pairs(p, n, &dev->fit);
+	if (!err) {
+		dev->clock = XM_CLOCK_INFO_JSON;
+		goto out_free;
+	}
+	n = 0;
 	for (i = lo; i < hi; i++) {
 		const struct xm_task *t = &m->tasks[i];
 
@@ -102,17 +117,8 @@ static int fit_device(struct export_model *m, struct xm_device *dev, size_t lo, 
 	}
 	dev->clock = n ? XM_CLOCK_TRACEPOINT : XM_CLOCK_NONE;
 	err = clock_fit_pairs(p, n, &dev->fit);
-	if (!err) {
-		dev->clock = XM_CLOCK_RECORDS;
-		goto out_free;
-	}
-	n = 0;
-	for (i = 0; i < m->n_samples; i++)
-		if (m->samples[i].device == dev->id)
-			p[n++] = m->samples[i].pair;
-	err = clock_fit_pairs(p, n, &dev->fit);
 	if (!err)
-		dev->clock = XM_CLOCK_INFO_JSON;
+		dev->clock = XM_CLOCK_RECORDS;
 	err = err == -ENOMEM ? err : 0;
 out_free:
 	free(p);

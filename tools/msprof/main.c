@@ -26,7 +26,7 @@ static int usage_error(const char *msg)
 
 static int run_export(const struct msprof_options *o)
 {
-	struct msprof_export_opts eo = { .output = o->output_abs, .print_summary = 0 };
+	struct msprof_export_opts eo = { .output = o->output_abs, .print_summary = 1 };
 
 	return msprof_export(&eo) ? MSPROF_EXIT_FAILURE : 0;
 }
