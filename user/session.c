@@ -46,6 +46,13 @@ struct clock_pairs {
 	uint64_t dev[2 * SESSION_CLOCK_SAMPLES];
 };
 
+/* The clocks of one capture edge, read together. */
+struct capture_clocks {
+	uint64_t mono_ns;     /* CLOCK_MONOTONIC: the clock of every record */
+	uint64_t mono_raw_ns; /* CLOCK_MONOTONIC_RAW, as CANN records it */
+	struct timespec real; /* wall clock */
+};
+
 struct npuprof_session {
 	struct npuprof_session_opts opts;
 	char *output;
@@ -57,7 +64,7 @@ struct npuprof_session {
 	int running;
 	char prof_dir[PATH_MAX];
 	char error[PATH_MAX * 2];
-	uint64_t begin_mono_ns, end_mono_ns;
+	struct capture_clocks begin, end;
 	struct timespec begin_real;
 	struct clock_pairs clocks[SESSION_MAX_DEVICES];
 };
@@ -246,6 +253,7 @@ static int write_json(struct npuprof_session *s, const char *rel, json_t *doc)
 		json_decref(doc);
 		return -ENAMETOOLONG;
 	}
+	errno = 0;
 	if (json_dump_file(doc, path, JSON_INDENT(2) | JSON_SORT_KEYS))
 		err = errno ? -errno : -EIO;
 	json_decref(doc);
@@ -254,30 +262,36 @@ static int write_json(struct npuprof_session *s, const char *rel, json_t *doc)
 	return err;
 }
 
+static void read_capture_clocks(struct capture_clocks *c)
+{
+	c->mono_ns = clock_ns(CLOCK_MONOTONIC);
+	c->mono_raw_ns = clock_ns(CLOCK_MONOTONIC_RAW);
+	clock_gettime(CLOCK_REALTIME, &c->real);
+}
+
 /*
  * start_info / end_info: CANN's keys (collectionDate*, collectionTime* as a
  * string of wall-clock us, clockMonotonicRaw) plus clockMonotonic, the
- * capture clock of every record, read after enabling (start) or before
- * disabling (stop): every event between the two is in the data.
+ * capture clock of every record.  All were read together after enabling
+ * (start) or before disabling (stop): every event between the two
+ * clockMonotonic values is in the data.
  */
 static int write_time_file(struct npuprof_session *s, const char *rel, int begin)
 {
-	struct timespec real;
+	const struct capture_clocks *c = begin ? &s->begin : &s->end;
 	char date[64], us[32];
 	struct tm tm;
 
-	clock_gettime(CLOCK_REALTIME, &real);
-	localtime_r(&real.tv_sec, &tm);
+	localtime_r(&c->real.tv_sec, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm);
 	snprintf(us, sizeof(us), "%llu",
-		 (unsigned long long)real.tv_sec * 1000000ull + real.tv_nsec / 1000);
+		 (unsigned long long)c->real.tv_sec * 1000000ull + c->real.tv_nsec / 1000);
 	return write_json(s, rel,
 			  json_pack("{s:s, s:s, s:I, s:I}",
 				    begin ? "collectionDateBegin" : "collectionDateEnd", date,
 				    begin ? "collectionTimeBegin" : "collectionTimeEnd", us,
-				    "clockMonotonicRaw", (json_int_t)clock_ns(CLOCK_MONOTONIC_RAW),
-				    "clockMonotonic",
-				    (json_int_t)(begin ? s->begin_mono_ns : s->end_mono_ns)));
+				    "clockMonotonicRaw", (json_int_t)c->mono_raw_ns,
+				    "clockMonotonic", (json_int_t)c->mono_ns));
 }
 
 static int start_drain(struct npuprof_session *s)
@@ -311,25 +325,50 @@ static int start_drain(struct npuprof_session *s)
 	return npuprof_drain_start(&cfg, srcs, n, &s->drain);
 }
 
-static int enable_producers(struct npuprof_session *s, int on)
+/* Disable both producers; returns once neither can still write. */
+static int disable_producers(struct npuprof_session *s)
 {
 	int err = 0, e;
 
 	if (s->kring) {
-		e = on ? npuprof_kring_enable(s->kring) : npuprof_kring_disable(s->kring);
-		if (e && !err) {
-			set_error(s, on ? "enabling npuprof.ko capture" : "disabling npuprof.ko capture", e);
+		e = npuprof_kring_disable(s->kring);
+		if (e) {
+			set_error(s, "disabling npuprof.ko capture", e);
 			err = e;
 		}
 	}
 	if (s->acl) {
-		e = npuprof_acl_trace_enable(s->acl, on);
+		e = npuprof_acl_trace_enable(s->acl, 0);
 		if (e && !err) {
-			set_error(s, on ? "enabling the uprobes" : "disabling the uprobes", e);
+			set_error(s, "disabling the uprobes", e);
 			err = e;
 		}
 	}
 	return err;
+}
+
+/* Enable both producers, or neither: a failure undoes the first. */
+static int enable_producers(struct npuprof_session *s)
+{
+	int err;
+
+	if (s->kring) {
+		err = npuprof_kring_enable(s->kring);
+		if (err) {
+			set_error(s, "enabling npuprof.ko capture", err);
+			return err;
+		}
+	}
+	if (s->acl) {
+		err = npuprof_acl_trace_enable(s->acl, 1);
+		if (err) {
+			set_error(s, "enabling the uprobes", err);
+			if (s->kring)
+				npuprof_kring_disable(s->kring);
+			return err;
+		}
+	}
+	return 0;
 }
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -371,10 +410,10 @@ int npuprof_session_start(struct npuprof_session *s)
 		set_error(s, "starting the drain", err);
 		goto out_remove;
 	}
-	err = enable_producers(s, 1);
+	err = enable_producers(s);
 	if (err)
 		goto out_stop_drain;
-	s->begin_mono_ns = clock_ns(CLOCK_MONOTONIC);
+	read_capture_clocks(&s->begin);
 	sample_clocks(s);
 	err = write_time_file(s, "host/start_info", 1);
 	if (err)
@@ -383,7 +422,7 @@ int npuprof_session_start(struct npuprof_session *s)
 	return 0;
 
 out_disable:
-	enable_producers(s, 0);
+	disable_producers(s);
 out_stop_drain:
 	npuprof_drain_stop(s->drain, NULL);
 	s->drain = NULL;
@@ -509,8 +548,8 @@ int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_resul
 	if (!s->running)
 		return -EINVAL;
 	sample_clocks(s);
-	s->end_mono_ns = clock_ns(CLOCK_MONOTONIC);
-	err = enable_producers(s, 0);
+	read_capture_clocks(&s->end);
+	err = disable_producers(s);
 	e = npuprof_drain_stop(s->drain, &st);
 	s->drain = NULL;
 	s->running = 0;
@@ -538,7 +577,7 @@ int npuprof_session_discard(struct npuprof_session *s)
 {
 	if (!s->running)
 		return -EINVAL;
-	enable_producers(s, 0);
+	disable_producers(s);
 	npuprof_drain_stop(s->drain, NULL);
 	s->drain = NULL;
 	s->running = 0;
