@@ -124,6 +124,11 @@ static void __attribute__((noreturn)) exec_app(const struct msprof_options *o, c
 	if (setenv("PROFILING_MODE", "dynamic", 1) || setenv("DYNAMIC_PROFILING_KEY_PID", key, 1) ||
 	    setenv("PROFILER_SAMPLECONFIG", params, 1))
 		goto out_report;
+	/*
+	 * Its own process group, so Ctrl-C at the (msprof) prompt reaches
+	 * msprof only (which answers "use quit") and never kills the job.
+	 */
+	setpgid(0, 0);
 	/* The prompt owns stdin: the app must not eat the commands. */
 	null_fd = open("/dev/null", O_RDONLY);
 	if (null_fd >= 0) {
