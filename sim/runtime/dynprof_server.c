@@ -221,7 +221,27 @@ static long srv_env_key(void)
 	return *end || key <= 0 ? 0 : key;
 }
 
-/* Create, bind (replacing a stale file), chmod 0600 and listen at @key. */
+/*
+ * 1 when a live server answers at @addr: then the name is taken (say, by
+ * the parent of a multi-process app that inherited the same
+ * DYNAMIC_PROFILING_KEY_PID) and must not be unlinked from under it.
+ */
+static int srv_name_in_use(const struct sockaddr_un *addr)
+{
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int live;
+
+	if (fd < 0)
+		return 0;
+	live = connect(fd, (const struct sockaddr *)addr, sizeof(*addr)) == 0;
+	close(fd);
+	return live;
+}
+
+/*
+ * Create, bind, chmod 0600 and listen at @key.  A stale file (nobody
+ * listening) is replaced; a live one gives -EADDRINUSE.
+ */
 static int srv_bind(const char *home, long key)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
@@ -230,10 +250,12 @@ static int srv_bind(const char *home, long key)
 	err = dynprof_socket_path(srv.path, sizeof(srv.path), home, key);
 	if (err)
 		return err;
+	memcpy(addr.sun_path, srv.path, strlen(srv.path) + 1);
+	if (srv_name_in_use(&addr))
+		return -EADDRINUSE;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	memcpy(addr.sun_path, srv.path, strlen(srv.path) + 1);
 	unlink(srv.path);
 	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
 		goto out_close;

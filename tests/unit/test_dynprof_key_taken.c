@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Description: two processes of one app inherit the same
+ * DYNAMIC_PROFILING_KEY_PID (launch mode sets it for the app, and its
+ * children inherit it).  The first binds dynamic_profiling_socket_<key>;
+ * the second must find that name live, leave it alone and bind
+ * dynamic_profiling_socket_<its pid> instead.  Regression: the server used
+ * to unlink the path before bind, so the second process silently stole
+ * the first one's socket (both files must exist afterwards).
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "tmpdir.h"
+
+#define KEY "424242"
+
+/* Child: aclInit from ../lib/libascendcl.so, say ready on @ready_fd, wait. */
+static void run_app(int ready_fd)
+{
+	char exe[PATH_MAX], lib[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int (*init)(const char *);
+	void *h;
+
+	if (n < 0)
+		_exit(2);
+	exe[n] = '\0';
+	snprintf(lib, sizeof(lib), "%s/../lib/libascendcl.so", dirname(exe));
+	h = dlopen(lib, RTLD_NOW);
+	if (!h)
+		_exit(77);
+	init = (int (*)(const char *))dlsym(h, "aclInit");
+	if (!init || init(NULL))
+		_exit(3);
+	if (write(ready_fd, "r", 1) != 1)
+		_exit(4);
+	pause();
+	_exit(0);
+}
+
+static pid_t start_app(void)
+{
+	int p[2];
+	char c;
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		run_app(p[1]);
+	}
+	close(p[1]);
+	if (read(p[0], &c, 1) != 1) {
+		int st = 0;
+
+		waitpid(pid, &st, 0);
+		close(p[0]);
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 77)
+			CHECK_SKIP("build/lib/libascendcl.so not built");
+		return -1;
+	}
+	close(p[0]);
+	return pid;
+}
+
+static int is_socket(const char *dir, const char *key)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/dynamic_profiling_socket_%s", dir, key);
+	return stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+int main(void)
+{
+	char home[PATH_MAX], second[32];
+	pid_t a, b;
+
+	snprintf(home, sizeof(home), "/tmp/npuprof_key_XXXXXX");
+	if (!mkdtemp(home))
+		return 1;
+	setenv("HOME", home, 1);
+	setenv("PROFILING_MODE", "dynamic", 1);
+	setenv("DYNAMIC_PROFILING_KEY_PID", KEY, 1);
+	a = start_app();
+	CHECK(a > 0);
+	b = start_app();
+	CHECK(b > 0);
+	snprintf(second, sizeof(second), "%d", (int)b);
+	CHECK(is_socket(home, KEY));
+	CHECK(is_socket(home, second));
+	if (a > 0)
+		kill(a, SIGKILL);
+	if (b > 0)
+		kill(b, SIGKILL);
+	while (wait(NULL) > 0)
+		;
+	tmpdir_remove(home);
+	return CHECK_DONE();
+}
