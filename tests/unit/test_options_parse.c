@@ -126,6 +126,14 @@ static void test_errors(void)
 	    "--pid --output --ascendcl --runtime-api --task-time --export --type --help.",
 	    "--application=./app");
 	BAD("Argument --t: ambiguous, it could be --task-time or --type.", "--t=on");
+	/* Regression: prefixes were matched against supported names only, so
+	 * these were taken as --dynamic, --pid and --export. */
+	BAD("Argument --d: ambiguous, it could be --dynamic or --delay.", "--d=on");
+	BAD("Argument --p: ambiguous, it could be --pid or --parse.", "--p=1");
+	BAD("Argument --e: ambiguous, it could be --export or --environment.", "--e=on");
+	BAD("Argument --app: this msprof option is not supported yet. Supported options: --dynamic "
+	    "--pid --output --ascendcl --runtime-api --task-time --export --type --help.",
+	    "--app=./x");
 }
 
 static void test_output_chars(void)

@@ -135,17 +135,17 @@ static int app_exiting(struct msprof_dyn *d)
 }
 
 /*
- * The app or its server went away (@why: -ESRCH exited, -ECONNRESET closed
- * the connection): save what was captured, end the session.
+ * The app or its server went away (@why: -ESRCH exited, -ECONNRESET the
+ * server closed the connection, anything else: the exchange failed and
+ * the caller already said why): save what was captured, end the session.
  */
 static int server_gone(struct msprof_dyn *d, int why)
 {
 	if (why == -ECONNRESET && app_exiting(d))
 		why = -ESRCH;
 	if (why == -ESRCH) {
-		why = -ESRCH;
 		reply("server process %d has exited", (int)d->app_pid);
-	} else {
+	} else if (why == -ECONNRESET) {
 		npuprof_warn("server process %d closed the connection (no start within 30 min, or 100 commands on one connection): run msprof again to reconnect",
 			     (int)d->app_pid);
 	}
@@ -166,7 +166,7 @@ static int exchange_failed(struct msprof_dyn *d, const char *what, int rc)
 			    what, d->cmd_timeout_ms / 1000);
 	else if (rc != -ECONNRESET)
 		npuprof_err("%s for pid %d: lost the connection: %s", what, (int)d->app_pid, strerror(-rc));
-	return server_gone(d, -ECONNRESET);
+	return server_gone(d, rc);
 }
 
 static int cmd_start(struct msprof_dyn *d)

@@ -82,8 +82,9 @@ int msprof_cmd_quit(struct msprof_dyn *d);
  * checking the app about every second
  *
  * Return: 0 when the session ended by quit or end of input, -ESRCH when
- * the app exited, -ECONNRESET when the server closed the connection (any
- * running capture is stopped and saved first in both cases).
+ * the app exited, -ECONNRESET when the server closed the connection, or
+ * the -errno of a failed exchange (-ETIMEDOUT: no reply in time); any
+ * running capture is stopped and saved first in every case.
  */
 int msprof_cmd_loop(struct msprof_dyn *d, int in_fd);
 

@@ -189,10 +189,23 @@ static const char *const unsupported_opts[] = {
 static const char supported_list[] =
 	"--dynamic --pid --output --ascendcl --runtime-api --task-time --export --type --help";
 
-/* Exact name, else a unique prefix of a supported name (getopt_long's rule). */
+#define N_UNSUPPORTED (sizeof(unsupported_opts) / sizeof(unsupported_opts[0]))
+
+static int unsupported(const char *name, size_t len, char *err)
+{
+	return fail(err, "Argument --%.*s: this msprof option is not supported yet. Supported options: %s.",
+		    (int)len, name, supported_list);
+}
+
+/*
+ * Exact name, else a unique prefix (getopt_long's rule) among every name
+ * msprof has: "--d" could be --dynamic, --delay or --duration, so it is
+ * ambiguous here as it is in msprof, even though only one is supported.
+ */
 static int find_opt(const char *name, size_t len, const struct opt_def **out, char *err)
 {
 	const struct opt_def *hit = NULL;
+	const char *other = NULL;
 	size_t i;
 
 	for (i = 0; i < N_OPTS; i++)
@@ -200,19 +213,27 @@ static int find_opt(const char *name, size_t len, const struct opt_def **out, ch
 			*out = &opt_defs[i];
 			return 0;
 		}
-	for (i = 0; i < sizeof(unsupported_opts) / sizeof(unsupported_opts[0]); i++)
+	for (i = 0; i < N_UNSUPPORTED; i++)
 		if (strlen(unsupported_opts[i]) == len && !strncmp(unsupported_opts[i], name, len))
-			return fail(err, "Argument --%.*s: this msprof option is not supported yet. Supported options: %s.",
-				    (int)len, name, supported_list);
+			return unsupported(name, len, err);
 	for (i = 0; i < N_OPTS; i++) {
-		if (strncmp(opt_defs[i].name, name, len))
+		if (strncmp(opt_defs[i].name, name, len) || (hit && hit->set == opt_defs[i].set))
 			continue;
-		if (hit && hit->set != opt_defs[i].set)
-			return fail(err, "Argument --%.*s: ambiguous, it could be --%s or --%s.", (int)len,
-				    name, hit->name, opt_defs[i].name);
-		if (!hit)
+		if (hit)
+			other = opt_defs[i].name;
+		else
 			hit = &opt_defs[i];
 	}
+	for (i = 0; i < N_UNSUPPORTED && !other; i++)
+		if (!strncmp(unsupported_opts[i], name, len)) {
+			if (hit)
+				other = unsupported_opts[i];
+			else
+				return unsupported(name, len, err);
+		}
+	if (hit && other)
+		return fail(err, "Argument --%.*s: ambiguous, it could be --%s or --%s.", (int)len, name,
+			    hit->name, other);
 	if (!hit)
 		return fail(err, "Argument --%.*s: unknown option. Supported options: %s.", (int)len, name,
 			    supported_list);
