@@ -6,9 +6,11 @@
  * the summary CSVs (export_summary.c), named with the local export time as
  * msprof does: msprof_<YYYYmmddHHMMSS>.json, op_summary_<...>.csv, ...
  *
- * Each file is written under a temporary name and renamed into place, and
- * the files of an earlier export are removed first, so a re-export leaves
- * exactly one set and a failed one never leaves half a file behind.
+ * Every file is first written under a temporary name; only when the whole
+ * set is written are the files of an earlier export removed and the new
+ * ones renamed into place.  A re-export leaves exactly one set, and a
+ * failed one (a full disk, say) leaves the earlier set untouched and no
+ * half-written file behind.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -117,30 +119,33 @@ static int remove_old_exports(const char *out)
 	return err;
 }
 
-/* Write one file through <path>.tmp and rename it into place. */
-static int write_file(const struct export_model *m, const char *path, export_writer_fn fn)
+/* Write one file to @tmp; a stream error (ENOSPC at a flush) fails it. */
+static int write_tmp(const struct export_model *m, const char *tmp, export_writer_fn fn)
 {
-	char tmp[PATH_MAX + 8];
-	FILE *f;
+	FILE *f = fopen(tmp, "w");
 	int err;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
 	if (!f)
 		return -errno;
+	errno = 0;
 	err = fn(m, f);
+	if (!err && ferror(f))
+		err = errno ? -errno : -EIO;
+	errno = 0;
 	if (fclose(f) && !err)
 		err = errno ? -errno : -EIO;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
 	return err;
+}
+
+static void unlink_tmps(char tmp[][PATH_MAX + 8], size_t n)
+{
+	while (n--)
+		unlink(tmp[n]);
 }
 
 static int write_outputs(const struct export_model *m, const char *out)
 {
-	char stamp[32], path[PATH_MAX];
+	char stamp[32], path[EXPORT_NR_FILES][PATH_MAX], tmp[EXPORT_NR_FILES][PATH_MAX + 8];
 	struct tm tm;
 	time_t now = time(NULL);
 	size_t i;
@@ -149,12 +154,27 @@ static int write_outputs(const struct export_model *m, const char *out)
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
 	for (i = 0; i < EXPORT_NR_FILES; i++) {
-		if (snprintf(path, sizeof(path), "%s/%s%s%s", out, export_files[i].prefix, stamp,
-			     export_files[i].ext) >= (int)sizeof(path))
+		if (snprintf(path[i], sizeof(path[i]), "%s/%s%s%s", out, export_files[i].prefix,
+			     stamp, export_files[i].ext) >= (int)sizeof(path[i])) {
+			unlink_tmps(tmp, i);
 			return -ENAMETOOLONG;
-		err = write_file(m, path, export_files[i].write);
+		}
+		snprintf(tmp[i], sizeof(tmp[i]), "%s.tmp", path[i]);
+		err = write_tmp(m, tmp[i], export_files[i].write);
 		if (err) {
-			npuprof_err("writing %s: %s", path, strerror(-err));
+			npuprof_err("writing %s: %s", path[i], strerror(-err));
+			unlink_tmps(tmp, i + 1);
+			return err;
+		}
+	}
+	err = remove_old_exports(out);
+	if (err)
+		npuprof_warn("removing the earlier export in %s: %s", out, strerror(-err));
+	for (i = 0; i < EXPORT_NR_FILES; i++) {
+		if (rename(tmp[i], path[i])) {
+			err = -errno;
+			npuprof_err("renaming %s: %s", tmp[i], strerror(-err));
+			unlink_tmps(tmp, EXPORT_NR_FILES);
 			return err;
 		}
 	}
@@ -233,9 +253,6 @@ static int export_one(const char *dir, const struct msprof_export_opts *opts)
 		npuprof_err("creating %s: %s", out, strerror(-err));
 		goto out_free;
 	}
-	err = remove_old_exports(out);
-	if (err)
-		npuprof_warn("removing the earlier export in %s: %s", out, strerror(-err));
 	err = write_outputs(&m, out);
 	if (err)
 		goto out_free;
