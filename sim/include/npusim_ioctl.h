@@ -65,7 +65,7 @@ struct npusim_clock_req {
 };
 
 #define NPUSIM_IOC_MAGIC 0xB8
-#define NPUSIM_IOC_STREAM_CREATE _IOR(NPUSIM_IOC_MAGIC, 1, struct npusim_stream_req)
+#define NPUSIM_IOC_STREAM_CREATE _IOWR(NPUSIM_IOC_MAGIC, 1, struct npusim_stream_req)
 #define NPUSIM_IOC_STREAM_DESTROY _IOW(NPUSIM_IOC_MAGIC, 2, __u32)
 #define NPUSIM_IOC_SUBMIT _IOWR(NPUSIM_IOC_MAGIC, 3, struct npusim_task_req)
 /* Blocks until every task queued on the stream has ended; -EINTR on a signal. */
