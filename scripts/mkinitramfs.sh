@@ -143,9 +143,20 @@ mkdir -p $r/dev/shm && mount -t tmpfs -o mode=1777 shm $r/dev/shm
 must_mount tracefs mode=0700 $r/sys/kernel/tracing
 must_mount debugfs mode=0700 $r/sys/kernel/debug
 must_mount bpf mode=0700 $r/sys/fs/bpf
+# The host's /tmp, /run and /root stay the host's: the guest gets empty
+# tmpfs there.  A working directory below them (a clone in /tmp, say) is
+# carried over from the plain host root kept at /keep.
+mkdir -p /keep && mount --bind $r /keep || fail "cannot bind the host root"
 mount -t tmpfs -o mode=1777 tmpfs $r/tmp || fail "cannot mount tmpfs on /tmp"
 mount -t tmpfs -o mode=0755 tmpfs $r/run || fail "cannot mount tmpfs on /run"
 mount -t tmpfs -o mode=0700 tmpfs $r/root || fail "cannot mount tmpfs on /root"
+read -r cwd </ctl/cwd
+case $cwd in
+/tmp/* | /run/* | /root/*)
+	mkdir -p "$r$cwd" && mount --bind "/keep$cwd" "$r$cwd" ||
+		fail "cannot make $cwd visible in the guest"
+	;;
+esac
 
 # The unpacked modules of this kernel, so modprobe works inside.
 read -r moddir </ctl/moddir

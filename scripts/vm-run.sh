@@ -9,8 +9,8 @@
 # (virtio-9p), each --rw DIR writable, tmpfs on /tmp /run /root, and proc,
 # sysfs, devtmpfs, tracefs, debugfs and bpffs mounted.  COMMAND (its words
 # joined by spaces) runs as root through /bin/sh -c in the caller's current
-# directory (which must be visible in the guest: not under /tmp, /run or
-# /root unless it is a --rw DIR), with stdin from /dev/null; its stdout and
+# directory (carried over even from below /tmp, /run or /root, whose other
+# contents the guest does not see), with stdin from /dev/null; its stdout and
 # stderr, merged, stream to our stdout as it runs (guest serial console, a
 # tty, ~100 KB/s under TCG).  Kernel
 # modules of the VM kernel are at /lib/modules/KVER, so modprobe works.
