@@ -14,10 +14,11 @@ rm -rf "$out"/PROF_* "$out"/*.records.jsonl
 
 echo "== capturing the sample AI task in the VM (launch mode, start after 3 s, stop 4 s later)"
 E2E_BEFORE=3 E2E_WINDOW=4 scripts/vm-run.sh --rw "$out" --timeout 600 -- \
-	scripts/guest-capture.sh launch "$out" --steps=150 --step-gap-ms=30 --threads=2
+	scripts/guest-capture.sh launch "$out" --steps=300 --step-gap-ms=30 --threads=2 --quiet
 echo
-echo "== what msprof printed in the VM"
-cat "$out/msprof.log" "$out/msprof.err"
+echo "== what msprof printed in the VM (the app's own report is in $out/app.json)"
+grep -v '^{' "$out/msprof.log" || true
+cat "$out/msprof.err"
 echo
 echo "== exporting (msprof --export=on --output=$out)"
 build/bin/msprof --export=on --output="$out"

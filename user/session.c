@@ -58,6 +58,7 @@ struct npuprof_session {
 	char *output;
 	char *params_json;
 	pid_t pid;
+	char comm[64]; /* read at open: the app may be gone by stop */
 	struct npuprof_kring *kring;
 	struct npuprof_acl_trace *acl;
 	struct npuprof_drain *drain;
@@ -167,6 +168,21 @@ static int open_kernel_side(struct npuprof_session *s)
 	return 0;
 }
 
+static void read_comm(pid_t pid, char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(buf, size, "unknown");
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, (int)size, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
 int npuprof_session_open(const struct npuprof_session_opts *opts, pid_t pid,
 			 struct npuprof_session **out)
 {
@@ -180,6 +196,7 @@ int npuprof_session_open(const struct npuprof_session_opts *opts, pid_t pid,
 		return -ENOMEM;
 	s->opts = *opts;
 	s->pid = pid;
+	read_comm(pid, s->comm, sizeof(s->comm));
 	s->output = strdup(opts->output);
 	s->params_json = strdup(opts->params_json ? opts->params_json : "{}");
 	if (!s->output || !s->params_json) {
@@ -221,6 +238,7 @@ static void prof_dir_name(char *buf, size_t size, pid_t pid, const struct timesp
 		 tm.tm_sec, now->tv_nsec / 1000000, (int)pid, letters);
 }
 
+/* mkdir -p @path with msprof's mode 0750 (--output may not exist yet). */
 static int mkdir_p(const char *path)
 {
 	char tmp[PATH_MAX];
@@ -232,11 +250,11 @@ static int mkdir_p(const char *path)
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(tmp, 0755) && errno != EEXIST)
+		if (mkdir(tmp, 0750) && errno != EEXIST)
 			return -errno;
 		*p = '/';
 	}
-	if (mkdir(tmp, 0755) && errno != EEXIST)
+	if (mkdir(tmp, 0750) && errno != EEXIST)
 		return -errno;
 	return 0;
 }
@@ -491,35 +509,20 @@ static json_t *data_devices(struct npuprof_session *s)
 	return arr;
 }
 
-static void read_comm(pid_t pid, char *buf, size_t size)
-{
-	char path[64];
-	FILE *f;
-
-	snprintf(buf, size, "unknown");
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(buf, (int)size, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
 
 static int write_info(struct npuprof_session *s, const struct npuprof_drain_stats *st,
 		      uint64_t *lost)
 {
-	char host[256] = "", comm[64];
+	char host[256] = "";
 	json_t *doc, *rings = json_object();
 
 	gethostname(host, sizeof(host) - 1);
-	read_comm(s->pid, comm, sizeof(comm));
 	if (s->kring)
 		json_object_set_new(rings, "npuprof.ko", ring_counters(s, 1, lost));
 	if (s->acl)
 		json_object_set_new(rings, "bpf", ring_counters(s, 0, lost));
 	doc = json_pack("{s:i, s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:{s:I, s:I, s:I, s:I, s:I, s:i}}",
-			"pid", (int)s->pid, "pid_name", comm, "hostname", host,
+			"pid", (int)s->pid, "pid_name", s->comm, "hostname", host,
 			"platform_version", "npusim", "record_version", NPUPROF_RECORD_VERSION,
 			"clockSamples", clock_samples(s), "devices", data_devices(s),
 			"rings", rings, "drain", "records", (json_int_t)st->records,

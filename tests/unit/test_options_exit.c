@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 	{
 		char *a[] = { "msprof", "--output", "/x", NULL };
 
-		expect_usage_error(a, "Argument --output: expected one argument");
+		expect_usage_error(a, "Argument --output: expected one argument (write --output=VALUE)");
 	}
 	{
 		char *a[] = { "msprof", NULL };

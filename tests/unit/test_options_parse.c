@@ -92,9 +92,9 @@ static void test_values(void)
 
 static void test_errors(void)
 {
-	BAD("Argument --output: expected one argument", "--output", "/x");
-	BAD("Argument --pid: expected one argument", "--dynamic=on", "--pid", "12");
-	BAD("Argument --output: expected one argument", "--output=");
+	BAD("Argument --output: expected one argument (write --output=VALUE)", "--output", "/x");
+	BAD("Argument --pid: expected one argument (write --pid=VALUE)", "--dynamic=on", "--pid", "12");
+	BAD("Argument --output: expected one argument (write --output=VALUE)", "--output=");
 	BAD("Argument --dynamic: invalid value: yes. Please input 'on' or 'off'.", "--dynamic=yes");
 	BAD("Argument --ascendcl: invalid value: ON. Please input 'on' or 'off'.", "--ascendcl=ON");
 	BAD("Argument --runtime-api: invalid value: . Please input 'on' or 'off'.", "--runtime-api=");

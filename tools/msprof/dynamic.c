@@ -83,6 +83,12 @@ void msprof_session_words(int err, const char *context, pid_t pid, char *buf, si
 				 "process %d has no libascendcl.so mapped: profile an app that uses AscendCL (aclInit)",
 				 (int)pid);
 		break;
+	case -ENOEXEC:
+		snprintf(buf, size,
+			 "the libascendcl.so of process %d lacks the ACL functions npuprof needs (aclInit, "
+			 "aclFinalize, aclrtSetDevice, aclrtResetDevice): not a supported runtime",
+			 (int)pid);
+		break;
 	case -EPERM:
 	case -EACCES:
 		snprintf(buf, size, "needs root (CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN): run as root");
@@ -233,7 +239,7 @@ static int connect_launched(const struct msprof_options *o, struct msprof_dyn *d
 			return 0;
 		if (!msprof_app_alive(d)) {
 			describe_status(d->child_status, how, sizeof(how));
-			npuprof_err("%s (pid %d) %s before it opened the dynamic profiling socket %s: does it call aclInit?",
+			npuprof_err("%s (pid %d) %s before it opened the dynamic profiling socket %s: see its own messages above (the socket appears when the app calls aclInit)",
 				    o->app_argv[0], (int)d->child, how, path);
 			return -ESRCH;
 		}

@@ -207,9 +207,12 @@ static void print_api_counts(const struct export_model *m)
 
 	if (export_api_stats(m, &s, &n))
 		return;
-	printf("  API calls: %zu\n", m->n_calls);
+	printf("  API calls: %zu, by total time:\n", m->n_calls);
+	if (n)
+		printf("    %-32s %8s %14s %12s\n", "API", "Count", "Total(us)", "Avg(us)");
 	for (i = 0; i < n; i++)
-		printf("    %-32s %8llu\n", s[i].name, (unsigned long long)s[i].st.count);
+		printf("    %-32s %8llu %14.3f %12.3f\n", s[i].name, (unsigned long long)s[i].st.count,
+		       (double)s[i].st.total_ns / 1000.0, s[i].st.mean_us);
 	free(s);
 }
 

@@ -31,14 +31,12 @@ static int run_export(const struct msprof_options *o)
 	return msprof_export(&eo) ? MSPROF_EXIT_FAILURE : 0;
 }
 
+/*
+ * --output was checked, not created: the first "start" creates it with
+ * its PROF_XXX directory, so a launch that fails earlier leaves nothing.
+ */
 static int run_dynamic(const struct msprof_options *o)
 {
-	char err[MSPROF_ERR_MAX];
-
-	if (msprof_options_prepare(o, err)) {
-		npuprof_err("%s", err);
-		return MSPROF_EXIT_FAILURE;
-	}
 	return msprof_dynamic_run(o) ? MSPROF_EXIT_FAILURE : 0;
 }
 

@@ -146,7 +146,7 @@ static int set_output(struct msprof_options *o, const char *val, char *err)
 	size_t len = strlen(val), i;
 
 	if (!len)
-		return fail(err, "Argument --output: expected one argument");
+		return fail(err, "Argument --output: expected one argument (write --output=VALUE)");
 	if (len > MSPROF_OUTPUT_MAX)
 		return fail(err, "Argument --output is too long: %zu characters, at most %d.", len,
 			    MSPROF_OUTPUT_MAX);
@@ -259,7 +259,8 @@ static int parse_one(struct msprof_options *o, const char *word, char *err)
 		return 0;
 	}
 	if (!eq)
-		return fail(err, "Argument --%s: expected one argument", def->name);
+		return fail(err, "Argument --%s: expected one argument (write --%s=VALUE)", def->name,
+			    def->name);
 	return def->set(o, eq + 1, err);
 }
 
@@ -406,53 +407,6 @@ int msprof_options_check(struct msprof_options *o, char *err)
 		return rc;
 	if (o->pid)
 		return check_pid(o, err);
-	return 0;
-}
-
-/* mkdir -p @path, mode 0750 (msprof's) for the directories it creates. */
-static int mkdir_parents(const char *path)
-{
-	char buf[PATH_MAX];
-	size_t i, len = strlen(path);
-
-	if (len >= sizeof(buf))
-		return -ENAMETOOLONG;
-	memcpy(buf, path, len + 1);
-	for (i = 1; i <= len; i++) {
-		if (buf[i] != '/' && buf[i] != '\0')
-			continue;
-		buf[i] = '\0';
-		if (mkdir(buf, 0750) && errno != EEXIST)
-			return -errno;
-		buf[i] = path[i];
-	}
-	return 0;
-}
-
-int msprof_options_prepare(const struct msprof_options *o, char *err)
-{
-	const char *shown = o->output[0] ? o->output : o->output_abs;
-	struct stat st;
-	int rc;
-
-	err[0] = '\0';
-	rc = mkdir_parents(o->output_abs);
-	if (rc == -EACCES || rc == -EPERM || rc == -EROFS) {
-		fail(err, "Argument --output %s permission denied.", shown);
-		return rc;
-	}
-	if (rc) {
-		fail(err, "cannot create --output %s: %s.", shown, strerror(-rc));
-		return rc;
-	}
-	if (stat(o->output_abs, &st) || !S_ISDIR(st.st_mode)) {
-		fail(err, "Argument --output %s is not a dir.", shown);
-		return -ENOTDIR;
-	}
-	if (access(o->output_abs, W_OK | X_OK)) {
-		fail(err, "Argument --output %s permission denied.", shown);
-		return -EACCES;
-	}
 	return 0;
 }
 

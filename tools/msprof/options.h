@@ -3,11 +3,11 @@
  * msprof command line: the options npuprof supports, parsed with msprof's
  * syntax (shared/reference/msprof.md section 1).
  *
- * Three steps, so that a usage error leaves nothing behind:
+ * Two steps, so that a usage error leaves nothing behind:
  *  1. msprof_options_parse()   syntax and values only; touches nothing;
  *  2. msprof_options_check()   modes, conflicts, --output and --pid against
- *                              the file system; creates nothing;
- *  3. msprof_options_prepare() creates --output and checks it is writable.
+ *                              the file system; creates nothing.
+ * --output itself is created by the capture session at the first start.
  * Steps 1 and 2 put the message in @err (without the "[ERROR] msprof: "
  * prefix); main prints it and exits with MSPROF_EXIT_USAGE.
  */
@@ -87,13 +87,6 @@ int msprof_options_parse(int argc, char **argv, struct msprof_options *o, char *
  */
 int msprof_options_check(struct msprof_options *o, char *err);
 
-/**
- * msprof_options_prepare() - create --output (mode 0750, parents too)
- * @err: MSPROF_ERR_MAX bytes for the message
- *
- * Return: 0, or a negative errno with @err set ("... permission denied.").
- */
-int msprof_options_prepare(const struct msprof_options *o, char *err);
 
 /**
  * msprof_socket_find() - locate the dynamic-profiling socket for @key

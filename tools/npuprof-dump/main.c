@@ -7,7 +7,8 @@
  *
  *   npuprof-dump PROF_DIR
  *
- * Exit status: 0, 1 on a read error (message on stderr), 2 on bad usage.
+ * Exit status: 0, 1 on a read error (message on stderr), 2 on bad usage;
+ * --help prints the usage and exits 0.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -117,9 +118,13 @@ int main(int argc, char **argv)
 	int err;
 
 	npuprof_msg_set_prog("npuprof-dump");
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: npuprof-dump PROF_DIR\n"
+		       "prints every record of the PROF_XXX directory as JSON lines\n");
+		return 0;
+	}
 	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: npuprof-dump PROF_DIR\n"
-				"prints every record of the PROF_XXX directory as JSON lines\n");
+		fprintf(stderr, "usage: npuprof-dump PROF_DIR (npuprof-dump --help)\n");
 		return 2;
 	}
 	snprintf(host, sizeof(host), "%s/host/data", argv[1]);
