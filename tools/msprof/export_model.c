@@ -345,6 +345,56 @@ static void sum_lost(struct export_model *m)
 		m->lost += m->rings[i].lost;
 }
 
+/*
+ * Offset from the capture clock (CLOCK_MONOTONIC) to the wall clock, from
+ * start_info, which reads both at the same instant: msprof's timelines
+ * and CSVs are in wall-clock us, which lines them up with other tools'
+ * traces of the same run.  0 (times stay monotonic) without start_info.
+ */
+static int64_t read_wall_offset(const struct export_model *m)
+{
+	static const char *const where[] = { "host/start_info", "start_info" };
+	char path[PATH_MAX];
+	json_t *doc = NULL, *mono, *real;
+	int64_t offset = 0;
+	size_t i;
+
+	for (i = 0; !doc && i < sizeof(where) / sizeof(where[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", m->dir, where[i]);
+		doc = json_load_file(path, 0, NULL);
+	}
+	if (!doc)
+		return 0;
+	mono = json_object_get(doc, "clockMonotonic");
+	real = json_object_get(doc, "collectionTimeBegin");
+	if (json_is_integer(mono) && json_is_string(real))
+		offset = strtoll(json_string_value(real), NULL, 10) * 1000 -
+			 (int64_t)json_integer_value(mono);
+	json_decref(doc);
+	return offset;
+}
+
+/* Move every absolute time of the model by @offset ns (durations keep). */
+static void shift_times(struct export_model *m, int64_t offset)
+{
+	size_t i;
+
+	for (i = 0; i < m->n_calls; i++) {
+		m->calls[i].entry_ns += (uint64_t)offset;
+		m->calls[i].exit_ns += (uint64_t)offset;
+	}
+	for (i = 0; i < m->n_tasks; i++) {
+		struct xm_task *t = &m->tasks[i];
+
+		t->submit_ns += (uint64_t)offset;
+		t->start_tp_ns += (uint64_t)offset;
+		t->end_tp_ns += (uint64_t)offset;
+		t->start_ns += offset;
+		t->end_ns += offset;
+	}
+	m->wall_offset_ns = offset;
+}
+
 int export_model_load(const char *prof_dir, struct export_model *m)
 {
 	char host[PATH_MAX];
@@ -370,7 +420,10 @@ int export_model_load(const char *prof_dir, struct export_model *m)
 		return -ENODATA;
 	if (!m->app_pid)
 		m->app_pid = m->n_calls ? m->calls[0].pid : m->tasks[0].pid;
-	return export_model_join(m);
+	err = export_model_join(m);
+	if (!err)
+		shift_times(m, read_wall_offset(m));
+	return err;
 }
 
 void export_model_free(struct export_model *m)

@@ -169,6 +169,7 @@ struct export_model {
 	size_t n_linked;
 	uint64_t truncated_bytes;
 	uint64_t bad_records;
+	int64_t wall_offset_ns; /* added to every time: monotonic -> wall clock */
 	/* private to the loader */
 	size_t cap_calls, cap_tasks, cap_rings;
 	struct xm_sync *syncs;
@@ -185,7 +186,9 @@ struct export_model {
  * Reads host/data/npuprof.api.* and device_<id>/data/npuprof.task.<id>.*
  * through the slice reader and host/info.json when present.  A truncated
  * or corrupt tail is a warning (printed here, naming the series): the
- * complete records before it are kept.
+ * complete records before it are kept.  Times end on the wall clock (ns
+ * since the epoch, as msprof's exports) when host/start_info gives the
+ * offset; otherwise they stay CLOCK_MONOTONIC ns.
  *
  * Return: 0; -ENODATA when the dir holds no API call and no task record;
  * -ENOMEM; another negative errno when a series can not be read at all.
