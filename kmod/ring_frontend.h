@@ -16,13 +16,11 @@
 #include <linux/compiler.h>
 #include <asm/barrier.h>
 #include "npuprof.h"
+#include "ring_layout.h"
 
-/*
- * The smallest record: a bare header.  A PAD must be able to hold one, so
- * the producer never leaves fewer than this many bytes (but more than 0)
- * at the end of the ring; see npuprof_ring_reserve().
- */
-#define NPUPROF_MIN_REC ((u32)sizeof(struct npuprof_rec_hdr))
+/* The shared rule measures records in header sizes: they must agree. */
+_Static_assert(NPUPROF_RING_MIN_REC == sizeof(struct npuprof_rec_hdr),
+	       "ring_layout.h: NPUPROF_RING_MIN_REC is not the record header size");
 
 /**
  * npuprof_ring_free_bytes() - room the producer may write into
@@ -30,61 +28,52 @@
  * @data_size: bytes of data, a power of two
  *
  * consumer_pos comes from a user-writable page, so it is only ever used
- * as a number: a position ahead of the producer or more than @data_size
- * behind it makes the ring count as full (nothing is written, the reader
- * only hurts itself).  Acquire pairs with the reader's release store, so
- * its reads of the old bytes are done before we overwrite them.
+ * as a number (see npuprof_ring_room()).  Acquire pairs with the reader's
+ * release store, so its reads of the old bytes are done before we
+ * overwrite them.
  *
  * Return: free bytes, 0..@data_size.
  */
 static __always_inline u64 npuprof_ring_free_bytes(const struct npuprof_ring *r,
 						   u64 data_size)
 {
-	u64 used = r->head - smp_load_acquire(&r->cons->consumer_pos);
-
-	if (used > data_size)
-		return 0;
-	return data_size - used;
+	return npuprof_ring_room(r->head,
+				 smp_load_acquire(&r->cons->consumer_pos),
+				 data_size);
 }
 
 /**
  * npuprof_ring_reserve() - claim @len contiguous bytes for one record
  * @r:         this CPU's ring (IRQs off)
  * @data_size: bytes of data, a power of two
- * @len:       record size in bytes, multiple of 8, >= NPUPROF_MIN_REC
+ * @len:       record size in bytes, multiple of 8, >= NPUPROF_RING_MIN_REC
  *
- * A record never wraps.  When it does not fit before the end of the data
- * area, or would leave a tail too short for a PAD header, the rest of the
- * area becomes one NPUPROF_REC_PAD record and the record starts at offset
- * 0.  The PAD is only written when the record fits too.  Every index is
- * the private head masked by @data_size - 1, never a reader's value.
+ * Where the record goes, and whether the tail of the data area becomes a
+ * NPUPROF_REC_PAD record first, is npuprof_ring_place()'s decision (the
+ * rule is in ring_layout.h, shared with the host tests).  The PAD is only
+ * written when the record fits too.
  *
  * Return: where to write the record, or NULL when the ring is full.
  */
 static __always_inline void *npuprof_ring_reserve(struct npuprof_ring *r,
 						  u64 data_size, u32 len)
 {
-	u64 free = npuprof_ring_free_bytes(r, data_size);
-	u64 off = r->head & (data_size - 1);
-	u64 to_end = data_size - off;
-	u64 pad = 0;
+	u64 cons = smp_load_acquire(&r->cons->consumer_pos);
+	struct npuprof_ring_slot slot;
 	struct npuprof_rec_hdr *ph;
 
-	if (to_end != len && to_end < (u64)len + NPUPROF_MIN_REC)
-		pad = to_end;
-	if (pad + len > free)
+	if (!npuprof_ring_place(r->head, cons, data_size, len, &slot))
 		return NULL;
-	if (pad) {
-		/* pad < len + NPUPROF_MIN_REC, so it fits hdr.size (u16). */
-		ph = (struct npuprof_rec_hdr *)(r->data + off);
+	if (slot.pad) {
+		/* slot.pad < len + NPUPROF_RING_MIN_REC: it fits hdr.size. */
+		ph = (struct npuprof_rec_hdr *)(r->data + slot.pad_off);
 		ph->type = NPUPROF_REC_PAD;
-		ph->size = (u16)pad;
+		ph->size = (u16)slot.pad;
 		ph->cpu = r->cpu;
 		ph->ts = 0;
-		off = 0;
 	}
-	r->reserved = r->head + pad;
-	return r->data + off;
+	r->reserved = slot.start;
+	return r->data + slot.off;
 }
 
 /**

@@ -23,6 +23,13 @@
  * loss, counted in its lost counter and written to the trace at stop as
  * one NPUPROF_REC_LOST record per CPU ring.
  *
+ * Nothing leaves silently.  Records a series cannot take are counted as
+ * dropped, not as saved.  A ring whose source skipped it after a corrupt
+ * record header has its skipped bytes counted (source skipped() callback)
+ * and named in a warning with the CPU, at most one a second per source,
+ * the rest at stop.  A poll or timer that found no free SQE is not marked
+ * armed: the loop then waits at most DRAIN_REARM_NS and arms it again.
+ *
  * Stop: the caller disables the producers, then npuprof_drain_stop() wakes
  * the thread, which reads the sources until they are empty, appends the
  * loss records, ends every frame, waits for every write and writes the
@@ -51,6 +58,8 @@
 #define DRAIN_UD_TIMER 2ULL /* user_data of the read timer */
 #define DRAIN_UD_STOP 4ULL  /* user_data of the stop eventfd's poll */
 #define DRAIN_FINAL_ROUNDS 64 /* bound on the final reads of busy sources */
+#define DRAIN_SKIP_WARN_NS 1000000000ULL /* at most one skip warning a second */
+#define DRAIN_REARM_NS 1000000LL /* wait bound while a poll could not be armed */
 
 struct drain_src {
 	struct npuprof_drain_source s;
@@ -58,6 +67,9 @@ struct drain_src {
 	bool ready;   /* its POLL_ADD fired */
 	bool dead;    /* poll failed: read only by the timer */
 	bool reported; /* an error message was printed */
+	uint64_t *skip_seen;   /* per CPU: skipped bytes counted in the totals */
+	uint64_t *skip_warned; /* per CPU: skipped bytes a warning named */
+	uint64_t skip_warn_ns; /* when the last skip warning was printed */
 };
 
 struct drain_series {
@@ -81,6 +93,8 @@ struct npuprof_drain {
 	int stop_fd;
 	pthread_t thread;
 	bool stopping;
+	bool stop_armed;  /* the stop eventfd's POLL_ADD is in flight */
+	bool timer_armed; /* the read timer is in flight */
 	bool timer_fired;
 	struct drain_series *series; /* host first once it exists */
 	struct npuprof_drain_stats st; /* totals, filled in as records pass */
@@ -164,12 +178,15 @@ static struct drain_series *series_find(struct npuprof_drain *d, long device)
 	return series_create(d, device);
 }
 
-static void series_append(struct drain_series *s, const struct npuprof_rec_hdr *rec)
+/* Return: 0 when the record went into the series' open frame, else -errno. */
+static int series_append(struct drain_series *s, const struct npuprof_rec_hdr *rec)
 {
 	int err;
 
-	if (!s || !s->w)
-		return;
+	if (!s)
+		return -ENOMEM;
+	if (!s->w)
+		return -ENODEV; /* its directory or writer could not be made */
 	err = slice_writer_append(s->w, rec);
 	if (err && !s->reported) {
 		npuprof_err("drain: writing %s/%s failed: %s; later records of it are dropped",
@@ -177,29 +194,30 @@ static void series_append(struct drain_series *s, const struct npuprof_rec_hdr *
 		s->reported = true;
 	}
 	s->dirty = true;
+	return err;
 }
 
 /*
  * Record callback of every source.  Never fails: a series that cannot be
- * written drops its records, and stopping the ring read would only turn
- * that into producer losses on every series.
+ * written drops its records (counted in st.dropped, never in st.records),
+ * and stopping the ring read would only turn that into producer losses on
+ * every series.
  */
 static int drain_route(void *ctx, const struct npuprof_rec_hdr *rec)
 {
 	struct npuprof_drain *d = ctx;
-	long device = -1;
+	bool task = rec->type == NPUPROF_REC_TASK && rec->size >= sizeof(struct npuprof_rec_task);
+	/* Anything but a device task goes with the host data. */
+	long device = task ? (long)((const struct npuprof_rec_task *)rec)->device : -1;
 
+	if (series_append(series_find(d, device), rec)) {
+		d->st.dropped++;
+		return 0;
+	}
 	d->st.records++;
 	d->st.raw_bytes += rec->size;
-	if (rec->type == NPUPROF_REC_API) {
-		d->st.api_records++;
-	} else if (rec->type == NPUPROF_REC_TASK &&
-		   rec->size >= sizeof(struct npuprof_rec_task)) {
-		d->st.task_records++;
-		device = ((const struct npuprof_rec_task *)rec)->device;
-	}
-	/* Anything else the rings carry goes with the host data. */
-	series_append(series_find(d, device), rec);
+	d->st.api_records += rec->type == NPUPROF_REC_API;
+	d->st.task_records += task;
 	return 0;
 }
 
@@ -214,40 +232,123 @@ static struct io_uring_sqe *drain_sqe(struct npuprof_drain *d)
 	return sqe;
 }
 
-static void drain_arm_poll(struct npuprof_drain *d, int fd, uint64_t ud)
+/* Return: true when the POLL_ADD was queued; false when no SQE was free. */
+static bool drain_arm_poll(struct npuprof_drain *d, int fd, uint64_t ud)
 {
 	struct io_uring_sqe *sqe = drain_sqe(d);
 
 	if (!sqe)
-		return; /* the read timer still reads the source */
+		return false;
 	io_uring_prep_poll_add(sqe, fd, POLLIN);
 	io_uring_sqe_set_data64(sqe, ud);
+	return true;
 }
 
 static void drain_arm_timer(struct npuprof_drain *d)
 {
-	struct io_uring_sqe *sqe = drain_sqe(d);
+	struct io_uring_sqe *sqe;
 
-	if (!sqe) {
-		d->timer_fired = true; /* read again on the next pass instead */
+	if (d->timer_armed)
 		return;
-	}
+	sqe = drain_sqe(d);
+	if (!sqe)
+		return; /* drain_wait() retries soon */
 	io_uring_prep_timeout(sqe, &d->tick, 0, 0);
 	io_uring_sqe_set_data64(sqe, DRAIN_UD_TIMER);
+	d->timer_armed = true;
 }
 
+static void drain_arm_stop(struct npuprof_drain *d)
+{
+	if (!d->stop_armed)
+		d->stop_armed = drain_arm_poll(d, d->stop_fd, DRAIN_UD_STOP);
+}
+
+/* Armed only once a POLL_ADD was really queued; else drain_wait() retries. */
 static void drain_arm_src(struct npuprof_drain *d, struct drain_src *src)
 {
 	if (src->armed || src->dead || src->s.fd < 0)
 		return;
-	drain_arm_poll(d, src->s.fd, (uint64_t)(uintptr_t)src);
-	src->armed = true;
+	src->armed = drain_arm_poll(d, src->s.fd, (uint64_t)(uintptr_t)src);
+}
+
+/* True while a poll or the timer still waits for an SQE. */
+static bool drain_needs_arming(const struct npuprof_drain *d)
+{
+	if (!d->timer_armed || !d->stop_armed)
+		return true;
+	for (unsigned int i = 0; i < d->nr_srcs; i++) {
+		const struct drain_src *src = &d->srcs[i];
+
+		if (!src->armed && !src->dead && src->s.fd >= 0)
+			return true;
+	}
+	return false;
+}
+
+static void drain_arm_all(struct npuprof_drain *d)
+{
+	for (unsigned int i = 0; i < d->nr_srcs; i++)
+		drain_arm_src(d, &d->srcs[i]);
+	drain_arm_timer(d);
+	drain_arm_stop(d);
+}
+
+/*
+ * Submit and wait for a CQE.  While something could not be armed (no SQE
+ * was free), wait at most DRAIN_REARM_NS so the loop retries soon instead
+ * of sleeping on a poll that was never queued.
+ */
+static int drain_wait(struct npuprof_drain *d)
+{
+	struct __kernel_timespec ts = { .tv_sec = 0, .tv_nsec = DRAIN_REARM_NS };
+	struct io_uring_cqe *cqe;
+	int err;
+
+	if (!drain_needs_arming(d))
+		return io_uring_submit_and_wait(&d->ring, 1);
+	err = io_uring_submit_and_wait_timeout(&d->ring, &cqe, 1, &ts, NULL);
+	/* -EAGAIN: a kernel without IORING_FEAT_EXT_ARG needed an SQE too. */
+	return err == -ETIME || err == -EAGAIN ? 0 : err;
+}
+
+/*
+ * Fold new skipped bytes of @src's rings into the totals and warn about
+ * them, naming the CPU and the bytes.  Warnings are at most one a second
+ * per source; bytes not named yet are named by the next one, and @force
+ * (at stop) names all.
+ */
+static void drain_check_skipped(struct npuprof_drain *d, struct drain_src *src, bool force)
+{
+	uint64_t now = now_ns();
+	bool may_warn = force || now - src->skip_warn_ns >= DRAIN_SKIP_WARN_NS;
+
+	for (unsigned int cpu = 0; src->s.skipped && cpu < src->s.nr_cpus; cpu++) {
+		uint64_t bytes, *seen = &src->skip_seen[cpu], *warned = &src->skip_warned[cpu];
+
+		if (!src->s.skipped(src->s.obj, cpu, &bytes) && bytes > *seen) {
+			d->st.skipped_bytes += bytes - *seen;
+			*seen = bytes;
+		}
+		if (!may_warn || *seen == *warned)
+			continue;
+		npuprof_warn("drain: the %s ring buffer of CPU %u held a corrupt record; skipped "
+			     "%llu bytes of its records (%llu in all); the trace misses them",
+			     src->s.name, cpu, (unsigned long long)(*seen - *warned),
+			     (unsigned long long)*seen);
+		*warned = *seen;
+		src->skip_warn_ns = now;
+	}
 }
 
 static long drain_read_src(struct npuprof_drain *d, struct drain_src *src)
 {
 	long n = src->s.consume(src->s.obj, drain_route, d);
 
+	if (n == -EBADMSG && src->s.skipped) {
+		drain_check_skipped(d, src, false);
+		return n;
+	}
 	if (n < 0 && !src->reported) {
 		npuprof_err("drain: reading the %s ring buffers failed: %s; the trace may miss "
 			    "records of it",
@@ -266,10 +367,12 @@ static void drain_handle_cqe(struct npuprof_drain *d, const struct io_uring_cqe 
 	if (slice_writer_handle_cqe(cqe))
 		return;
 	if (ud == DRAIN_UD_TIMER) {
+		d->timer_armed = false;
 		d->timer_fired = true;
 		return;
 	}
 	if (ud == DRAIN_UD_STOP) {
+		d->stop_armed = false;
 		d->stopping = true;
 		return;
 	}
@@ -304,7 +407,11 @@ static void drain_flush_dirty(struct npuprof_drain *d)
 	}
 }
 
-/* Read the sources that are ready (all of them on a timer tick), re-arm. */
+/*
+ * Read the sources that are ready (all of them on a timer tick), then arm
+ * every poll and the timer that are not in flight, including those an
+ * earlier pass found no SQE for.
+ */
 static void drain_service(struct npuprof_drain *d)
 {
 	bool tick = d->timer_fired;
@@ -316,13 +423,12 @@ static void drain_service(struct npuprof_drain *d)
 			continue;
 		src->ready = false;
 		drain_read_src(d, src);
-		drain_arm_src(d, src);
 	}
 	if (tick) {
 		d->timer_fired = false;
 		drain_flush_dirty(d);
-		drain_arm_timer(d);
 	}
+	drain_arm_all(d);
 }
 
 /* One NPUPROF_REC_LOST per CPU ring of every source, into the host series. */
@@ -356,22 +462,28 @@ static void drain_write_lost(struct npuprof_drain *d)
 	}
 }
 
-/* Read until every source is empty (or still busy after many rounds). */
+/*
+ * Read until every source is empty (or still busy after many rounds).
+ * Records are counted as they pass the router: a source that skipped a
+ * ring returns -EBADMSG, not a count, yet its other rings were read.
+ */
 static void drain_read_rest(struct npuprof_drain *d)
 {
-	for (int round = 0; round < DRAIN_FINAL_ROUNDS; round++) {
-		long total = 0;
+	int round;
 
-		for (unsigned int i = 0; i < d->nr_srcs; i++) {
-			long n = drain_read_src(d, &d->srcs[i]);
+	for (round = 0; round < DRAIN_FINAL_ROUNDS; round++) {
+		uint64_t before = d->st.records + d->st.dropped;
 
-			if (n > 0)
-				total += n;
-		}
-		if (!total)
-			return;
+		for (unsigned int i = 0; i < d->nr_srcs; i++)
+			drain_read_src(d, &d->srcs[i]);
+		if (d->st.records + d->st.dropped == before)
+			break;
 	}
-	npuprof_warn("drain: sources still producing at stop; disable them before stopping");
+	if (round == DRAIN_FINAL_ROUNDS)
+		npuprof_warn("drain: sources still producing at stop; disable them before "
+			     "stopping");
+	for (unsigned int i = 0; i < d->nr_srcs; i++)
+		drain_check_skipped(d, &d->srcs[i], true);
 }
 
 /* Close every series: end frames, wait for the writes, write .done files. */
@@ -404,12 +516,9 @@ static void *drain_thread(void *arg)
 	/* Signals are the application's, handled by its own threads. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	for (unsigned int i = 0; i < d->nr_srcs; i++)
-		drain_arm_src(d, &d->srcs[i]);
-	drain_arm_timer(d);
-	drain_arm_poll(d, d->stop_fd, DRAIN_UD_STOP);
+	drain_arm_all(d);
 	while (!d->stopping) {
-		int err = io_uring_submit_and_wait(&d->ring, 1);
+		int err = drain_wait(d);
 
 		if (err < 0 && err != -EINTR && err != -EBUSY) {
 			npuprof_err("drain: waiting on io_uring failed: %s; stopping the drain",
@@ -435,13 +544,31 @@ static int drain_init(struct npuprof_drain *d, const struct npuprof_drain_config
 	d->zstd_level = cfg->zstd_level ? cfg->zstd_level : 3;
 	d->tick.tv_sec = ms / 1000;
 	d->tick.tv_nsec = (long long)(ms % 1000) * 1000000LL;
-	d->nr_srcs = n;
 	d->srcs = calloc(n ? n : 1, sizeof(*d->srcs));
 	if (!d->srcs)
 		return -ENOMEM;
-	for (unsigned int i = 0; i < n; i++)
-		d->srcs[i].s = srcs[i];
+	for (unsigned int i = 0; i < n; i++) {
+		struct drain_src *src = &d->srcs[i];
+
+		d->nr_srcs = i + 1; /* what drain_free_srcs() must free */
+		src->s = srcs[i];
+		if (!src->s.skipped)
+			continue;
+		src->skip_seen = calloc(src->s.nr_cpus ? src->s.nr_cpus : 1, sizeof(uint64_t));
+		src->skip_warned = calloc(src->s.nr_cpus ? src->s.nr_cpus : 1, sizeof(uint64_t));
+		if (!src->skip_seen || !src->skip_warned)
+			return -ENOMEM;
+	}
 	return 0;
+}
+
+static void drain_free_srcs(struct npuprof_drain *d)
+{
+	for (unsigned int i = 0; i < d->nr_srcs; i++) {
+		free(d->srcs[i].skip_seen);
+		free(d->srcs[i].skip_warned);
+	}
+	free(d->srcs);
 }
 
 int npuprof_drain_start(const struct npuprof_drain_config *cfg,
@@ -481,7 +608,8 @@ out_close_stop:
 out_exit_ring:
 	io_uring_queue_exit(&d->ring);
 out_free:
-	free(d->srcs);
+	if (d->srcs)
+		drain_free_srcs(d);
 	free(d);
 	return err;
 }
@@ -499,7 +627,7 @@ int npuprof_drain_stop(struct npuprof_drain *d, struct npuprof_drain_stats *st)
 		*st = d->st;
 	io_uring_queue_exit(&d->ring);
 	close(d->stop_fd);
-	free(d->srcs);
+	drain_free_srcs(d);
 	free(d);
 	return err;
 }

@@ -27,6 +27,7 @@ struct kring_cpu {
 	void *cons_map; /* page_size bytes, read-write */
 	void *prod_map; /* page_size + data_size bytes, read-only */
 	struct npuprof_ring_view view;
+	uint64_t skipped_bytes; /* skipped after a corrupt header, since open */
 };
 
 struct npuprof_kring {
@@ -200,18 +201,6 @@ int npuprof_kring_disable(struct npuprof_kring *kr)
 	return kring_ioctl(kr, NPUPROF_IOC_DISABLE, NULL);
 }
 
-/*
- * A ring whose header is corrupt would stay readable forever and starve the
- * others: drop what its producer has published so far, so the next records
- * start clean, and report -EBADMSG once the other CPUs were read.
- */
-static void kring_skip_published(struct npuprof_ring_view *v)
-{
-	uint64_t prod = __atomic_load_n(&v->prod->producer_pos, __ATOMIC_ACQUIRE);
-
-	__atomic_store_n(&v->cons->consumer_pos, prod, __ATOMIC_RELEASE);
-}
-
 long npuprof_kring_consume(struct npuprof_kring *kr, npuprof_rec_fn fn, void *ctx)
 {
 	long total = 0;
@@ -225,7 +214,14 @@ long npuprof_kring_consume(struct npuprof_kring *kr, npuprof_rec_fn fn, void *ct
 			continue;
 		n = npuprof_ring_consume(v, fn, ctx);
 		if (n == -EBADMSG) {
-			kring_skip_published(v);
+			/*
+			 * A ring whose header is corrupt would stay readable
+			 * forever and starve the others: drop what its
+			 * producer published so far, so the next records start
+			 * clean, count the bytes (npuprof_kring_skipped()) and
+			 * report -EBADMSG once the other CPUs were read.
+			 */
+			kr->cpus[cpu].skipped_bytes += npuprof_ring_skip_published(v);
 			bad = -EBADMSG;
 			continue;
 		}
@@ -254,6 +250,14 @@ int npuprof_kring_stats(struct npuprof_kring *kr, unsigned int cpu, uint64_t *wr
 		return err;
 	*written = st.written;
 	*lost = st.lost;
+	return 0;
+}
+
+int npuprof_kring_skipped(const struct npuprof_kring *kr, unsigned int cpu, uint64_t *bytes)
+{
+	if (cpu >= kr->info.nr_cpu_ids || !kr->cpus[cpu].present)
+		return -ENXIO;
+	*bytes = kr->cpus[cpu].skipped_bytes;
 	return 0;
 }
 

@@ -20,10 +20,6 @@
 
 #include <npuprof/ring.h>
 
-/* A PAD record may be as short as 8 bytes (type, size, cpu) at the very end
- * of the data area; every other record carries the whole header. */
-#define RING_MIN_PAD 8u
-
 static uint64_t ring_load_prod(const struct npuprof_ring_view *r)
 {
 	return __atomic_load_n(&r->prod->producer_pos, __ATOMIC_ACQUIRE);
@@ -42,7 +38,9 @@ static void ring_store_cons(struct npuprof_ring_view *r, uint64_t pos)
 /*
  * Size of the record at @pos, or 0 when its header is corrupt: size 0 or
  * not a multiple of NPUPROF_REC_ALIGN, shorter than a header, running past
- * the end of the data area (records never wrap) or past @prod.
+ * the end of the data area (records never wrap) or past @prod.  A PAD is a
+ * record like any other: the producer never leaves a tail too short for a
+ * whole header (kmod/ring_layout.h), so a shorter one is corrupt too.
  */
 static uint32_t ring_rec_size(const struct npuprof_ring_view *r, uint64_t pos,
 			      uint64_t prod, uint16_t *type)
@@ -54,7 +52,7 @@ static uint32_t ring_rec_size(const struct npuprof_ring_view *r, uint64_t pos,
 	*type = h->type;
 	if (size == 0 || size % NPUPROF_REC_ALIGN)
 		return 0;
-	if (size < (*type == NPUPROF_REC_PAD ? RING_MIN_PAD : sizeof(*h)))
+	if (size < sizeof(*h))
 		return 0;
 	if (size > r->data_size - off || size > prod - pos)
 		return 0;
@@ -92,4 +90,17 @@ long npuprof_ring_consume(struct npuprof_ring_view *r, npuprof_rec_fn fn, void *
 uint64_t npuprof_ring_pending(const struct npuprof_ring_view *r)
 {
 	return ring_load_prod(r) - ring_load_cons(r);
+}
+
+uint64_t npuprof_ring_skip_published(struct npuprof_ring_view *r)
+{
+	uint64_t prod = ring_load_prod(r);
+	uint64_t bytes = prod - ring_load_cons(r);
+
+	/* Positions no producer could have published: at most one ring's
+	 * worth of records can have been in it. */
+	if (bytes > r->data_size)
+		bytes = r->data_size;
+	ring_store_cons(r, prod);
+	return bytes;
 }

@@ -106,6 +106,11 @@ static int kring_stats_src(void *obj, unsigned int cpu, uint64_t *w, uint64_t *l
 	return npuprof_kring_stats(obj, cpu, w, l);
 }
 
+static int kring_skipped_src(void *obj, unsigned int cpu, uint64_t *bytes)
+{
+	return npuprof_kring_skipped(obj, cpu, bytes);
+}
+
 /* Append SESSION_CLOCK_SAMPLES pairs for every device the driver knows. */
 static void sample_clocks(struct npuprof_session *s)
 {
@@ -327,6 +332,7 @@ static int start_drain(struct npuprof_session *s)
 			.obj = s->kring,
 			.consume = kring_consume_src,
 			.stats = kring_stats_src,
+			.skipped = kring_skipped_src,
 		};
 	}
 	if (s->acl) {

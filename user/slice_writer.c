@@ -34,6 +34,9 @@
 
 #include "slice_writer.h"
 
+/* Failed waits for the CQE of a cancelled write before giving up on it. */
+#define SLICE_WAIT_TRIES 8
+
 struct slice_file {
 	int fd;
 	unsigned int idx;
@@ -191,6 +194,20 @@ static int writer_compress(struct slice_writer *w, const void *src, size_t len,
 	return 0;
 }
 
+/*
+ * A compressor or allocation failure leaves the open frame half built:
+ * remember the error (nothing more of this series is written, so no later
+ * frame can follow a hole) and throw the partial frame away.
+ */
+static int writer_abort_frame(struct slice_writer *w, int err)
+{
+	writer_fail(w, err);
+	ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
+	w->out_len = 0;
+	w->in_frame = false;
+	return err;
+}
+
 static int writer_stream_hdr(struct slice_writer *w)
 {
 	struct npuprof_rec_stream_hdr sh = {
@@ -286,12 +303,14 @@ int slice_writer_flush(struct slice_writer *w)
 		return 0;
 	err = writer_compress(w, NULL, 0, ZSTD_e_end);
 	if (err)
-		return err;
+		return writer_abort_frame(w, err);
 	w->in_frame = false;
 	err = writer_queue_frame(w);
+	if (err == -ENOMEM)
+		return writer_abort_frame(w, err);
 	if (w->cur && w->cur->queued >= w->cfg.slice_bytes)
 		writer_retire_cur(w);
-	return err;
+	return err; /* -EBUSY: queued, kicked again by the next write or close */
 }
 
 int slice_writer_append(struct slice_writer *w, const struct npuprof_rec_hdr *rec)
@@ -308,15 +327,27 @@ int slice_writer_append(struct slice_writer *w, const struct npuprof_rec_hdr *re
 		}
 		err = writer_stream_hdr(w);
 		if (err)
-			return err;
+			return writer_abort_frame(w, err);
 	}
 	err = writer_compress(w, rec, rec->size, ZSTD_e_continue);
 	if (err)
-		return err;
+		return writer_abort_frame(w, err);
 	/* Do not let one frame run far past the slice size between flushes. */
-	if (w->cur->queued + w->out_len >= w->cfg.slice_bytes)
-		return slice_writer_flush(w);
+	if (w->cur->queued + w->out_len >= w->cfg.slice_bytes) {
+		err = slice_writer_flush(w);
+		if (err != -EBUSY) /* -EBUSY: the frame is queued, the record in it */
+			return err;
+	}
 	return 0;
+}
+
+/* Release a buffer the kernel is done with (or never had). */
+static void writer_free_buf(struct slice_buf *b)
+{
+	b->f->pending--;
+	file_maybe_finish(b->f);
+	free(b->data);
+	free(b);
 }
 
 static void writer_pop_head(struct slice_writer *w)
@@ -327,19 +358,42 @@ static void writer_pop_head(struct slice_writer *w)
 	if (!w->head)
 		w->tail = NULL;
 	w->head_submitted = false;
-	b->f->pending--;
-	file_maybe_finish(b->f);
-	free(b->data);
-	free(b);
+	writer_free_buf(b);
 }
 
-/* After a failed write nothing more of this series reaches the disk. */
+/*
+ * After a failure nothing more of this series reaches the disk: free every
+ * queued buffer, except the one in flight.  The kernel may still read that
+ * one, so it stays at the head until its CQE arrives.
+ */
 static void writer_drop_queue(struct slice_writer *w, int err)
 {
+	struct slice_buf *b;
+
 	writer_fail(w, err);
-	while (w->head)
-		writer_pop_head(w);
+	if (w->head_submitted) {
+		b = w->head->next;
+		w->head->next = NULL;
+		w->tail = w->head;
+	} else {
+		b = w->head;
+		w->head = w->tail = NULL;
+	}
+	while (b) {
+		struct slice_buf *next = b->next;
+
+		writer_free_buf(b);
+		b = next;
+	}
 	writer_retire_cur(w);
+}
+
+/* The CQE of a write whose writer gave up waiting for it and is gone. */
+static void writer_orphan_done(struct slice_buf *b, int res)
+{
+	if (res > 0)
+		b->f->written += (uint64_t)res;
+	writer_free_buf(b);
 }
 
 bool slice_writer_handle_cqe(const struct io_uring_cqe *cqe)
@@ -351,10 +405,16 @@ bool slice_writer_handle_cqe(const struct io_uring_cqe *cqe)
 
 	if (!(ud & SLICE_UDATA_WRITE))
 		return false;
+	if (ud == SLICE_UDATA_CANCEL)
+		return true; /* the head's own CQE is what matters */
 	b = (struct slice_buf *)(uintptr_t)(ud & ~SLICE_UDATA_WRITE);
 	w = b->w;
+	if (!w) {
+		writer_orphan_done(b, res);
+		return true;
+	}
 	w->head_submitted = false;
-	if (res == -EINTR || res == -EAGAIN) {
+	if ((res == -EINTR || res == -EAGAIN) && !w->st.error) {
 		writer_kick(w);
 		return true;
 	}
@@ -365,6 +425,11 @@ bool slice_writer_handle_cqe(const struct io_uring_cqe *cqe)
 	b->done += (size_t)res;
 	b->f->written += (uint64_t)res;
 	w->st.file_bytes += (uint64_t)res;
+	if (w->st.error) {
+		/* A failure came while this write was in flight. */
+		writer_drop_queue(w, w->st.error);
+		return true;
+	}
 	if (b->done == b->len)
 		writer_pop_head(w);
 	if (writer_kick(w))
@@ -382,25 +447,72 @@ void slice_writer_stats(const struct slice_writer *w, struct slice_writer_stats 
 	*st = w->st;
 }
 
+/* Ask the kernel to cancel the write in flight; its CQE still comes. */
+static void writer_cancel_head(struct slice_writer *w)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(w->ring);
+
+	if (!sqe) {
+		io_uring_submit(w->ring);
+		sqe = io_uring_get_sqe(w->ring);
+		if (!sqe)
+			return; /* the write completes on its own, or is orphaned */
+	}
+	io_uring_prep_cancel64(sqe, (uint64_t)(uintptr_t)w->head | SLICE_UDATA_WRITE, 0);
+	io_uring_sqe_set_data64(sqe, SLICE_UDATA_CANCEL);
+	io_uring_submit(w->ring);
+}
+
+/*
+ * Waiting for CQEs failed @tries times in a row.  The series is failed and
+ * its queue dropped at once, but the write in flight owns its buffer until
+ * its CQE: cancel it and keep waiting.  Only when waiting keeps failing is
+ * the buffer left to its CQE (whoever reaps it frees it, see
+ * writer_orphan_done()), never freed under the kernel.
+ *
+ * Return: true when there is nothing left to wait for.
+ */
+static bool writer_wait_failed(struct slice_writer *w, int err, unsigned int tries)
+{
+	struct slice_buf *b;
+
+	if (tries == 1) {
+		writer_drop_queue(w, err);
+		if (w->head)
+			writer_cancel_head(w);
+	}
+	if (!w->head)
+		return true;
+	if (tries < SLICE_WAIT_TRIES)
+		return false;
+	b = w->head;
+	b->w = NULL;
+	w->head = w->tail = NULL;
+	w->head_submitted = false;
+	return true;
+}
+
 /* Reap CQEs until this series has nothing queued or in flight. */
 static void writer_wait_idle(struct slice_writer *w)
 {
+	unsigned int tries = 0;
+
 	while (w->head) {
 		struct io_uring_cqe *cqe;
 		int err;
 
 		/* A flush that found the SQ full left its write unsubmitted. */
 		if (!w->head_submitted && writer_kick(w)) {
-			writer_drop_queue(w, -EBUSY);
+			writer_drop_queue(w, -EBUSY); /* nothing in flight */
 			break;
 		}
 		err = io_uring_wait_cqe(w->ring, &cqe);
-
 		if (err == -EINTR)
 			continue;
 		if (err) {
-			writer_drop_queue(w, err);
-			break;
+			if (writer_wait_failed(w, err, ++tries))
+				break;
+			continue;
 		}
 		slice_writer_handle_cqe(cqe);
 		io_uring_cqe_seen(w->ring, cqe);
@@ -411,8 +523,7 @@ int slice_writer_close(struct slice_writer *w, struct slice_writer_stats *st)
 {
 	int err;
 
-	if (slice_writer_flush(w) && !w->st.error)
-		writer_fail(w, -ENOMEM);
+	slice_writer_flush(w); /* a failure is remembered in w->st.error */
 	writer_wait_idle(w);
 	writer_retire_cur(w);
 	err = w->st.error;

@@ -19,6 +19,8 @@
 
 /* Bit 0 of a CQE's user_data: the CQE belongs to a slice write. */
 #define SLICE_UDATA_WRITE 1ULL
+/* user_data of a cancel request for a slice write (bit 0, no buffer). */
+#define SLICE_UDATA_CANCEL SLICE_UDATA_WRITE
 
 /**
  * struct slice_writer_cfg - what a series writes and where
@@ -73,7 +75,8 @@ int slice_writer_open(struct io_uring *ring, const struct slice_writer_cfg *cfg,
  * and ends the frame early when the slice reached slice_bytes.
  *
  * Return: 0; the series' remembered write error (the record is dropped);
- * -errno from creating the slice file; -ENOMEM.
+ * -errno from creating the slice file; -ENOMEM.  Every failure is
+ * remembered: the open frame is thrown away and later calls return it.
  */
 int slice_writer_append(struct slice_writer *w, const struct npuprof_rec_hdr *rec);
 
@@ -83,8 +86,9 @@ int slice_writer_append(struct slice_writer *w, const struct npuprof_rec_hdr *re
  * A no-op when nothing was appended since the last flush.  Rotates to a new
  * slice (on the next record) once the current one holds slice_bytes.
  *
- * Return: 0; the remembered write error; -ENOMEM; -EBUSY when no SQE could
- * be had.
+ * Return: 0; the remembered write error; -ENOMEM (remembered, the frame
+ * is thrown away); -EBUSY when no SQE could be had (not an error: the frame
+ * stays queued and goes out with the next write or at close).
  */
 int slice_writer_flush(struct slice_writer *w);
 
@@ -92,9 +96,11 @@ int slice_writer_flush(struct slice_writer *w);
  * slice_writer_handle_cqe() - complete a write if @cqe is one of ours
  *
  * Resubmits the rest of a short write, starts the series' next queued
- * write, and closes a finished slice (writing its .done file).
+ * write, and closes a finished slice (writing its .done file).  Also takes
+ * the CQEs of cancel requests (SLICE_UDATA_CANCEL) and of writes whose
+ * writer was closed before they completed (it frees their buffers).
  *
- * Return: true when the CQE was a slice write (of any series).
+ * Return: true when the CQE was a slice write or cancel (of any series).
  */
 bool slice_writer_handle_cqe(const struct io_uring_cqe *cqe);
 
@@ -111,7 +117,10 @@ void slice_writer_stats(const struct slice_writer *w, struct slice_writer_stats 
  *
  * Waits on the ring itself: CQEs that are not slice writes are consumed and
  * dropped, so call it only when nothing else is pending on the ring that
- * matters (the drain does at stop).
+ * matters (the drain does at stop).  If waiting fails, the write in flight
+ * is cancelled and its CQE awaited: its buffer is never freed while the
+ * kernel may still read it.  Should waiting keep failing, that one buffer
+ * is left to its CQE, which a later slice_writer_handle_cqe() frees.
  *
  * Return: 0, or the series' first write error.
  */

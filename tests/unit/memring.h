@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * An in-memory producer for the ring reader tests, following the ABI of
- * include/npuprof/npuprof_ioctl.h exactly as npuprof.ko must: free-running
- * positions, a record never wraps (the rest of the data area becomes one
- * PAD record, 8 bytes long at the least), discard mode when full (the
- * record is counted in @lost and not written), producer_pos published with
- * release semantics after the record is complete.
+ * include/npuprof/npuprof_ioctl.h as npuprof.ko does: free-running
+ * positions, a record never wraps, discard mode when full (the record is
+ * counted in @lost and not written), producer_pos published with release
+ * semantics after the record is complete.
+ *
+ * Where a record goes, and when the tail of the data area becomes a PAD,
+ * is decided by npuprof_ring_place() from kmod/ring_layout.h: the same
+ * function npuprof.ko's fast path calls, so these tests run the kernel's
+ * rule, not a copy of it.  The PAD is written as the kernel writes it
+ * (whole header, ts 0).
  */
 #ifndef NPUPROF_TEST_MEMRING_H
 #define NPUPROF_TEST_MEMRING_H
@@ -15,12 +20,25 @@
 #include <string.h>
 
 #include <npuprof/ring.h>
+#include "../../kmod/ring_layout.h"
 
+_Static_assert(NPUPROF_RING_MIN_REC == sizeof(struct npuprof_rec_hdr),
+	       "ring_layout.h: NPUPROF_RING_MIN_REC is not the record header size");
+
+/**
+ * struct memring - one CPU's ring in plain memory
+ * @cons:  consumer page
+ * @prod:  producer page
+ * @data:  data area, view.data_size bytes, filled with 0xa5 at init
+ * @view:  what the reader (user/ring.c) is given
+ * @last:  slot of the last record written, for tests of the layout
+ */
 struct memring {
 	struct npuprof_ring_consumer cons;
 	struct npuprof_ring_producer prod;
 	uint8_t *data;
 	struct npuprof_ring_view view;
+	struct npuprof_ring_slot last;
 };
 
 static inline int memring_init(struct memring *m, uint64_t data_size, unsigned int cpu)
@@ -44,36 +62,30 @@ static inline void memring_free(struct memring *m)
 	m->data = NULL;
 }
 
-/* Write a PAD of @len bytes at data offset @off (len >= 8, a multiple of 8). */
-static inline void memring_pad(struct memring *m, uint64_t off, uint32_t len, unsigned int cpu)
-{
-	struct npuprof_rec_hdr pad = { .type = NPUPROF_REC_PAD, .size = (uint16_t)len,
-				       .cpu = cpu };
-
-	memcpy(m->data + off, &pad, len < sizeof(pad) ? 8 : sizeof(pad));
-}
-
 /*
  * Produce one record of @rec->size bytes.  Return: 0; -ENOSPC when the
  * ring is full (the record is counted as lost, as in discard mode).
  */
 static inline int memring_write(struct memring *m, const struct npuprof_rec_hdr *rec)
 {
-	uint64_t size_mask = m->view.data_size - 1;
 	uint64_t prod = m->prod.producer_pos;
 	uint64_t cons = __atomic_load_n(&m->cons.consumer_pos, __ATOMIC_ACQUIRE);
-	uint64_t off = prod & size_mask;
-	uint64_t pad = off + rec->size > m->view.data_size ? m->view.data_size - off : 0;
+	struct npuprof_ring_slot s;
 
-	if (prod + pad + rec->size - cons > m->view.data_size) {
+	if (!npuprof_ring_place(prod, cons, m->view.data_size, rec->size, &s)) {
 		__atomic_fetch_add(&m->prod.lost, 1, __ATOMIC_RELAXED);
 		return -ENOSPC;
 	}
-	if (pad)
-		memring_pad(m, off, (uint32_t)pad, m->view.cpu);
-	memcpy(m->data + ((prod + pad) & size_mask), rec, rec->size);
+	if (s.pad) {
+		struct npuprof_rec_hdr pad = { .type = NPUPROF_REC_PAD, .size = (uint16_t)s.pad,
+					       .cpu = m->view.cpu };
+
+		memcpy(m->data + s.pad_off, &pad, sizeof(pad));
+	}
+	memcpy(m->data + s.off, rec, rec->size);
+	m->last = s;
 	__atomic_fetch_add(&m->prod.written, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&m->prod.producer_pos, prod + pad + rec->size, __ATOMIC_RELEASE);
+	__atomic_store_n(&m->prod.producer_pos, s.start + rec->size, __ATOMIC_RELEASE);
 	return 0;
 }
 

@@ -2,9 +2,9 @@
 /*
  * Description: a corrupt record header (size 0, size not a multiple of 8,
  * size past the published data, a record running past the end of the data
- * area) makes the consumer return -EBADMSG with consumer_pos left at the bad
- * record; the records before it are delivered once.  A callback error also
- * leaves its record in the ring.
+ * area, a PAD shorter than a header) makes the consumer return -EBADMSG
+ * with consumer_pos left at the bad record; the records before it are
+ * delivered once.  A callback error also leaves its record in the ring.
  */
 #include "check.h"
 #include "memring.h"
@@ -67,6 +67,25 @@ static void check_wrapping_record(void)
 	memring_free(&m);
 }
 
+/* An 8-byte PAD: no producer leaves a tail shorter than a header. */
+static void check_short_pad(void)
+{
+	struct memring m;
+	uint64_t n = 0;
+
+	CHECK_EQ(memring_init(&m, 1024, 0), 0);
+	m.cons.consumer_pos = m.prod.producer_pos = 1016;
+	((struct npuprof_rec_hdr *)(m.data + 1016))->type = NPUPROF_REC_PAD;
+	((struct npuprof_rec_hdr *)(m.data + 1016))->size = 8;
+	((struct npuprof_rec_hdr *)m.data)->type = NPUPROF_REC_TASK;
+	((struct npuprof_rec_hdr *)m.data)->size = 88;
+	__atomic_store_n(&m.prod.producer_pos, 1016 + 8 + 88, __ATOMIC_RELEASE);
+	CHECK_EQ(npuprof_ring_consume(&m.view, count_rec, &n), -EBADMSG);
+	CHECK_EQ(n, 0);
+	CHECK_EQ(m.cons.consumer_pos, 1016);
+	memring_free(&m);
+}
+
 static void check_callback_error(void)
 {
 	struct memring m;
@@ -100,6 +119,7 @@ int main(void)
 	check_bad_size(8);    /* shorter than a header */
 	check_bad_size(96);   /* 176 + 96 > 264 published */
 	check_wrapping_record();
+	check_short_pad();
 	check_callback_error();
 	check_bad_positions();
 	return CHECK_DONE();

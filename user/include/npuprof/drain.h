@@ -28,8 +28,12 @@
  * @fd:      readable (POLLIN) when records are waiting
  * @nr_cpus: CPU ids to ask @stats about
  * @obj:     passed to @consume and @stats
- * @consume: hand all waiting records to fn; records or -errno
+ * @consume: hand all waiting records to fn; records or -errno (-EBADMSG:
+ *           a ring had a corrupt header and was skipped, see @skipped)
  * @stats:   per-CPU written/lost counters; 0, -ENXIO for a CPU without a ring
+ * @skipped: optional, NULL for a source that never skips: bytes @consume
+ *           skipped so far on that CPU's ring after a corrupt record header
+ *           (a running total); 0, -ENXIO for a CPU without a ring
  */
 struct npuprof_drain_source {
 	const char *name;
@@ -39,6 +43,7 @@ struct npuprof_drain_source {
 	void *obj;
 	long (*consume)(void *obj, npuprof_rec_fn fn, void *ctx);
 	int (*stats)(void *obj, unsigned int cpu, uint64_t *written, uint64_t *lost);
+	int (*skipped)(void *obj, unsigned int cpu, uint64_t *bytes);
 };
 
 /**
@@ -57,15 +62,24 @@ struct npuprof_drain_config {
 	unsigned int flush_ms;
 };
 
-/** struct npuprof_drain_stats - totals at stop */
+/**
+ * struct npuprof_drain_stats - totals at stop
+ *
+ * Every record a ring handed out is in exactly one of @records and
+ * @dropped.  Records the producers never wrote are in @lost; bytes of a
+ * ring skipped as unreadable (corrupt header) are in @skipped_bytes.
+ */
 struct npuprof_drain_stats {
-	uint64_t records;     /* records copied out of the rings */
+	uint64_t records;     /* records read and appended to a slice series */
 	uint64_t api_records; /* of which NPUPROF_REC_API */
 	uint64_t task_records;/* of which NPUPROF_REC_TASK */
-	uint64_t raw_bytes;   /* record bytes before compression */
+	uint64_t raw_bytes;   /* bytes of those records, before compression */
 	uint64_t file_bytes;  /* bytes written to slices */
 	uint64_t lost;        /* sum of every ring's lost counter */
 	int write_error;      /* first -errno of a write, 0 if none */
+	uint64_t dropped;     /* records read but not appended: their series
+				 could not be created or written */
+	uint64_t skipped_bytes; /* ring bytes skipped after corrupt headers */
 };
 
 struct npuprof_drain;

@@ -43,7 +43,15 @@ int npuprof_kring_disable(struct npuprof_kring *kr);
 
 /**
  * npuprof_kring_consume() - drain every CPU's ring into @fn
- * Return: records delivered, or a negative errno (see npuprof_ring_consume).
+ *
+ * A ring with a corrupt record header is not read further: everything its
+ * producer published so far is skipped (and counted, see
+ * npuprof_kring_skipped()) so that ring starts clean; the other rings are
+ * still read.
+ *
+ * Return: records delivered; -EBADMSG when a ring was skipped (the records
+ * of the other rings were still delivered); or the negative value @fn
+ * returned.
  */
 long npuprof_kring_consume(struct npuprof_kring *kr, npuprof_rec_fn fn, void *ctx);
 
@@ -56,6 +64,18 @@ unsigned int npuprof_kring_nr_cpus(const struct npuprof_kring *kr);
  */
 int npuprof_kring_stats(struct npuprof_kring *kr, unsigned int cpu,
 			uint64_t *written, uint64_t *lost);
+
+/**
+ * npuprof_kring_skipped() - bytes of one CPU's ring skipped as unreadable
+ * @bytes: out: bytes npuprof_kring_consume() skipped on that ring because a
+ *         record header was corrupt, since npuprof_kring_open() (ENABLE
+ *         does not reset it).  How many records they held cannot be told
+ *         from corrupt headers; the ring's written counter minus the
+ *         records read from it can.
+ *
+ * Return: 0; -ENXIO when that CPU has no ring.
+ */
+int npuprof_kring_skipped(const struct npuprof_kring *kr, unsigned int cpu, uint64_t *bytes);
 
 /** npuprof_kring_tp_attached() - bitmap of enum npuprof_tp_bit, or -errno. */
 int npuprof_kring_tp_attached(struct npuprof_kring *kr);

@@ -45,4 +45,20 @@ long npuprof_ring_consume(struct npuprof_ring_view *r, npuprof_rec_fn fn, void *
 /** npuprof_ring_pending() - bytes published and not yet consumed. */
 uint64_t npuprof_ring_pending(const struct npuprof_ring_view *r);
 
+/**
+ * npuprof_ring_skip_published() - give up on everything published so far
+ * @r: the ring
+ *
+ * For a ring npuprof_ring_consume() refused with -EBADMSG: moves
+ * consumer_pos to producer_pos (release), so the producer can reuse the
+ * space and the next records are read from a clean start.  The records in
+ * the skipped bytes cannot be counted, as their headers are not to be
+ * trusted.
+ *
+ * Return: bytes skipped; when the positions themselves were impossible
+ * (consumer ahead of producer, or more than a ring behind), @r->data_size,
+ * the most a ring can have held.
+ */
+uint64_t npuprof_ring_skip_published(struct npuprof_ring_view *r);
+
 #endif /* NPUPROF_RING_H */
