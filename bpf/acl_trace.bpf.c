@@ -5,7 +5,7 @@
  * libascendcl.so.  The loader (user/acl_trace.c) passes the enum
  * npuprof_api id of the function as the BPF cookie of each attachment.
  *
- * At entry the uprobe keeps the call's arguments in an LRU hash map keyed by
+ * At entry the uprobe keeps the call's arguments in a hash map keyed by
  * (pid_tgid, api); at return the uretprobe adds the return value, the exit
  * time and the out-parameters the call filled in, and writes one
  * struct npuprof_rec_api into the ring buffer of the current CPU.
@@ -14,14 +14,31 @@
  * recorded ACL function on the same thread (aclrtMemcpy -> aclrtSynchronize-
  * Stream, say) gives two correct records: the inner call does not overwrite
  * the outer one's entry state.  A function that recurses into itself keeps
- * only the innermost entry; the outer return then finds nothing and writes
- * no record (the simulated and the real runtime do not do that).
+ * only the innermost entry; the outer call's record is then counted missed
+ * (the simulated and the real runtime do not do that).
  *
  * Filtering happens here, at entry, before anything is stored: a process
  * not in the tgid map, or any process while `enabled` is 0, costs one or two
- * map lookups and leaves no state.  A call that entered while selected is
- * still recorded at its return if the capture was disabled (or the process
- * detached) in between, so no record is ever cut in half.
+ * map lookups and leaves no state.
+ *
+ * Capture generations: user space bumps `epoch` at every enable, before it
+ * sets `enabled`.  The entry state carries the epoch it was taken in, and
+ * the return probe records a call only if the capture is enabled *now* and
+ * the entry's epoch is the current one.  So a call records only when it
+ * entered and returned inside one enabled period: a call in flight at stop
+ * (a long aclrtSynchronizeStream, say) or at start is not recorded, and can
+ * never land in the next capture with a time before that capture began.
+ * A call that leaves the tgid filter (detach) between entry and return is
+ * still recorded.
+ *
+ * Nothing is dropped silently: a record the ring buffer had no room for is
+ * counted `lost`; a call whose entry state could not be stored (the
+ * in-flight map full, a nested probe on a busy bucket) or was overwritten by
+ * a call of the same thread and API is counted `missed`, both in the
+ * `counters` slot of the CPU it happened on.  The in-flight map is a plain
+ * hash, not an LRU, so no entry is ever evicted behind our back; the state
+ * of a thread killed inside a call stays until user space clears the map at
+ * the next enable (every entry left then is from an older epoch).
  *
  * Ring buffers: `rings` is an array of maps holding one BPF ring buffer per
  * possible CPU (created by the loader at the size the user asked for); a
@@ -38,11 +55,22 @@
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
+/* vmlinux.h has no errno values; the uapi one, for bpf_map_update_elem(). */
+#ifndef EEXIST
+#define EEXIST 17
+#endif
+
 /* Number of ring buffers the loader put in `rings` (possible CPUs). */
 const volatile __u32 nr_rings = 1;
 
 /* Record (1) or drop (0); written by the loader through the skeleton. */
 volatile __u32 enabled;
+
+/*
+ * Capture generation: bumped by the loader at every enable, before
+ * `enabled` is set, so a probe that sees enabled == 1 reads the new epoch.
+ */
+volatile __u64 epoch;
 
 /* Inner map template: the loader inserts one real ring per CPU. */
 struct acl_ring {
@@ -79,17 +107,18 @@ struct entry_key {
 };
 
 /*
- * A call in flight: the record as far as entry knows it, and the user
- * address of the out-parameter to read at return (0 if none).  LRU, so the
- * state of a thread killed inside a call is recycled, not leaked.
+ * A call in flight: the record as far as entry knows it, the user address of
+ * the out-parameter to read at return (0 if none) and the capture epoch the
+ * call entered in.
  */
 struct entry_state {
 	struct npuprof_rec_api rec;
 	__u64 out_ptr;
+	__u64 epoch;
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, ACL_TRACE_MAX_INFLIGHT);
 	__type(key, struct entry_key);
 	__type(value, struct entry_state);
@@ -200,17 +229,29 @@ static __always_inline void read_exit_args(struct entry_state *e)
 		e->rec.handle = v;
 }
 
+/* This CPU's index in `rings` and `counters` (guarded against overflow). */
+static __always_inline __u32 ring_index(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	return cpu < nr_rings ? cpu : cpu % nr_rings;
+}
+
+static __always_inline struct acl_trace_counters *this_cpu_counters(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&counters, &zero);
+}
+
 /* Write @rec to this CPU's ring buffer and count it written or lost. */
 static __always_inline void emit(struct npuprof_rec_api *rec)
 {
-	struct acl_trace_counters *cnt;
-	__u32 cpu = bpf_get_smp_processor_id();
-	__u32 zero = 0, idx;
+	struct acl_trace_counters *cnt = this_cpu_counters();
+	__u32 idx = ring_index();
 	void *ring;
 
-	idx = cpu < nr_rings ? cpu : cpu % nr_rings;
 	rec->hdr.cpu = idx;
-	cnt = bpf_map_lookup_elem(&counters, &zero);
 	ring = bpf_map_lookup_elem(&rings, &idx);
 	if (ring && bpf_ringbuf_output(ring, rec, sizeof(*rec), 0) == 0) {
 		if (cnt)
@@ -218,6 +259,35 @@ static __always_inline void emit(struct npuprof_rec_api *rec)
 	} else if (cnt) {
 		cnt->lost++;
 	}
+}
+
+/* Count @n calls whose record will never be written. */
+static __always_inline void count_missed(__u64 n)
+{
+	struct acl_trace_counters *cnt = this_cpu_counters();
+
+	if (cnt)
+		cnt->missed += n;
+}
+
+/*
+ * Store the entry state of a call.  A state already there for the same
+ * thread and API belongs to a call that will not return through it
+ * (recursion, or a thread that died inside the call and whose id was
+ * reused): that call is counted missed, and so is this one if the map
+ * refuses it.
+ */
+static __always_inline void store_entry(struct entry_key *key,
+					struct entry_state *e)
+{
+	long err = bpf_map_update_elem(&entries, key, e, BPF_NOEXIST);
+
+	if (err == -EEXIST) {
+		count_missed(1);
+		err = bpf_map_update_elem(&entries, key, e, BPF_ANY);
+	}
+	if (err)
+		count_missed(1);
 }
 
 SEC("uprobe")
@@ -240,10 +310,11 @@ int acl_enter(struct pt_regs *ctx)
 	e.rec.tid = (__u32)id;
 	e.rec.api = api;
 	e.rec.device = -1;
+	e.epoch = epoch;
 	read_entry_args(ctx, api, &e);
 	/* Last, so the entry time excludes the probe's own work above. */
 	e.rec.hdr.ts = bpf_ktime_get_ns();
-	bpf_map_update_elem(&entries, &key, &e, BPF_ANY);
+	store_entry(&key, &e);
 	return 0;
 }
 
@@ -260,10 +331,13 @@ int acl_exit(struct pt_regs *ctx)
 	e = bpf_map_lookup_elem(&entries, &key);
 	if (!e)
 		return 0;
-	e->rec.exit_ts = now;
-	e->rec.ret = (__s32)PT_REGS_RC(ctx);
-	read_exit_args(e);
-	emit(&e->rec);
+	/* Only a call that entered in this enabled period is recorded. */
+	if (enabled && e->epoch == epoch) {
+		e->rec.exit_ts = now;
+		e->rec.ret = (__s32)PT_REGS_RC(ctx);
+		read_exit_args(e);
+		emit(&e->rec);
+	}
 	bpf_map_delete_elem(&entries, &key);
 	return 0;
 }

@@ -2,7 +2,7 @@
 /*
  * Layouts shared by the runtime-API capture's BPF side (bpf/acl_trace.bpf.c)
  * and its loader (user/acl_trace.c): the per-CPU producer counters that user
- * space reads and resets.  The records themselves are in
+ * space reads and resets, and the sizes of the maps.  The records themselves are in
  * include/npuprof/record.h.
  */
 #ifndef NPUPROF_BPF_ACL_TRACE_H
@@ -19,7 +19,10 @@
  */
 #define ACL_TRACE_RING_TEMPLATE_BYTES 4096
 
-/* Most threads that can be inside one ACL call at the same time. */
+/*
+ * Most calls that can be in flight (entered, not yet returned) at the same
+ * time; a call beyond that is counted missed.
+ */
 #define ACL_TRACE_MAX_INFLIGHT 8192
 
 /* Most processes the tgid filter holds. */
@@ -30,10 +33,14 @@
  * @written: records committed to the ring buffer
  * @lost:    records dropped because the ring buffer was full (failed
  *           reserve) or the CPU had no ring
+ * @missed:  calls that will have no record because their entry state could
+ *           not be stored (in-flight map full or busy) or was overwritten
+ *           by a later call of the same thread and API
  */
 struct acl_trace_counters {
 	__u64 written;
 	__u64 lost;
+	__u64 missed;
 };
 
 #endif /* NPUPROF_BPF_ACL_TRACE_H */

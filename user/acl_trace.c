@@ -9,15 +9,27 @@
  *
  * Probes are attached per library *file* (device + inode) with pid -1, so a
  * second process mapping the same libascendcl.so costs one map update: the
- * tgid filter in the BPF program decides what is recorded.
+ * tgid filter in the BPF program decides what is recorded.  The file is
+ * reached through /proc/PID/map_files/<start>-<end>, a link to exactly the
+ * file the process mapped, so a library replaced or deleted on disk since
+ * the process loaded it is still probed where its code runs.
+ *
+ * Capture generations: every enable first waits out running probes, throws
+ * away what an earlier capture left in the rings (counted stale), clears the
+ * in-flight call states and counters, then bumps the BPF side's epoch; see
+ * bpf/acl_trace.bpf.c for why that keeps calls of one capture out of the
+ * next.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -70,7 +82,14 @@ struct npuprof_acl_trace {
 	int *ring_fds;		/* one BPF_MAP_TYPE_RINGBUF per possible CPU */
 	struct ring_buffer *rb; /* libbpf reader over all of ring_fds */
 	struct acl_lib *libs;
-	/* The current npuprof_acl_trace_consume() call. */
+	uint64_t epoch;	     /* last value written to the BPF side's epoch */
+	uint64_t stale;	     /* records discarded by the last enable */
+	/*
+	 * Serialises ring_buffer__consume(): the drain thread consumes while
+	 * enable discards, and libbpf's reader is not safe for two consumers.
+	 */
+	pthread_mutex_t lock;
+	/* The current npuprof_acl_trace_consume() call; fn NULL: discard. */
 	npuprof_rec_fn fn;
 	void *fn_ctx;
 	long delivered;
@@ -106,6 +125,10 @@ static int acl_trace_on_sample(void *ctx, void *data, size_t size)
 	/* The BPF side writes whole records; anything shorter is not one. */
 	if (size < sizeof(*rec) || rec->size > size)
 		return 0;
+	if (!t->fn) {
+		t->delivered++;
+		return 0;
+	}
 	err = t->fn(t->fn_ctx, rec);
 	if (err < 0)
 		return err;
@@ -184,6 +207,7 @@ int npuprof_acl_trace_open(uint32_t ring_bytes, struct npuprof_acl_trace **out)
 	if (!t)
 		return -ENOMEM;
 	t->nr_cpus = nr_cpus;
+	pthread_mutex_init(&t->lock, NULL);
 	acl_trace_set_print();
 	err = acl_trace_load(t);
 	if (err)
@@ -225,43 +249,138 @@ void npuprof_acl_trace_close(struct npuprof_acl_trace *t)
 			close(t->ring_fds[cpu]);
 	free(t->ring_fds);
 	acl_trace_bpf__destroy(t->skel);
+	pthread_mutex_destroy(&t->lock);
 	free(t);
 }
 
+/* One mapping of libascendcl.so as /proc/PID/maps lists it. */
+struct acl_map {
+	unsigned long start, end;
+	unsigned int dev_major, dev_minor;
+	unsigned long ino;
+	int exec;		 /* mapped executable: where the code runs */
+	int deleted;		 /* the maps line ended in " (deleted)" */
+	char file[PATH_MAX]; /* path as the process sees it, suffix stripped */
+};
+
+#define ACL_DELETED_SUFFIX " (deleted)"
+
 /*
- * Find the libascendcl.so that /proc/@pid/maps names and write the path to
- * open it from here, through /proc/@pid/root, into @path.
+ * Parse one /proc/PID/maps line into @m if it maps a libascendcl.so.
+ * Return: 1 if it does, 0 if not.
+ */
+static int acl_parse_maps_line(char *line, struct acl_map *m)
+{
+	size_t sfx = strlen(ACL_DELETED_SUFFIX), n;
+	char perms[8], *file, *base;
+
+	if (sscanf(line, "%lx-%lx %7s %*x %x:%x %lu", &m->start, &m->end, perms,
+		   &m->dev_major, &m->dev_minor, &m->ino) != 6)
+		return 0;
+	file = strchr(line, '/');
+	if (!file)
+		return 0;
+	file[strcspn(file, "\n")] = '\0';
+	n = strlen(file);
+	m->deleted = n > sfx && strcmp(file + n - sfx, ACL_DELETED_SUFFIX) == 0;
+	if (m->deleted)
+		file[n - sfx] = '\0';
+	base = strrchr(file, '/') + 1;
+	if (strncmp(base, "libascendcl.so", 14) != 0)
+		return 0;
+	m->exec = strchr(perms, 'x') != NULL;
+	snprintf(m->file, sizeof(m->file), "%s", file);
+	return 1;
+}
+
+/*
+ * Find the libascendcl.so mapping of @pid, the executable one if there is
+ * one (a process that mapped two such files runs the code of that one).
  * Return: 0; -ESRCH when the process is gone; -ENOENT when none is mapped.
  */
-static int acl_find_lib(pid_t pid, char *path, size_t len)
+static int acl_find_lib(pid_t pid, struct acl_map *m)
 {
 	char maps[64], line[PATH_MAX + 128];
-	int err = -ENOENT;
+	struct acl_map cand;
+	int found = 0;
 	FILE *f;
 
 	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
 	f = fopen(maps, "re");
 	if (!f)
 		return errno == ENOENT ? -ESRCH : -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char *file = strchr(line, '/');
-		char *base;
-
-		if (!file)
+	while (!(found && m->exec) && fgets(line, sizeof(line), f)) {
+		if (!acl_parse_maps_line(line, &cand))
 			continue;
-		file[strcspn(file, "\n")] = '\0';
-		base = strrchr(file, '/') + 1;
-		if (strncmp(base, "libascendcl.so", 14) != 0)
-			continue;
-		if ((size_t)snprintf(path, len, "/proc/%d/root%s", (int)pid,
-				     file) >= len)
-			err = -ENAMETOOLONG;
-		else
-			err = 0;
-		break;
+		if (!found || cand.exec)
+			*m = cand;
+		found = 1;
 	}
 	fclose(f);
-	return err;
+	return found ? 0 : -ENOENT;
+}
+
+static int acl_pid_alive(pid_t pid)
+{
+	char dir[32];
+
+	snprintf(dir, sizeof(dir), "/proc/%d", (int)pid);
+	return access(dir, F_OK) == 0;
+}
+
+/*
+ * Fallback when map_files is closed to us (it needs CAP_SYS_ADMIN or
+ * CAP_CHECKPOINT_RESTORE): the path the maps line names, through
+ * /proc/@pid/root so a process in another mount namespace is found too.
+ * Only good if it is still the file that was mapped: same device and inode.
+ * Return: 0 with @path and @st; -ESRCH; -ESTALE when the file at that path
+ * is not (or no longer) the mapped one.
+ */
+static int acl_open_by_name(pid_t pid, const struct acl_map *m, char *path,
+			    size_t len, struct stat *st)
+{
+	if ((size_t)snprintf(path, len, "/proc/%d/root%s", (int)pid, m->file) >=
+	    len)
+		return -ENAMETOOLONG;
+	if (!m->deleted && stat(path, st) == 0 && st->st_ino == m->ino &&
+	    major(st->st_dev) == m->dev_major &&
+	    minor(st->st_dev) == m->dev_minor)
+		return 0;
+	if (!acl_pid_alive(pid))
+		return -ESRCH;
+	npuprof_err("process %d runs %s, but that file was deleted or replaced "
+		    "on disk since it was loaded and /proc/%d/map_files is not "
+		    "readable here: cannot place the uprobes on the code it "
+		    "runs; run msprof with CAP_SYS_ADMIN (as root) or restart "
+		    "the app",
+		    (int)pid, m->file, (int)pid);
+	return -ESTALE;
+}
+
+/*
+ * Write into @path a name that opens exactly the file of mapping @m, and
+ * stat it into @st: /proc/@pid/map_files/<start>-<end>, a link the kernel
+ * resolves to the mapped file itself, even if it was replaced or deleted
+ * on disk or lives in another mount namespace.  The inode is checked
+ * against the maps line in case the range was remapped meanwhile (the
+ * device is not: on btrfs stat reports a subvolume's device, not the one
+ * maps prints).
+ * Return: 0; -ESRCH when the process is gone; -ENOENT when the library was
+ * unmapped meanwhile; -ESTALE (see acl_open_by_name()).
+ */
+static int acl_open_lib(pid_t pid, const struct acl_map *m, char *path,
+			size_t len, struct stat *st)
+{
+	snprintf(path, len, "/proc/%d/map_files/%lx-%lx", (int)pid, m->start,
+		 m->end);
+	if (stat(path, st) == 0) {
+		if (st->st_ino == m->ino)
+			return 0;
+		return -ENOENT;
+	}
+	if (errno == ENOENT)
+		return acl_pid_alive(pid) ? -ENOENT : -ESRCH;
+	return acl_open_by_name(pid, m, path, len, st);
 }
 
 static struct acl_lib *acl_lib_lookup(struct npuprof_acl_trace *t,
@@ -313,13 +432,14 @@ static void acl_lib_report_missing(const char *path, const char *missing,
 }
 
 /*
- * Probe every recorded ACL function of the library at @path.
- * Return: the new acl_lib, or NULL with *err set: -ENOENT when a required
+ * Probe every recorded ACL function of the library at @path (@name: the
+ * file as the process sees it, for messages).
+ * Return: the new acl_lib, or NULL with *err set: -ENOEXEC when a required
  * function is missing, -errno from libbpf.  Nothing stays attached on error.
  */
 static struct acl_lib *acl_lib_attach(struct npuprof_acl_trace *t,
-				      const char *path, const struct stat *st,
-				      int *err)
+				      const char *path, const char *name,
+				      const struct stat *st, int *err)
 {
 	char missing[256] = "";
 	struct acl_lib *lib;
@@ -341,13 +461,14 @@ static struct acl_lib *acl_lib_attach(struct npuprof_acl_trace *t,
 				 acl_funcs[i].name);
 			continue;
 		}
+		/* Not an ACL runtime; keep -ENOENT for "none mapped". */
+		if (*err == -ENOENT)
+			*err = -ENOEXEC;
 		if (*err)
 			goto out_free_lib;
 		lib->nr_funcs++;
 	}
-	/* Name the file as the process sees it, without /proc/<pid>/root. */
-	acl_lib_report_missing(strstr(path + 6, "/root/") + 5, missing,
-			       lib->nr_funcs);
+	acl_lib_report_missing(name, missing, lib->nr_funcs);
 	*err = 0;
 	return lib;
 
@@ -368,20 +489,22 @@ static int acl_trace_add_tgid(struct npuprof_acl_trace *t, pid_t pid)
 int npuprof_acl_trace_attach_pid(struct npuprof_acl_trace *t, pid_t pid)
 {
 	struct acl_lib *lib, *added = NULL;
-	char path[PATH_MAX];
+	char path[PATH_MAX + 32];
+	struct acl_map m;
 	struct stat st;
 	int err;
 
 	if (pid <= 0)
 		return -EINVAL;
-	err = acl_find_lib(pid, path, sizeof(path));
+	err = acl_find_lib(pid, &m);
 	if (err)
 		return err;
-	if (stat(path, &st) < 0)
-		return errno == ENOENT ? -ESRCH : -errno;
+	err = acl_open_lib(pid, &m, path, sizeof(path), &st);
+	if (err)
+		return err;
 	lib = acl_lib_lookup(t, &st);
 	if (!lib) {
-		lib = added = acl_lib_attach(t, path, &st, &err);
+		lib = added = acl_lib_attach(t, path, m.file, &st, &err);
 		if (!lib)
 			return err;
 	}
@@ -406,7 +529,7 @@ int npuprof_acl_trace_detach_pid(struct npuprof_acl_trace *t, pid_t pid)
 				    0);
 }
 
-/* Zero the written/lost counters of every CPU. */
+/* Zero the written/lost/missed counters of every CPU. */
 static int acl_trace_reset_counters(struct npuprof_acl_trace *t)
 {
 	size_t sz = t->nr_cpus * sizeof(struct acl_trace_counters);
@@ -423,18 +546,104 @@ static int acl_trace_reset_counters(struct npuprof_acl_trace *t)
 	return err;
 }
 
-int npuprof_acl_trace_enable(struct npuprof_acl_trace *t, int on)
+/*
+ * Wait until no probe that may have seen the old `enabled` value still
+ * runs.  The probes run under RCU, and the kernel waits for an RCU grace
+ * period after every update of an array of maps (so that user space knows
+ * the old inner map is out of use): storing CPU 0's ring again in `rings`
+ * is that wait, with no change.
+ */
+static int acl_trace_quiesce(struct npuprof_acl_trace *t)
+{
+	__u32 cpu = 0;
+
+	/* Arrays of maps take BPF_ANY only. */
+	return bpf_map_update_elem(bpf_map__fd(t->skel->maps.rings), &cpu,
+				   &t->ring_fds[0], BPF_ANY);
+}
+
+/*
+ * Delete every in-flight call state.  Called with the capture disabled and
+ * quiesced, so all of them are of an older epoch and would record nothing;
+ * this frees the states of threads that died inside a call.
+ */
+static int acl_trace_clear_entries(struct npuprof_acl_trace *t)
+{
+	int fd = bpf_map__fd(t->skel->maps.entries);
+	char key[64]; /* struct entry_key of the BPF side, 16 bytes */
+	unsigned int i;
+	int err;
+
+	if (bpf_map__key_size(t->skel->maps.entries) > sizeof(key))
+		return -EINVAL;
+	for (i = 0; i <= ACL_TRACE_MAX_INFLIGHT; i++) {
+		err = bpf_map_get_next_key(fd, NULL, key);
+		if (err)
+			return err == -ENOENT ? 0 : err;
+		err = bpf_map_delete_elem(fd, key);
+		if (err && err != -ENOENT)
+			return err;
+	}
+	return -EBUSY; /* something keeps adding states: not disabled */
+}
+
+/* Consume and throw away all records in the rings; count them stale. */
+static int acl_trace_discard(struct npuprof_acl_trace *t)
 {
 	int err;
 
-	if (on) {
+	pthread_mutex_lock(&t->lock);
+	t->fn = NULL;
+	t->delivered = 0;
+	err = ring_buffer__consume(t->rb);
+	t->stale = t->delivered;
+	pthread_mutex_unlock(&t->lock);
+	return err < 0 ? err : 0;
+}
+
+/*
+ * Start a new capture generation: with the probes off and quiesced, drop
+ * what an earlier capture left behind (records, call states, counters),
+ * then bump the epoch and only then turn the probes on, so a probe that
+ * sees enabled == 1 also sees the new epoch.
+ */
+static int acl_trace_start(struct npuprof_acl_trace *t)
+{
+	int err;
+
+	__atomic_store_n(&t->skel->bss->enabled, 0, __ATOMIC_RELEASE);
+	err = acl_trace_quiesce(t);
+	if (!err)
+		err = acl_trace_discard(t);
+	if (!err)
+		err = acl_trace_clear_entries(t);
+	if (!err)
 		err = acl_trace_reset_counters(t);
-		if (err)
-			return err;
-	}
+	if (err)
+		return err;
+	__atomic_store_n(&t->skel->bss->epoch, ++t->epoch, __ATOMIC_RELEASE);
 	/* .bss is mmap()ed: the next probe hit sees the new value. */
-	__atomic_store_n(&t->skel->bss->enabled, on ? 1 : 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_RELEASE);
 	return 0;
+}
+
+int npuprof_acl_trace_enable(struct npuprof_acl_trace *t, int on)
+{
+	if (on)
+		return acl_trace_start(t);
+	__atomic_store_n(&t->skel->bss->enabled, 0, __ATOMIC_RELEASE);
+	/* On return no record of this capture is still being written. */
+	return acl_trace_quiesce(t);
+}
+
+uint64_t npuprof_acl_trace_stale(struct npuprof_acl_trace *t)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&t->lock);
+	n = t->stale;
+	pthread_mutex_unlock(&t->lock);
+	return n;
 }
 
 int npuprof_acl_trace_fd(const struct npuprof_acl_trace *t)
@@ -445,15 +654,17 @@ int npuprof_acl_trace_fd(const struct npuprof_acl_trace *t)
 long npuprof_acl_trace_consume(struct npuprof_acl_trace *t, npuprof_rec_fn fn,
 			       void *ctx)
 {
+	long n;
 	int err;
 
+	pthread_mutex_lock(&t->lock);
 	t->fn = fn;
 	t->fn_ctx = ctx;
 	t->delivered = 0;
 	err = ring_buffer__consume(t->rb);
-	if (err < 0)
-		return err;
-	return t->delivered;
+	n = err < 0 ? err : t->delivered;
+	pthread_mutex_unlock(&t->lock);
+	return n;
 }
 
 unsigned int npuprof_acl_trace_nr_cpus(const struct npuprof_acl_trace *t)
@@ -478,7 +689,8 @@ int npuprof_acl_trace_stats(struct npuprof_acl_trace *t, unsigned int cpu,
 				   vals, sz, 0);
 	if (!err) {
 		*written = vals[cpu].written;
-		*lost = vals[cpu].lost;
+		/* A call with no record is lost, whatever the cause. */
+		*lost = vals[cpu].lost + vals[cpu].missed;
 	}
 	free(vals);
 	return err;

@@ -7,7 +7,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 
-tests=(calls tgid enable lost attach_errors)
+tests=(calls tgid enable lost attach_errors straddle mapfiles)
 for t in "${tests[@]}"; do
 	[[ -x build/tests/vm/bpf_acl_trace_$t ]] || {
 		echo "build/tests/vm/bpf_acl_trace_$t missing: run make tests" >&2

@@ -4,8 +4,10 @@
  * and leaves nothing behind.
  *
  * A pid that no longer exists gives -ESRCH; a live process without
- * libascendcl.so mapped (a child exec'ing /bin/sleep) gives -ENOENT; pid 0
- * gives -EINVAL; and none of them is recorded afterwards.  Attaching to the
+ * libascendcl.so mapped (a child exec'ing /bin/sleep) gives -ENOENT; a
+ * process whose libascendcl.so is not an ACL runtime (/bin/sleep with a
+ * copy of libz preloaded under that name) gives -ENOEXEC; pid 0 gives
+ * -EINVAL; and none of them is recorded afterwards.  Attaching to the
  * same process twice is fine.
  * Runs as root in the test VM (tests/vm/bpf_acl_trace.sh).
  */
@@ -27,29 +29,56 @@ static pid_t dead_pid(void)
 	return pid;
 }
 
-/* A live process that maps no libascendcl.so; wait until it has exec'd. */
-static pid_t sleeper(void)
+#define FAKE_DIR "/tmp/bpf_acl_trace_attach_errors"
+#define FAKE_LIB FAKE_DIR "/libascendcl.so"
+
+/* Does /proc/@pid/maps name @what? */
+static int maps_has(pid_t pid, const char *what)
 {
-	char exe[64], link[64];
-	pid_t pid = fork();
+	char path[64], line[4096];
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, what) != NULL;
+	fclose(f);
+	return found;
+}
+
+/*
+ * A live /bin/sleep, with @preload (or nothing) preloaded; wait until it
+ * has exec'd and mapped what it will map.
+ */
+static pid_t sleeper(const char *preload)
+{
+	char env[256];
+	char *envp[] = { env, NULL };
+	pid_t pid;
 	int i;
 
+	snprintf(env, sizeof(env), "LD_PRELOAD=%s", preload ? preload : "");
+	pid = fork();
 	if (pid == 0) {
-		execl("/bin/sleep", "sleep", "30", (char *)NULL);
+		execle("/bin/sleep", "sleep", "30", (char *)NULL, envp);
 		_exit(127);
 	}
-	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
 	for (i = 0; i < 500; i++) {
-		ssize_t n = readlink(exe, link, sizeof(link) - 1);
-
-		if (n > 0) {
-			link[n] = '\0';
-			if (strstr(link, "sleep"))
-				break;
-		}
+		/* libc is mapped after the preload: everything is then in. */
+		if (maps_has(pid, "/sleep") && maps_has(pid, "libc.so"))
+			break;
 		usleep(10000);
 	}
 	return pid;
+}
+
+static void kill_sleeper(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
 }
 
 int main(void)
@@ -59,10 +88,16 @@ int main(void)
 	pid_t pid;
 
 	CHECK_EQ(npuprof_acl_trace_attach_pid(t, dead_pid()), -ESRCH);
-	pid = sleeper();
+	pid = sleeper(NULL);
 	CHECK_EQ(npuprof_acl_trace_attach_pid(t, pid), -ENOENT);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	kill_sleeper(pid);
+	CHECK_EQ(system("mkdir -p " FAKE_DIR " && cp /lib/x86_64-linux-gnu/libz.so.1 "
+			FAKE_LIB), 0);
+	pid = sleeper(FAKE_LIB);
+	CHECK(maps_has(pid, FAKE_LIB));
+	CHECK_EQ(npuprof_acl_trace_attach_pid(t, pid), -ENOEXEC);
+	kill_sleeper(pid);
+	CHECK_EQ(system("rm -rf " FAKE_DIR), 0);
 	CHECK_EQ(npuprof_acl_trace_attach_pid(t, 0), -EINVAL);
 	CHECK_EQ(npuprof_acl_trace_enable(t, 1), 0);
 	aclrtSetDevice(0);

@@ -5,7 +5,8 @@
  *
  * 10 calls enabled, 10 disabled, then 5 enabled again: the first consume
  * gets exactly 10 records and written counts 10; re-enabling zeroes the
- * counters; the second consume gets exactly the 5 later calls.
+ * counters and finds nothing stale; the second consume gets exactly the 5
+ * later calls.
  * Runs as root in the test VM (tests/vm/bpf_acl_trace.sh).
  */
 #include <stdio.h>
@@ -53,6 +54,7 @@ int main(void)
 	CHECK_EQ(lost, 0);
 
 	CHECK_EQ(npuprof_acl_trace_enable(t, 1), 0);
+	CHECK_EQ(npuprof_acl_trace_stale(t), 0); /* all 10 were consumed */
 	bpf_test_totals(t, &written, &lost);
 	CHECK_EQ(written, 0);
 	set_devices(300, 5);

@@ -4,6 +4,14 @@
  * generated skeleton), attaches uprobes and uretprobes on the ACL functions
  * of the exact libascendcl.so a process has mapped, filters by tgid in the
  * kernel and reads the per-CPU BPF ring buffers.
+ *
+ * A call is recorded only if it entered and returned inside one enabled
+ * period (between npuprof_acl_trace_enable(t, 1) and the next enable(t, 0)
+ * or enable(t, 1)): a call in flight when the capture is stopped or started
+ * (a long aclrtSynchronizeStream, say) gives no record, so no capture holds
+ * a call from before it began.
+ *
+ * npuprof_acl_trace_consume() may run in another thread than the rest.
  * All functions return 0 or a negative errno; none sets errno.
  */
 #ifndef NPUPROF_ACL_TRACE_H
@@ -28,22 +36,45 @@ void npuprof_acl_trace_close(struct npuprof_acl_trace *t);
 /**
  * npuprof_acl_trace_attach_pid() - trace process @pid
  *
- * Finds the libascendcl.so that /proc/@pid/maps names, opens it through
- * /proc/@pid/root (so a process in a container is found too), attaches the
- * probes to that file once (later pids mapping the same file reuse them)
- * and adds @pid to the tgid filter.
+ * Finds the libascendcl.so mapping /proc/@pid/maps lists, reaches exactly
+ * the mapped file through /proc/@pid/map_files (so a process in a
+ * container, or one whose library was replaced or deleted on disk since it
+ * was loaded, is probed where its code runs), attaches the probes to that
+ * file once (later pids mapping the same device and inode reuse them) and
+ * adds @pid to the tgid filter.  Without access to map_files (it needs
+ * CAP_SYS_ADMIN) the file is opened by name through /proc/@pid/root, and
+ * only if it still has the device and inode the maps line gives.
  *
  * Return: 0; -ESRCH when the process is gone; -ENOENT when it has no
- * libascendcl.so mapped; -errno from libbpf.  On failure nothing stays
- * attached for @pid.
+ * libascendcl.so mapped; -ENOEXEC when the library lacks a function every
+ * ACL runtime has (aclInit, aclFinalize, aclrtSetDevice, aclrtResetDevice);
+ * -ESTALE when map_files is closed and the file at the mapped path is no
+ * longer the mapped one (printed as an error); -errno from libbpf.  On
+ * failure nothing stays attached for @pid.
  */
 int npuprof_acl_trace_attach_pid(struct npuprof_acl_trace *t, pid_t pid);
 
 /** npuprof_acl_trace_detach_pid() - drop @pid from the filter. */
 int npuprof_acl_trace_detach_pid(struct npuprof_acl_trace *t, pid_t pid);
 
-/** npuprof_acl_trace_enable() - @on: record (1) or drop (0); resets counters on 1. */
+/**
+ * npuprof_acl_trace_enable() - start (@on 1) or stop (@on 0) recording
+ *
+ * Stop returns once no probe can write a record any more, so a consume
+ * after it gets the whole capture.  Start begins a new capture: it consumes
+ * and discards what is still in the rings (see npuprof_acl_trace_stale()),
+ * forgets the calls in flight, resets the counters, and only then turns
+ * the probes on.
+ * Return: 0; -errno from the bpf() system call.
+ */
 int npuprof_acl_trace_enable(struct npuprof_acl_trace *t, int on);
+
+/**
+ * npuprof_acl_trace_stale() - records the last npuprof_acl_trace_enable(t, 1)
+ * found left in the rings by an earlier capture and discarded (0 when the
+ * earlier capture was consumed to the end)
+ */
+uint64_t npuprof_acl_trace_stale(struct npuprof_acl_trace *t);
 
 /** npuprof_acl_trace_fd() - an fd that polls readable when any ring has data. */
 int npuprof_acl_trace_fd(const struct npuprof_acl_trace *t);
@@ -55,7 +86,14 @@ long npuprof_acl_trace_consume(struct npuprof_acl_trace *t, npuprof_rec_fn fn, v
 /** npuprof_acl_trace_nr_cpus() - number of per-CPU rings. */
 unsigned int npuprof_acl_trace_nr_cpus(const struct npuprof_acl_trace *t);
 
-/** npuprof_acl_trace_stats() - records written and failed reserves on @cpu. */
+/**
+ * npuprof_acl_trace_stats() - counts on @cpu since the last enable(t, 1)
+ * @written: records committed to @cpu's ring buffer
+ * @lost:    calls that have no record: failed ring buffer reserves plus
+ *           calls whose in-flight state could not be kept (the in-flight
+ *           map full, or overwritten by the same thread and function)
+ * Return: 0; -EINVAL for a @cpu beyond npuprof_acl_trace_nr_cpus(); -errno.
+ */
 int npuprof_acl_trace_stats(struct npuprof_acl_trace *t, unsigned int cpu,
 			    uint64_t *written, uint64_t *lost);
 
