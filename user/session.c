@@ -4,11 +4,11 @@
  * runtime-API capture and the drain to one PROF_XXX directory per
  * start/stop, and writes CANN's control files around the data.
  *
- * Order matters for "no lost window edge": at start the drain is running
- * before capture is enabled, and start_info's clock is read after both
- * producers are enabled, so everything after it is captured; at stop
- * end_info's clock is read before the producers are disabled, and the
- * drain is stopped only after both report that no probe is still writing.
+ * Order matters for "no lost window edge": start_info's clock is read
+ * after both producers are enabled and the drain runs, so everything
+ * after it is captured; at stop end_info's clock is read before the
+ * producers are disabled, and the drain is stopped only after both report
+ * that no probe is still writing.
  *
  * info.json carries host/device clock pairs per device, read from the
  * driver right after start and right before stop (npuprof/devclock.h), so
@@ -429,27 +429,35 @@ int npuprof_session_start(struct npuprof_session *s)
 		s->prof_dir[0] = '\0';
 		return err;
 	}
+	/*
+	 * Producers first: enabling the BPF side discards what an earlier
+	 * capture left in its rings, which a running drain could otherwise
+	 * copy into this PROF dir.  Records written before the drain starts
+	 * wait in the rings.
+	 */
+	err = enable_producers(s);
+	if (err)
+		goto out_remove;
 	err = start_drain(s);
 	if (err) {
 		set_error(s, "starting the drain", err);
-		goto out_remove;
+		goto out_disable;
 	}
-	err = enable_producers(s);
-	if (err)
-		goto out_stop_drain;
 	read_capture_clocks(&s->begin);
 	sample_clocks(s);
 	err = write_time_file(s, "host/start_info", 1);
 	if (err)
-		goto out_disable;
+		goto out_stop_drain;
 	s->running = 1;
 	return 0;
 
-out_disable:
-	disable_producers(s);
 out_stop_drain:
+	disable_producers(s);
 	npuprof_drain_stop(s->drain, NULL);
 	s->drain = NULL;
+	goto out_remove;
+out_disable:
+	disable_producers(s);
 out_remove:
 	remove_prof_dir(s);
 	s->prof_dir[0] = '\0';

@@ -96,6 +96,11 @@ void msprof_session_words(int err, const char *context, pid_t pid, char *buf, si
 	case -ESRCH:
 		snprintf(buf, size, "process %d has exited", (int)pid);
 		break;
+	case -ESTALE:
+		snprintf(buf, size,
+			 "the libascendcl.so that process %d runs was replaced or deleted on disk: restart the app to profile it",
+			 (int)pid);
+		break;
 	case -EBUSY:
 		snprintf(buf, size, "npuprof.ko is in use by another capture: quit the other msprof first");
 		break;
