@@ -1,0 +1,85 @@
+#!/bin/sh
+# Runs inside the test VM: the defined outcome of each thing that can go
+# wrong around a capture.  Prints "ok"/"FAIL" per case; exit 1 on any FAIL.
+#   tests/e2e/guest_outcomes.sh OUT
+set -u
+out=$1
+app=build/bin/ai_task
+msprof=build/bin/msprof
+bad=0
+
+ok() { echo "ok   $1"; }
+fail() { echo "FAIL $1"; bad=1; }
+# has FILE TEXT: FILE contains TEXT
+has() { grep -qF -- "$2" "$1"; }
+# show FILE...: a failed case's logs, without the app's long JSON report
+show() { grep -hv '^{' "$@"; }
+
+# 1. npuprof.ko not loaded: a clear error, exit 1, no --output created, the
+#    app runs on to its end.
+insmod build/kmod/npusim.ko
+printf 'start\nstop\n' | $msprof --dynamic=on --output="$out/nomod" $app --steps=5 --step-gap-ms=1 \
+	--quiet >"$out/nomod.log" 2>&1
+rc=$?
+if [ $rc = 1 ] && has "$out/nomod.log" "npuprof.ko is not loaded: load it with insmod" &&
+	[ ! -e "$out/nomod" ] && has "$out/nomod.log" '"steps"'; then
+	ok "no module: named, exit 1, nothing created, app finished"
+else
+	fail "no module (rc=$rc)"; show "$out/nomod.log"
+fi
+insmod build/kmod/npuprof.ko
+
+# 2. attach to a pid that has no dynamic profiling socket.
+sleep 30 &
+victim=$!
+$msprof --dynamic=on --pid=$victim --output="$out/nosock" >"$out/nosock.log" 2>&1
+rc=$?
+kill $victim
+if [ $rc = 1 ] && has "$out/nosock.log" "no dynamic profiling socket" && [ ! -e "$out/nosock" ]; then
+	ok "no socket: named, exit 1, nothing created"
+else
+	fail "no socket (rc=$rc)"; show "$out/nosock.log"
+fi
+
+# 3. stop before start, start twice, quit while running: warnings, one
+#    PROF dir, saved at quit.
+{ sleep 2; echo stop; echo start; echo start; sleep 1; echo quit; } |
+	$msprof --dynamic=on --output="$out/cmds" $app --steps=200 --step-gap-ms=20 --quiet \
+		>"$out/cmds.log" 2>&1
+rc=$?
+n=$(ls -d "$out"/cmds/PROF_* 2>/dev/null | wc -l)
+if [ $rc = 0 ] && has "$out/cmds.log" "has not started" && has "$out/cmds.log" "already started" &&
+	has "$out/cmds.log" "PROF data saved in" && has "$out/cmds.log" "quit success" && [ "$n" = 1 ]; then
+	ok "stop before start, start twice, quit while running: $n PROF dir"
+else
+	fail "command sequence (rc=$rc, $n PROF dirs)"; show "$out/cmds.log"
+fi
+
+# 4. the app exits while capturing: the data so far is saved and msprof says so.
+{ sleep 1; echo start; sleep 10; echo stop; } |
+	$msprof --dynamic=on --output="$out/exit" $app --steps=150 --step-gap-ms=20 --quiet \
+		>"$out/exit.log" 2>&1
+rc=$?
+prof=$(ls -d "$out"/exit/PROF_* 2>/dev/null | head -n 1)
+if [ $rc = 0 ] && has "$out/exit.log" "has exited" && has "$out/exit.log" "saving the data collected so far" &&
+	[ -n "$prof" ] && [ -f "$prof/host/end_info" ] && [ -f "$prof/host/info.json" ]; then
+	ok "app exits during capture: saved in $(basename "$prof")"
+else
+	fail "app exit during capture (rc=$rc)"; show "$out/exit.log"
+fi
+
+# 5. unloading npuprof.ko while it is capturing is refused (in use), and
+#    the capture goes on to a normal stop.
+{ sleep 2; echo start; sleep 1; rmmod npuprof >"$out/rmmod.log" 2>&1; echo "rmmod=$?" >>"$out/rmmod.log"; \
+  sleep 1; echo stop; echo quit; } |
+	$msprof --dynamic=on --output="$out/rmmod" $app --steps=200 --step-gap-ms=20 --quiet \
+		>"$out/rmmod_msprof.log" 2>&1
+rc=$?
+if [ $rc = 0 ] && has "$out/rmmod.log" "rmmod=1" && has "$out/rmmod_msprof.log" "stop success" &&
+	lsmod | grep -q '^npuprof '; then
+	ok "rmmod npuprof during capture refused; capture stopped normally"
+else
+	fail "rmmod during capture (rc=$rc)"; show "$out/rmmod.log" "$out/rmmod_msprof.log"
+fi
+rmmod npuprof && rmmod npusim || { fail "modules would not unload after the captures"; }
+exit $bad
