@@ -276,20 +276,24 @@ static int __init npuprof_init(void)
 	init_irq_work(&npuprof_state.wake_work, npuprof_wake_work_fn);
 	ret = npuprof_rings_alloc(&npuprof_state.rings, ring_pages, watermark);
 	if (ret) {
-		pr_err("npuprof: cannot allocate rings of ring_pages=%u: error %d (a power of two up to 65536 is needed)\n",
-		       ring_pages, ret);
+		if (ret == -ENOMEM)
+			pr_err("npuprof: not enough memory for rings of ring_pages=%u on every possible CPU: load with a smaller ring_pages\n",
+			       ring_pages);
+		else
+			pr_err("npuprof: cannot set up rings of ring_pages=%u: %pe (ring_pages must be a power of two up to 65536)\n",
+			       ring_pages, ERR_PTR(ret));
 		return ret;
 	}
 	ret = npuprof_tp_init();
 	if (ret) {
-		pr_err("npuprof: cannot watch for driver tracepoints: error %d\n",
-		       ret);
+		pr_err("npuprof: cannot watch for driver tracepoints: %pe\n",
+		       ERR_PTR(ret));
 		goto out_free_rings;
 	}
 	ret = misc_register(&npuprof_miscdev);
 	if (ret) {
-		pr_err("npuprof: cannot register /dev/%s: error %d\n",
-		       NPUPROF_DEV_NAME, ret);
+		pr_err("npuprof: cannot register /dev/%s: %pe\n",
+		       NPUPROF_DEV_NAME, ERR_PTR(ret));
 		goto out_tp_exit;
 	}
 	return 0;

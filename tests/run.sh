@@ -2,7 +2,8 @@
 # Test runner: every host unit test (build/tests/test_*), then every VM test
 # (tests/vm/*.sh, tests/e2e/*.sh: each boots the Debian kernel under qemu
 # through scripts/vm-run.sh, which also fails a run whose guest kernel
-# printed BUG/WARNING/Oops).  A test is a program: exit 0 pass, 77 skip,
+# printed BUG/WARNING/Oops; what they run inside the guest lives in
+# tests/e2e/guest/ and is not a test of its own).  A test is a program: exit 0 pass, 77 skip,
 # anything else fail; each runs under a timeout.  The last line is
 # "N passed, N failed, N skipped".
 #

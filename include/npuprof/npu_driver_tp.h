@@ -4,9 +4,13 @@
  * must have.  npuprof.ko finds them by name at run time (through the
  * tracepoint module notifier, as LTTng does for module tracepoints), never
  * through link-time symbols, so it loads and runs on a host whose NPU
- * driver is not npusim.ko.  A driver that exports these names with this
- * prototype is recorded; one that does not is reported as missing through
- * NPUPROF_IOC_GET_TP_STATUS.
+ * driver is not npusim.ko.  NPUPROF_IOC_GET_TP_STATUS reports which of
+ * these names are attached; a driver without them gives no device tasks.
+ * The match is by name only: the kernel keeps no prototype with a
+ * tracepoint, so a driver that used one of these names with another
+ * prototype would break the probe.  The names carry the driver's prefix
+ * for that reason; supporting another driver means adding its names and
+ * prototype here, as LTTng carries one probe definition per tracepoint.
  *
  * Prototype (TP_PROTO) of all four:
  *   u32 tgid, u32 tid    owner of the task (the submitter), not "current"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Defined outcomes in the VM: no module, no socket, odd command orders,
-# the app exiting mid-capture, rmmod during capture (see guest_outcomes.sh).
+# the app exiting mid-capture, rmmod during capture (see guest/outcomes.sh).
 set -u
 cd "$(dirname "$0")/../.."
 mkdir -p build/e2e
 out=$(mktemp -d "$PWD/build/e2e/outcomes.XXXXXX")
-scripts/vm-run.sh --rw "$out" --timeout 600 -- tests/e2e/guest_outcomes.sh "$out"
+scripts/vm-run.sh --rw "$out" --timeout 600 -- tests/e2e/guest/outcomes.sh "$out"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs inside the test VM: the defined outcome of each thing that can go
 # wrong around a capture.  Prints "ok"/"FAIL" per case; exit 1 on any FAIL.
-#   tests/e2e/guest_outcomes.sh OUT
+#   tests/e2e/guest/outcomes.sh OUT
 set -u
 out=$1
 app=build/bin/ai_task
@@ -18,7 +18,7 @@ show() { grep -hv '^{' "$@"; }
 # 1. npuprof.ko not loaded: a clear error, exit 1, no --output created, the
 #    app runs on to its end.
 insmod build/kmod/npusim.ko
-printf 'start\nstop\n' | $msprof --dynamic=on --output="$out/nomod" $app --steps=5 --step-gap-ms=1 \
+printf 'start\nstop\n' | $msprof --dynamic=on --output="$out/nomod" $app --steps=60 --step-gap-ms=20 \
 	--quiet >"$out/nomod.log" 2>&1
 rc=$?
 if [ $rc = 1 ] && has "$out/nomod.log" "npuprof.ko is not loaded: load it with insmod" &&
