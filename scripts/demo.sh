@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 out=${DEMO_OUT:-$PWD/demo-out}
 case $out in /*) ;; *) out=$PWD/$out ;; esac
 mkdir -p "$out"
-rm -rf "$out"/PROF_* "$out"/*.records.jsonl
+rm -rf "$out"/PROF_* "$out"/records
 
 echo "== capturing the sample AI task in the VM (launch mode, start after 3 s, stop 4 s later)"
 E2E_BEFORE=3 E2E_WINDOW=4 scripts/vm-run.sh --rw "$out" --timeout 600 -- \

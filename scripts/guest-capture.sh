@@ -50,7 +50,8 @@ esac
 # The app prints exactly one JSON line on stdout: its own count of calls.
 grep -h '^{' "$out/msprof.log" "$out/app.out" 2>/dev/null | tail -n 1 >"$out/app.json"
 for d in "$out"/PROF_*; do
-	[ -d "$d" ] && build/bin/npuprof-dump "$d" >"$d.records.jsonl"
+	[ -d "$d" ] && mkdir -p "$out/records" &&
+		build/bin/npuprof-dump "$d" >"$out/records/$(basename "$d").jsonl"
 done
 rmmod npuprof
 rmmod npusim

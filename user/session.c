@@ -349,7 +349,11 @@ static int start_drain(struct npuprof_session *s)
 	return npuprof_drain_start(&cfg, srcs, n, &s->drain);
 }
 
-/* Disable both producers; returns once neither can still write. */
+/*
+ * Disable both producers, npuprof.ko first (right after end_info's clock
+ * was read), then the uprobes, so the calls that launched the last tasks
+ * are still recorded.  Returns once neither can still write.
+ */
 static int disable_producers(struct npuprof_session *s)
 {
 	int err = 0, e;
@@ -371,24 +375,29 @@ static int disable_producers(struct npuprof_session *s)
 	return err;
 }
 
-/* Enable both producers, or neither: a failure undoes the first. */
+/*
+ * Enable both producers, or neither: a failure undoes the first.  The
+ * uprobes go first (their enable also waits out an RCU grace period) and
+ * npuprof.ko last, right before start_info's clock is read: a device task
+ * inside the window then finds the API call that launched it.
+ */
 static int enable_producers(struct npuprof_session *s)
 {
 	int err;
 
-	if (s->kring) {
-		err = npuprof_kring_enable(s->kring);
-		if (err) {
-			set_error(s, "enabling npuprof.ko capture", err);
-			return err;
-		}
-	}
 	if (s->acl) {
 		err = npuprof_acl_trace_enable(s->acl, 1);
 		if (err) {
 			set_error(s, "enabling the uprobes", err);
-			if (s->kring)
-				npuprof_kring_disable(s->kring);
+			return err;
+		}
+	}
+	if (s->kring) {
+		err = npuprof_kring_enable(s->kring);
+		if (err) {
+			set_error(s, "enabling npuprof.ko capture", err);
+			if (s->acl)
+				npuprof_acl_trace_enable(s->acl, 0);
 			return err;
 		}
 	}
@@ -429,35 +438,27 @@ int npuprof_session_start(struct npuprof_session *s)
 		s->prof_dir[0] = '\0';
 		return err;
 	}
-	/*
-	 * Producers first: enabling the BPF side discards what an earlier
-	 * capture left in its rings, which a running drain could otherwise
-	 * copy into this PROF dir.  Records written before the drain starts
-	 * wait in the rings.
-	 */
-	err = enable_producers(s);
-	if (err)
-		goto out_remove;
 	err = start_drain(s);
 	if (err) {
 		set_error(s, "starting the drain", err);
-		goto out_disable;
+		goto out_remove;
 	}
+	err = enable_producers(s);
+	if (err)
+		goto out_stop_drain;
 	read_capture_clocks(&s->begin);
 	sample_clocks(s);
 	err = write_time_file(s, "host/start_info", 1);
 	if (err)
-		goto out_stop_drain;
+		goto out_disable;
 	s->running = 1;
 	return 0;
 
-out_stop_drain:
-	disable_producers(s);
-	npuprof_drain_stop(s->drain, NULL);
-	s->drain = NULL;
-	goto out_remove;
 out_disable:
 	disable_producers(s);
+out_stop_drain:
+	npuprof_drain_stop(s->drain, NULL);
+	s->drain = NULL;
 out_remove:
 	remove_prof_dir(s);
 	s->prof_dir[0] = '\0';

@@ -401,10 +401,15 @@ int npusim_stream_submit(struct npusim_file *nf, struct npusim_task_req *req)
 		return err;
 	}
 	t->id = atomic_inc_return(&nf->dev->task_seq);
-	t->submit_ns = ktime_get_ns();
 	trace_npusim_task_submit(t->tgid, t->tid, nf->dev->id, s->id, t->id,
-				 t->type, npusim_dev_ts(t->submit_ns), t->arg,
+				 t->type, npusim_dev_ts(ktime_get_ns()), t->arg,
 				 t->name);
+	/*
+	 * The device sees the task only after its submission was traced, as
+	 * a real doorbell follows the driver's bookkeeping: so no task can
+	 * start before the host time its submit event carries.
+	 */
+	t->submit_ns = ktime_get_ns();
 	npusim_stream_enqueue(s, t);
 	mutex_unlock(&nf->lock);
 	req->task_id = t->id;

@@ -4,7 +4,7 @@
 Usage: check_capture.py OUT
   OUT holds app.json (the sample AI task's exit line: exact API-call and
   device-task counts per step, with CLOCK_MONOTONIC step bounds), the
-  PROF_XXX directories msprof wrote, and PROF_XXX.records.jsonl (every record,
+  PROF_XXX directories msprof wrote, and records/PROF_XXX.jsonl (every record,
   from npuprof-dump).
 
 What must hold, for every PROF dir:
@@ -15,8 +15,12 @@ What must hold, for every PROF dir:
     submitted match per task type exactly, each with exactly one submit,
     start and end record;
   - no record appears twice; every ring lost 0 records;
-  - the exported timeline parses, and every flow arrow goes forward in
-    time (a device task starts after the call that launched it).
+  - device task records lie inside the window (npuprof.ko is enabled right
+    before start_info's clock is read and disabled right after end_info's,
+    EDGE_NS allows for an emulated CPU stalling in between);
+  - the exported timeline parses, every flow arrow goes forward in time (a
+    device task starts after the call that launched it), and no task starts
+    before its own submit time.
 Exit 0 when all hold, 1 otherwise (each finding printed).
 """
 import collections
@@ -26,6 +30,7 @@ import os
 import sys
 
 bad = []
+EDGE_NS = 5_000_000
 
 
 def fail(msg):
@@ -99,6 +104,10 @@ def check_task_lifecycle(prof, recs, ids):
 def check_steps(prof, recs, app):
     start = json.load(open(os.path.join(prof, "host", "start_info")))["clockMonotonic"]
     end = json.load(open(os.path.join(prof, "host", "end_info")))["clockMonotonic"]
+    tasks = [r["ts"] for r in recs if r["type"] == "task"]
+    if tasks and (min(tasks) < start - EDGE_NS or max(tasks) > end + EDGE_NS):
+        fail(f"{prof}: device task records span {(min(tasks) - start) / 1e6:.3f} ms to "
+             f"{(max(tasks) - end) / 1e6:+.3f} ms around the window [start_info, end_info]")
     inside = [s for s in app["steps"] if start <= s["begin_ns"] and s["end_ns"] <= end]
     print(f"{os.path.basename(prof)}: window {(end - start) / 1e9:.3f} s, "
           f"{len(inside)} of {len(app['steps'])} steps inside")
@@ -127,6 +136,12 @@ def check_timeline(prof):
     ends = {e["id"]: float(e["ts"]) for e in events if e.get("ph") == "f"}
     if not starts:
         fail(f"{prof}: timeline has no launch -> task flow arrows")
+    early = [e for e in events if e.get("ph") == "X" and "Submit Time(us)" in e.get("args", {})
+             and float(e["ts"]) < float(e["args"]["Submit Time(us)"]) - 0.0015]
+    if early:
+        e = early[0]
+        fail(f"{prof}: {len(early)} device tasks start before their own submit time, e.g. "
+             f"{e['name']} at {e['ts']} us, submitted {e['args']['Submit Time(us)']} us")
     backwards = [i for i in starts if i in ends and ends[i] < starts[i]]
     if backwards:
         i = backwards[0]
@@ -142,7 +157,7 @@ def main():
         fail(f"{out}: no PROF_* directory")
     steps = 0
     for prof in profs:
-        recs = load_records(prof + ".records.jsonl")
+        recs = load_records(os.path.join(out, "records", os.path.basename(prof) + ".jsonl"))
         check_no_duplicates(prof, recs)
         check_lost(prof, recs)
         steps += check_steps(prof, recs, app)

@@ -5,7 +5,7 @@
  * and bug reports.  Reads the slices only through the slice reader, so it
  * sees exactly what the export sees.
  *
- *   npuprof-dump PROF_DIR
+ *   npuprof-dump PROF_DIR...
  *
  * Exit status: 0, 1 on a read error (message on stderr), 2 on bad usage;
  * --help prints the usage and exits 0.
@@ -115,21 +115,23 @@ static int dump_devices(const char *prof)
 int main(int argc, char **argv)
 {
 	char host[PATH_MAX];
-	int err;
+	int i, failed = 0;
 
 	npuprof_msg_set_prog("npuprof-dump");
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: npuprof-dump PROF_DIR\n"
-		       "prints every record of the PROF_XXX directory as JSON lines\n");
+		printf("usage: npuprof-dump PROF_DIR...\n"
+		       "prints every record of each PROF_XXX directory as JSON lines\n"
+		       "(times as recorded: host CLOCK_MONOTONIC ns, raw device counts)\n");
 		return 0;
 	}
-	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: npuprof-dump PROF_DIR (npuprof-dump --help)\n");
+	if (argc < 2 || argv[1][0] == '-') {
+		fprintf(stderr, "usage: npuprof-dump PROF_DIR... (npuprof-dump --help)\n");
 		return 2;
 	}
-	snprintf(host, sizeof(host), "%s/host/data", argv[1]);
-	err = dump_series(host, "npuprof.api");
-	if (dump_devices(argv[1]))
-		err = -EIO;
-	return err ? 1 : 0;
+	for (i = 1; i < argc; i++) {
+		snprintf(host, sizeof(host), "%s/host/data", argv[i]);
+		if (dump_series(host, "npuprof.api") || dump_devices(argv[i]))
+			failed = 1;
+	}
+	return failed;
 }
