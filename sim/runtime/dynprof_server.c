@@ -222,25 +222,32 @@ static long srv_env_key(void)
 }
 
 /*
- * 1 when a live server answers at @addr: then the name is taken (say, by
- * the parent of a multi-process app that inherited the same
- * DYNAMIC_PROFILING_KEY_PID) and must not be unlinked from under it.
+ * 1 when a server listens at @addr: then the name is taken (say, by the
+ * parent of a multi-process app that inherited the same
+ * DYNAMIC_PROFILING_KEY_PID) and must not be unlinked from under it.  The
+ * probe never blocks: a listener busy with msprof has a full backlog,
+ * which a non-blocking connect reports as EAGAIN, and that counts as live.
  */
 static int srv_name_in_use(const struct sockaddr_un *addr)
 {
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	int live;
 
 	if (fd < 0)
 		return 0;
-	live = connect(fd, (const struct sockaddr *)addr, sizeof(*addr)) == 0;
+	live = connect(fd, (const struct sockaddr *)addr, sizeof(*addr)) == 0 ||
+	       errno == EAGAIN || errno == EINPROGRESS;
 	close(fd);
 	return live;
 }
 
 /*
- * Create, bind, chmod 0600 and listen at @key.  A stale file (nobody
- * listening) is replaced; a live one gives -EADDRINUSE.
+ * Create, bind, chmod 0600 and listen at @key.  bind() comes first, so a
+ * free name is taken without touching anyone's file; only when the name
+ * exists and nobody listens there (a stale file left by a crash) is it
+ * unlinked and bound again.  A live one gives -EADDRINUSE.  (Two
+ * processes starting in the same instant over a stale file can still race
+ * between one's bind and listen: the other may then take the name.)
  */
 static int srv_bind(const char *home, long key)
 {
@@ -251,14 +258,20 @@ static int srv_bind(const char *home, long key)
 	if (err)
 		return err;
 	memcpy(addr.sun_path, srv.path, strlen(srv.path) + 1);
-	if (srv_name_in_use(&addr))
-		return -EADDRINUSE;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	unlink(srv.path);
-	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
-		goto out_close;
+	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
+		if (errno != EADDRINUSE)
+			goto out_close;
+		if (srv_name_in_use(&addr)) {
+			close(fd);
+			return -EADDRINUSE;
+		}
+		unlink(srv.path);
+		if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
+			goto out_close;
+	}
 	if (chmod(srv.path, 0600) < 0 || listen(fd, 1) < 0)
 		goto out_unlink;
 	return fd;

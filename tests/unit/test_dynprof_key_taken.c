@@ -6,13 +6,20 @@
  * the second must find that name live, leave it alone and bind
  * dynamic_profiling_socket_<its pid> instead.  Regression: the server used
  * to unlink the path before bind, so the second process silently stole
- * the first one's socket (both files must exist afterwards).
+ * the first one's socket (both files must exist afterwards).  Then, while
+ * msprof (here: a client that sent its parameters) holds the first
+ * server, three more processes start: each must come up within 5 s on its
+ * own pid.  Regression: the name probe was a blocking connect(), which
+ * hung in aclInit once the busy listener's backlog was full.
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <libgen.h>
 #include <limits.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -61,6 +68,12 @@ static pid_t start_app(void)
 		run_app(p[1]);
 	}
 	close(p[1]);
+	if (poll(&(struct pollfd){ .fd = p[0], .events = POLLIN }, 1, 5000) != 1) {
+		fprintf(stderr, "pid %d did not finish aclInit within 5 s\n", (int)pid);
+		close(p[0]);
+		kill(pid, SIGKILL);
+		return -1;
+	}
 	if (read(p[0], &c, 1) != 1) {
 		int st = 0;
 
@@ -83,10 +96,29 @@ static int is_socket(const char *dir, const char *key)
 	return stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
 }
 
+/* Connect to the server at @key and send a parameter block: it is busy. */
+static int hold_server(const char *dir, const char *key)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	static char block[4100];
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0 || snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/dynamic_profiling_socket_%s",
+			       dir, key) >= (int)sizeof(addr.sun_path))
+		return -1;
+	block[0] = 2;
+	memcpy(block + 4, "{}", 2);
+	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) ||
+	    write(fd, block, sizeof(block)) != (ssize_t)sizeof(block))
+		return -1;
+	return fd;
+}
+
 int main(void)
 {
 	char home[PATH_MAX], second[32];
-	pid_t a, b;
+	pid_t a, b, more[3];
+	int i, held;
 
 	snprintf(home, sizeof(home), "/tmp/npuprof_key_XXXXXX");
 	if (!mkdtemp(home))
@@ -101,6 +133,20 @@ int main(void)
 	snprintf(second, sizeof(second), "%d", (int)b);
 	CHECK(is_socket(home, KEY));
 	CHECK(is_socket(home, second));
+	held = hold_server(home, KEY);
+	CHECK(held >= 0);
+	for (i = 0; i < 3; i++) {
+		more[i] = start_app();
+		CHECK(more[i] > 0);
+		snprintf(second, sizeof(second), "%d", (int)more[i]);
+		CHECK(more[i] > 0 && is_socket(home, second));
+	}
+	CHECK(is_socket(home, KEY));
+	for (i = 0; i < 3; i++)
+		if (more[i] > 0)
+			kill(more[i], SIGKILL);
+	if (held >= 0)
+		close(held);
 	if (a > 0)
 		kill(a, SIGKILL);
 	if (b > 0)
