@@ -6,9 +6,9 @@
  * the summary CSVs (export_summary.c), named with the local export time as
  * msprof does: msprof_<YYYYmmddHHMMSS>.json, op_summary_<...>.csv, ...
  *
- * Every file is first written under a temporary name; only when the whole
- * set is written are the files of an earlier export removed and the new
- * ones renamed into place.  A re-export leaves exactly one set, and a
+ * Every file is first written under a temporary name and, once the whole
+ * set is written, renamed into place; only then are the files of an
+ * earlier export removed.  A re-export leaves exactly one set, and a
  * failed one (a full disk, say) leaves the earlier set untouched and no
  * half-written file behind.
  */
@@ -80,8 +80,11 @@ static int is_prof_dir(const char *path)
 	return is_dir(host);
 }
 
-/* Does @name match <prefix><14 digits><ext>, one of our earlier exports? */
-static int is_old_export(const char *name)
+/*
+ * Does @name match <prefix><14 digits><ext>, an export of ours, with a
+ * stamp other than @keep (the set just written)?
+ */
+static int is_old_export(const char *name, const char *keep)
 {
 	size_t i, j, lp, le, len = strlen(name);
 
@@ -94,12 +97,12 @@ static int is_old_export(const char *name)
 		for (j = lp; j < lp + 14 && name[j] >= '0' && name[j] <= '9'; j++)
 			;
 		if (j == lp + 14)
-			return 1;
+			return strncmp(name + lp, keep, 14) != 0;
 	}
 	return 0;
 }
 
-static int remove_old_exports(const char *out)
+static int remove_old_exports(const char *out, const char *keep)
 {
 	char path[PATH_MAX + 256];
 	struct dirent *de;
@@ -109,7 +112,7 @@ static int remove_old_exports(const char *out)
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
-		if (!is_old_export(de->d_name))
+		if (!is_old_export(de->d_name, keep))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", out, de->d_name);
 		if (unlink(path) && !err)
@@ -137,15 +140,16 @@ static int write_tmp(const struct export_model *m, const char *tmp, export_write
 	return err;
 }
 
-static void unlink_tmps(char tmp[][PATH_MAX + 8], size_t n)
+/* Unlink the first @n of @files (paths in rows of PATH_MAX + 8 bytes). */
+static void unlink_tmps(char files[][PATH_MAX + 8], size_t n)
 {
 	while (n--)
-		unlink(tmp[n]);
+		unlink(files[n]);
 }
 
 static int write_outputs(const struct export_model *m, const char *out)
 {
-	char stamp[32], path[EXPORT_NR_FILES][PATH_MAX], tmp[EXPORT_NR_FILES][PATH_MAX + 8];
+	char stamp[32], path[EXPORT_NR_FILES][PATH_MAX + 8], tmp[EXPORT_NR_FILES][PATH_MAX + 8];
 	struct tm tm;
 	time_t now = time(NULL);
 	size_t i;
@@ -154,12 +158,12 @@ static int write_outputs(const struct export_model *m, const char *out)
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
 	for (i = 0; i < EXPORT_NR_FILES; i++) {
-		if (snprintf(path[i], sizeof(path[i]), "%s/%s%s%s", out, export_files[i].prefix,
-			     stamp, export_files[i].ext) >= (int)sizeof(path[i])) {
+		if (snprintf(path[i], PATH_MAX, "%s/%s%s%s", out, export_files[i].prefix, stamp,
+			     export_files[i].ext) >= PATH_MAX ||
+		    snprintf(tmp[i], sizeof(tmp[i]), "%s.tmp", path[i]) >= (int)sizeof(tmp[i])) {
 			unlink_tmps(tmp, i);
 			return -ENAMETOOLONG;
 		}
-		snprintf(tmp[i], sizeof(tmp[i]), "%s.tmp", path[i]);
 		err = write_tmp(m, tmp[i], export_files[i].write);
 		if (err) {
 			npuprof_err("writing %s: %s", path[i], strerror(-err));
@@ -167,17 +171,24 @@ static int write_outputs(const struct export_model *m, const char *out)
 			return err;
 		}
 	}
-	err = remove_old_exports(out);
-	if (err)
-		npuprof_warn("removing the earlier export in %s: %s", out, strerror(-err));
+	/*
+	 * New names carry a new stamp, so renaming replaces nothing of an
+	 * earlier set (but one from the same second, atomically); a failed
+	 * rename takes back the new files already in place.  Only a complete
+	 * new set lets the old one go.
+	 */
 	for (i = 0; i < EXPORT_NR_FILES; i++) {
 		if (rename(tmp[i], path[i])) {
 			err = -errno;
 			npuprof_err("renaming %s: %s", tmp[i], strerror(-err));
-			unlink_tmps(tmp, EXPORT_NR_FILES);
+			unlink_tmps(path, i);
+			unlink_tmps(tmp + i, EXPORT_NR_FILES - i);
 			return err;
 		}
 	}
+	err = remove_old_exports(out, stamp);
+	if (err)
+		npuprof_warn("removing the earlier export in %s: %s", out, strerror(-err));
 	return 0;
 }
 
