@@ -558,6 +558,14 @@ static int drain_init(struct npuprof_drain *d, const struct npuprof_drain_config
 		src->skip_warned = calloc(src->s.nr_cpus ? src->s.nr_cpus : 1, sizeof(uint64_t));
 		if (!src->skip_seen || !src->skip_warned)
 			return -ENOMEM;
+		/* a source's count runs since it was opened: earlier drains
+		 * (earlier start/stop windows) already reported what it holds */
+		for (unsigned int cpu = 0; cpu < src->s.nr_cpus; cpu++) {
+			uint64_t bytes;
+
+			if (!src->s.skipped(src->s.obj, cpu, &bytes))
+				src->skip_seen[cpu] = src->skip_warned[cpu] = bytes;
+		}
 	}
 	return 0;
 }

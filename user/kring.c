@@ -196,6 +196,20 @@ int npuprof_kring_enable(struct npuprof_kring *kr)
 	return kring_ioctl(kr, NPUPROF_IOC_ENABLE, NULL);
 }
 
+/*
+ * With capture off nothing writes: whatever the rings still hold belongs
+ * to an earlier window that nobody drained (a start that failed half way).
+ */
+uint64_t npuprof_kring_discard(struct npuprof_kring *kr)
+{
+	uint64_t bytes = 0;
+
+	for (unsigned int cpu = 0; cpu < kr->info.nr_cpu_ids; cpu++)
+		if (kr->cpus[cpu].present && npuprof_ring_pending(&kr->cpus[cpu].view))
+			bytes += npuprof_ring_skip_published(&kr->cpus[cpu].view);
+	return bytes;
+}
+
 int npuprof_kring_disable(struct npuprof_kring *kr)
 {
 	return kring_ioctl(kr, NPUPROF_IOC_DISABLE, NULL);

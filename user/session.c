@@ -59,6 +59,7 @@ struct npuprof_session {
 	char *params_json;
 	pid_t pid;
 	char comm[64]; /* read at open: the app may be gone by stop */
+	uint64_t stale_bytes; /* npuprof.ko bytes an earlier window left, dropped */
 	struct npuprof_kring *kring;
 	struct npuprof_acl_trace *acl;
 	struct npuprof_drain *drain;
@@ -438,6 +439,9 @@ int npuprof_session_start(struct npuprof_session *s)
 		s->prof_dir[0] = '\0';
 		return err;
 	}
+	/* an earlier window's leftovers (a failed start) never open this one */
+	if (s->kring)
+		s->stale_bytes = npuprof_kring_discard(s->kring);
 	err = start_drain(s);
 	if (err) {
 		set_error(s, "starting the drain", err);
@@ -525,6 +529,25 @@ static json_t *data_devices(struct npuprof_session *s)
 }
 
 
+/*
+ * info.json "drain": what the drain saved, and every way a record did not
+ * make it that is not a ring's "lost": dropped (a series could not take
+ * it), skippedBytes (a corrupt ring header), staleKmodBytes/staleBpfRecords
+ * (an earlier window's leftovers, dropped at start).
+ */
+static json_t *drain_json(struct npuprof_session *s, const struct npuprof_drain_stats *st)
+{
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:i}", "records",
+			 (json_int_t)st->records, "api_records", (json_int_t)st->api_records,
+			 "task_records", (json_int_t)st->task_records, "raw_bytes",
+			 (json_int_t)st->raw_bytes, "file_bytes", (json_int_t)st->file_bytes,
+			 "dropped", (json_int_t)st->dropped, "skippedBytes",
+			 (json_int_t)st->skipped_bytes, "staleKmodBytes", (json_int_t)s->stale_bytes,
+			 "staleBpfRecords",
+			 (json_int_t)(s->acl ? npuprof_acl_trace_stale(s->acl) : 0), "write_error",
+			 st->write_error);
+}
+
 static int write_info(struct npuprof_session *s, const struct npuprof_drain_stats *st,
 		      uint64_t *lost)
 {
@@ -536,14 +559,10 @@ static int write_info(struct npuprof_session *s, const struct npuprof_drain_stat
 		json_object_set_new(rings, "npuprof.ko", ring_counters(s, 1, lost));
 	if (s->acl)
 		json_object_set_new(rings, "bpf", ring_counters(s, 0, lost));
-	doc = json_pack("{s:i, s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:{s:I, s:I, s:I, s:I, s:I, s:i}}",
-			"pid", (int)s->pid, "pid_name", s->comm, "hostname", host,
-			"platform_version", "npusim", "record_version", NPUPROF_RECORD_VERSION,
-			"clockSamples", clock_samples(s), "devices", data_devices(s),
-			"rings", rings, "drain", "records", (json_int_t)st->records,
-			"api_records", (json_int_t)st->api_records, "task_records",
-			(json_int_t)st->task_records, "raw_bytes", (json_int_t)st->raw_bytes,
-			"file_bytes", (json_int_t)st->file_bytes, "write_error", st->write_error);
+	doc = json_pack("{s:i, s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o}", "pid", (int)s->pid,
+			"pid_name", s->comm, "hostname", host, "platform_version", "npusim",
+			"record_version", NPUPROF_RECORD_VERSION, "clockSamples", clock_samples(s),
+			"devices", data_devices(s), "rings", rings, "drain", drain_json(s, st));
 	return write_json(s, "host/info.json", doc);
 }
 

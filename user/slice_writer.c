@@ -468,7 +468,9 @@ static void writer_cancel_head(struct slice_writer *w)
  * its queue dropped at once, but the write in flight owns its buffer until
  * its CQE: cancel it and keep waiting.  Only when waiting keeps failing is
  * the buffer left to its CQE (whoever reaps it frees it, see
- * writer_orphan_done()), never freed under the kernel.
+ * writer_orphan_done()), never freed under the kernel.  At the drain's
+ * stop nobody reaps after this, so that one buffer (and its fd) is leaked
+ * on purpose: a leak is the price of never writing from freed memory.
  *
  * Return: true when there is nothing left to wait for.
  */

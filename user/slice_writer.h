@@ -120,7 +120,8 @@ void slice_writer_stats(const struct slice_writer *w, struct slice_writer_stats 
  * matters (the drain does at stop).  If waiting fails, the write in flight
  * is cancelled and its CQE awaited: its buffer is never freed while the
  * kernel may still read it.  Should waiting keep failing, that one buffer
- * is left to its CQE, which a later slice_writer_handle_cqe() frees.
+ * is left to its CQE, which a later slice_writer_handle_cqe() frees; at
+ * the drain's stop nothing reaps any more, and it is leaked on purpose.
  *
  * Return: 0, or the series' first write error.
  */

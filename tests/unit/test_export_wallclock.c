@@ -6,7 +6,9 @@
  * the timeline and the CSVs moves by that offset while durations stay.
  * The fixture's MEMCPY task starts at monotonic 1000010000.000 us; with
  * collectionTimeBegin 1767268800000000 us at clockMonotonic
- * 999990000000 ns it must start at 1767268800020000.000 us.
+ * 999990000000 ns it must start at 1767268800020000.000 us.  A garbled
+ * or overflowing collectionTimeBegin (regression: it was multiplied by
+ * 1000 unchecked) leaves the times monotonic: 1000010000.000 us.
  */
 #include <jansson.h>
 
@@ -18,6 +20,9 @@ static const char start_info[] =
 	"{\"collectionDateBegin\": \"2026-01-01 12:00:00\", "
 	"\"collectionTimeBegin\": \"1767268800000000\", "
 	"\"clockMonotonicRaw\": 999000000000, \"clockMonotonic\": 999990000000}\n";
+
+static const char garbled_start_info[] =
+	"{\"collectionTimeBegin\": \"99999999999999999999\", \"clockMonotonic\": 999990000000}\n";
 
 static json_t *find_task(json_t *evs, const char *name)
 {
@@ -64,6 +69,18 @@ int main(void)
 	CHECK(csv && strstr(csv, "0,MEMCPY,MEMCPY,3,1,4000.000,1767268800020000.000,"
 				 "1767268800024000.000\n"));
 	free(csv);
+
+	snprintf(path, sizeof(path), "%s/host/start_info", prof);
+	if (fx_write_file(path, garbled_start_info, strlen(garbled_start_info)))
+		return 1;
+	CHECK_EQ(msprof_export(&opts), 0);
+	CHECK_EQ(fx_find_output(prof, "msprof_", ".json", path, sizeof(path)), 1);
+	evs = json_load_file(path, 0, NULL);
+	x = evs ? find_task(evs, "MEMCPY") : NULL;
+	CHECK(x != NULL);
+	if (x)
+		CHECK_STR(json_string_value(json_object_get(x, "ts")), "1000010000.000");
+	json_decref(evs);
 	fx_rmtree(root);
 	return CHECK_DONE();
 }

@@ -345,6 +345,21 @@ static void sum_lost(struct export_model *m)
 		m->lost += m->rings[i].lost;
 }
 
+/* Wall-clock ns minus @mono_ns, or 0 when @real_us is not a sane us count. */
+static int64_t wall_offset(const char *real_us, int64_t mono_ns)
+{
+	char *end;
+	long long us;
+	int64_t ns, offset;
+
+	errno = 0;
+	us = strtoll(real_us, &end, 10);
+	if (errno || end == real_us || *end || us <= 0 ||
+	    __builtin_mul_overflow(us, 1000, &ns) || __builtin_sub_overflow(ns, mono_ns, &offset))
+		return 0;
+	return offset;
+}
+
 /*
  * Offset from the capture clock (CLOCK_MONOTONIC) to the wall clock, from
  * start_info, which reads both at the same instant: msprof's timelines
@@ -368,8 +383,7 @@ static int64_t read_wall_offset(const struct export_model *m)
 	mono = json_object_get(doc, "clockMonotonic");
 	real = json_object_get(doc, "collectionTimeBegin");
 	if (json_is_integer(mono) && json_is_string(real))
-		offset = strtoll(json_string_value(real), NULL, 10) * 1000 -
-			 (int64_t)json_integer_value(mono);
+		offset = wall_offset(json_string_value(real), (int64_t)json_integer_value(mono));
 	json_decref(doc);
 	return offset;
 }

@@ -38,6 +38,13 @@ int npuprof_kring_del_tgid(struct npuprof_kring *kr, pid_t tgid);
 /** npuprof_kring_enable() - start capture; resets written/lost counters. */
 int npuprof_kring_enable(struct npuprof_kring *kr);
 
+/**
+ * npuprof_kring_discard() - drop what the rings still hold, while capture
+ * is off and nobody else reads them: an earlier window's records that were
+ * never drained must not open the next capture.  Return: bytes dropped.
+ */
+uint64_t npuprof_kring_discard(struct npuprof_kring *kr);
+
 /** npuprof_kring_disable() - stop capture; returns when no probe writes. */
 int npuprof_kring_disable(struct npuprof_kring *kr);
 
