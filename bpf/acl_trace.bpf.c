@@ -18,11 +18,12 @@
  * (the simulated and the real runtime do not do that).
  *
  * Filtering happens here, at entry, before anything is stored: a process
- * not in the tgid map, or any process while `enabled` is 0, costs one or two
+ * not in the tgid map, or any process while capture is off, costs one or two
  * map lookups and leaves no state.
  *
- * Capture generations: user space bumps `epoch` at every enable, before it
- * sets `enabled`.  The entry state carries the epoch it was taken in, and
+ * Capture generations: user space bumps the epoch in `capture` at every
+ * enable, in the same store that turns it on.  The entry state carries the
+ * epoch it was taken in, and
  * the return probe records a call only if the capture is enabled *now* and
  * the entry's epoch is the current one.  So a call records only when it
  * entered and returned inside one enabled period: a call in flight at stop
@@ -63,14 +64,16 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 /* Number of ring buffers the loader put in `rings` (possible CPUs). */
 const volatile __u32 nr_rings = 1;
 
-/* Record (1) or drop (0); written by the loader through the skeleton. */
-volatile __u32 enabled;
-
 /*
- * Capture generation: bumped by the loader at every enable, before
- * `enabled` is set, so a probe that sees enabled == 1 reads the new epoch.
+ * Capture state, one word written by the loader through the skeleton:
+ * bit 0 is "enabled" (record, else drop), the rest is the capture epoch,
+ * bumped at every enable.  One word read once per probe, so no CPU can see
+ * "enabled" with an older epoch, whatever its memory ordering.
  */
-volatile __u64 epoch;
+volatile __u64 capture;
+
+#define CAPTURE_ON(c) ((c) & 1)
+#define CAPTURE_EPOCH(c) ((c) >> 1)
 
 /* Inner map template: the loader inserts one real ring per CPU. */
 struct acl_ring {
@@ -298,8 +301,9 @@ int acl_enter(struct pt_regs *ctx)
 	__u32 api = (__u32)bpf_get_attach_cookie(ctx);
 	struct entry_key key = { .pid_tgid = id, .api = api };
 	struct entry_state e = {};
+	__u64 cap = capture;
 
-	if (!enabled || api == 0 || api >= NPUPROF_API_MAX)
+	if (!CAPTURE_ON(cap) || api == 0 || api >= NPUPROF_API_MAX)
 		return 0;
 	if (!bpf_map_lookup_elem(&tgids, &tgid))
 		return 0;
@@ -310,7 +314,7 @@ int acl_enter(struct pt_regs *ctx)
 	e.rec.tid = (__u32)id;
 	e.rec.api = api;
 	e.rec.device = -1;
-	e.epoch = epoch;
+	e.epoch = CAPTURE_EPOCH(cap);
 	read_entry_args(ctx, api, &e);
 	/* Last, so the entry time excludes the probe's own work above. */
 	e.rec.hdr.ts = bpf_ktime_get_ns();
@@ -327,12 +331,13 @@ int acl_exit(struct pt_regs *ctx)
 		.api = (__u32)bpf_get_attach_cookie(ctx),
 	};
 	struct entry_state *e;
+	__u64 cap = capture;
 
 	e = bpf_map_lookup_elem(&entries, &key);
 	if (!e)
 		return 0;
 	/* Only a call that entered in this enabled period is recorded. */
-	if (enabled && e->epoch == epoch) {
+	if (CAPTURE_ON(cap) && e->epoch == CAPTURE_EPOCH(cap)) {
 		e->rec.exit_ts = now;
 		e->rec.ret = (__s32)PT_REGS_RC(ctx);
 		read_exit_args(e);

@@ -547,11 +547,15 @@ static int acl_trace_reset_counters(struct npuprof_acl_trace *t)
 }
 
 /*
- * Wait until no probe that may have seen the old `enabled` value still
- * runs.  The probes run under RCU, and the kernel waits for an RCU grace
- * period after every update of an array of maps (so that user space knows
- * the old inner map is out of use): storing CPU 0's ring again in `rings`
- * is that wait, with no change.
+ * Wait until no probe that may have seen the old capture word still runs.
+ * The probes run under RCU, and the kernel waits for an RCU grace period
+ * after every update of an array of maps (so that user space knows the old
+ * inner map is out of use): storing CPU 0's ring again in `rings` is that
+ * wait, with no change.  This leans on kernel internals, not a promised
+ * interface: 6.1's bpf_map_update_value() waits after every update of a
+ * map-in-map, and since 6.8 after every successful one, which this is.  A
+ * kernel that stopped waiting would let a call returning in that very
+ * instant write its record after the drain's last read.
  */
 static int acl_trace_quiesce(struct npuprof_acl_trace *t)
 {
@@ -601,17 +605,24 @@ static int acl_trace_discard(struct npuprof_acl_trace *t)
 	return err < 0 ? err : 0;
 }
 
+/* The BPF side's capture word: bit 0 on/off, the epoch above it. */
+static void acl_trace_set_capture(struct npuprof_acl_trace *t, int on)
+{
+	/* .bss is mmap()ed: the next probe hit sees the new value. */
+	__atomic_store_n(&t->skel->bss->capture, (t->epoch << 1) | (on ? 1 : 0),
+			 __ATOMIC_RELEASE);
+}
+
 /*
  * Start a new capture generation: with the probes off and quiesced, drop
  * what an earlier capture left behind (records, call states, counters),
- * then bump the epoch and only then turn the probes on, so a probe that
- * sees enabled == 1 also sees the new epoch.
+ * then turn the probes on with a new epoch in one store.
  */
 static int acl_trace_start(struct npuprof_acl_trace *t)
 {
 	int err;
 
-	__atomic_store_n(&t->skel->bss->enabled, 0, __ATOMIC_RELEASE);
+	acl_trace_set_capture(t, 0);
 	err = acl_trace_quiesce(t);
 	if (!err)
 		err = acl_trace_discard(t);
@@ -621,9 +632,8 @@ static int acl_trace_start(struct npuprof_acl_trace *t)
 		err = acl_trace_reset_counters(t);
 	if (err)
 		return err;
-	__atomic_store_n(&t->skel->bss->epoch, ++t->epoch, __ATOMIC_RELEASE);
-	/* .bss is mmap()ed: the next probe hit sees the new value. */
-	__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_RELEASE);
+	t->epoch++;
+	acl_trace_set_capture(t, 1);
 	return 0;
 }
 
@@ -631,7 +641,7 @@ int npuprof_acl_trace_enable(struct npuprof_acl_trace *t, int on)
 {
 	if (on)
 		return acl_trace_start(t);
-	__atomic_store_n(&t->skel->bss->enabled, 0, __ATOMIC_RELEASE);
+	acl_trace_set_capture(t, 0);
 	/* On return no record of this capture is still being written. */
 	return acl_trace_quiesce(t);
 }
