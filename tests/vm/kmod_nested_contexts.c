@@ -4,7 +4,9 @@
  * stub fires N iterations of all four events from process context while
  * a pinned 20 us hrtimer fires N more from hardirq on the same CPU.  The
  * rings must hold exactly 8 N intact records, each (event, task id) once,
- * timestamps non-decreasing per CPU, nothing lost.
+ * timestamps non-decreasing per CPU, nothing lost, and nesting must really
+ * have happened: at least once an iteration's four records are split by
+ * another's (a hardirq probe landing inside a process-context one).
  */
 #include "kmod_common.h"
 
@@ -15,8 +17,20 @@ struct seen {
 	unsigned char hit[5][2 * N + 1];
 	unsigned int records;
 	unsigned int bad;
+	unsigned int nested; /* records that cut into an unfinished iteration */
+	uint32_t last_id[NPUPROF_MAX_CPUS];
 	uint64_t last_ts[NPUPROF_MAX_CPUS];
 };
+
+/* Records of task @id seen so far (one per event kind). */
+static unsigned int seen_of(const struct seen *s, uint32_t id)
+{
+	unsigned int e, n = 0;
+
+	for (e = 1; e <= 4; e++)
+		n += s->hit[e][id];
+	return n;
+}
 
 static void on_record(void *ctx, unsigned int cpu,
 		      const struct npuprof_rec_hdr *h)
@@ -33,8 +47,11 @@ static void on_record(void *ctx, unsigned int cpu,
 		s->bad++;
 		return;
 	}
+	if (s->last_id[cpu] && r->task_id != s->last_id[cpu] && seen_of(s, s->last_id[cpu]) < 4)
+		s->nested++;
 	s->hit[r->event][r->task_id] = 1;
 	s->last_ts[cpu] = h->ts;
+	s->last_id[cpu] = r->task_id;
 }
 
 int main(void)
@@ -57,6 +74,8 @@ int main(void)
 	CHECK_EQ(lost, 0);
 	CHECK_EQ(kt_consume(&d, on_record, &s), 8 * N);
 	CHECK_EQ(s.bad, 0);
+	CHECK(s.nested > 0);
+	fprintf(stderr, "%u records cut into an unfinished iteration\n", s.nested);
 
 	kt_close(&d);
 	CHECK_EQ(kt_unload("npuprof"), 0);
