@@ -83,7 +83,8 @@ struct npuprof_acl_trace {
 	struct ring_buffer *rb; /* libbpf reader over all of ring_fds */
 	struct acl_lib *libs;
 	uint64_t epoch;	     /* last value written to the BPF side's epoch */
-	uint64_t stale;	     /* records discarded by the last enable */
+	uint64_t stale;	     /* records discarded for the last enable */
+	uint64_t stale_next; /* discarded since then, for the next enable */
 	/*
 	 * Serialises ring_buffer__consume(): the drain thread consumes while
 	 * enable discards, and libbpf's reader is not safe for two consumers.
@@ -600,7 +601,7 @@ static int acl_trace_discard(struct npuprof_acl_trace *t)
 	t->fn = NULL;
 	t->delivered = 0;
 	err = ring_buffer__consume(t->rb);
-	t->stale = t->delivered;
+	t->stale_next += t->delivered;
 	pthread_mutex_unlock(&t->lock);
 	return err < 0 ? err : 0;
 }
@@ -632,9 +633,22 @@ static int acl_trace_start(struct npuprof_acl_trace *t)
 		err = acl_trace_reset_counters(t);
 	if (err)
 		return err;
+	pthread_mutex_lock(&t->lock);
+	t->stale = t->stale_next;
+	t->stale_next = 0;
+	pthread_mutex_unlock(&t->lock);
 	t->epoch++;
 	acl_trace_set_capture(t, 1);
 	return 0;
+}
+
+int npuprof_acl_trace_discard(struct npuprof_acl_trace *t)
+{
+	int err;
+
+	acl_trace_set_capture(t, 0);
+	err = acl_trace_quiesce(t);
+	return err ? err : acl_trace_discard(t);
 }
 
 int npuprof_acl_trace_enable(struct npuprof_acl_trace *t, int on)

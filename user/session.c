@@ -353,7 +353,8 @@ static int start_drain(struct npuprof_session *s)
 /*
  * Disable both producers, npuprof.ko first (right after end_info's clock
  * was read), then the uprobes, so the calls that launched the last tasks
- * are still recorded.  Returns once neither can still write.
+ * are still recorded (unless one returns only after the uprobes' grace
+ * period).  Returns once neither can still write.
  */
 static int disable_producers(struct npuprof_session *s)
 {
@@ -380,7 +381,9 @@ static int disable_producers(struct npuprof_session *s)
  * Enable both producers, or neither: a failure undoes the first.  The
  * uprobes go first (their enable also waits out an RCU grace period) and
  * npuprof.ko last, right before start_info's clock is read: a device task
- * inside the window then finds the API call that launched it.
+ * inside the window then almost always finds the API call that launched
+ * it (not when that call entered in the microseconds before the uprobes
+ * turned on and submitted after npuprof.ko did).
  */
 static int enable_producers(struct npuprof_session *s)
 {
@@ -439,9 +442,20 @@ int npuprof_session_start(struct npuprof_session *s)
 		s->prof_dir[0] = '\0';
 		return err;
 	}
-	/* an earlier window's leftovers (a failed start) never open this one */
+	/*
+	 * An earlier window's leftovers (a failed start, a drain that gave
+	 * up) never open this one: both sources drop them before the drain
+	 * runs and could copy them in.
+	 */
 	if (s->kring)
 		s->stale_bytes = npuprof_kring_discard(s->kring);
+	if (s->acl) {
+		err = npuprof_acl_trace_discard(s->acl);
+		if (err) {
+			set_error(s, "clearing the uprobe rings", err);
+			goto out_remove;
+		}
+	}
 	err = start_drain(s);
 	if (err) {
 		set_error(s, "starting the drain", err);

@@ -24,6 +24,7 @@ What must hold, for every PROF dir:
 Exit 0 when all hold, 1 otherwise (each finding printed).
 """
 import collections
+import decimal
 import glob
 import json
 import os
@@ -31,6 +32,15 @@ import sys
 
 bad = []
 EDGE_NS = 5_000_000
+# The uprobes open before npuprof.ko and close after it, by up to an RCU
+# grace period each side; an earlier window's records would be seconds off.
+API_EDGE_NS = 200_000_000
+
+
+def us(text):
+    """Exact value of an exported "123.456" us string (floats lose the
+    last digits of wall-clock us)."""
+    return decimal.Decimal(str(text))
 
 
 def fail(msg):
@@ -104,10 +114,11 @@ def check_task_lifecycle(prof, recs, ids):
 def check_steps(prof, recs, app):
     start = json.load(open(os.path.join(prof, "host", "start_info")))["clockMonotonic"]
     end = json.load(open(os.path.join(prof, "host", "end_info")))["clockMonotonic"]
-    tasks = [r["ts"] for r in recs if r["type"] == "task"]
-    if tasks and (min(tasks) < start - EDGE_NS or max(tasks) > end + EDGE_NS):
-        fail(f"{prof}: device task records span {(min(tasks) - start) / 1e6:.3f} ms to "
-             f"{(max(tasks) - end) / 1e6:+.3f} ms around the window [start_info, end_info]")
+    for kind, edge in (("task", EDGE_NS), ("api", API_EDGE_NS)):
+        ts = [r["ts"] for r in recs if r["type"] == kind]
+        if ts and (min(ts) < start - edge or max(ts) > end + edge):
+            fail(f"{prof}: {kind} records span {(min(ts) - start) / 1e6:.3f} ms to "
+                 f"{(max(ts) - end) / 1e6:+.3f} ms around the window [start_info, end_info]")
     inside = [s for s in app["steps"] if start <= s["begin_ns"] and s["end_ns"] <= end]
     print(f"{os.path.basename(prof)}: window {(end - start) / 1e9:.3f} s, "
           f"{len(inside)} of {len(app['steps'])} steps inside")
@@ -132,12 +143,12 @@ def check_timeline(prof):
         return
     doc = json.load(open(files[0], encoding="utf-8"))
     events = doc["traceEvents"] if isinstance(doc, dict) else doc
-    starts = {e["id"]: float(e["ts"]) for e in events if e.get("ph") == "s"}
-    ends = {e["id"]: float(e["ts"]) for e in events if e.get("ph") == "f"}
+    starts = {e["id"]: us(e["ts"]) for e in events if e.get("ph") == "s"}
+    ends = {e["id"]: us(e["ts"]) for e in events if e.get("ph") == "f"}
     if not starts:
         fail(f"{prof}: timeline has no launch -> task flow arrows")
     early = [e for e in events if e.get("ph") == "X" and "Submit Time(us)" in e.get("args", {})
-             and float(e["ts"]) < float(e["args"]["Submit Time(us)"]) - 0.0015]
+             and us(e["ts"]) < us(e["args"]["Submit Time(us)"])]
     if early:
         e = early[0]
         fail(f"{prof}: {len(early)} device tasks start before their own submit time, e.g. "

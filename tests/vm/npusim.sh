@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # The simulated NPU driver npusim.ko in the test VM: tests/vm/npusim_basic.c
-# (built by make) exercises and unloads the module loaded with two devices
-# (see the program's banner for what it checks).  Exit 0 pass, 1 fail.
+# (built by make) loads build/kmod/npusim.ko with two devices, exercises
+# it and unloads it (see the program's banner for what it checks).
+# Exit 0 pass, 1 fail.
 source "$(dirname "$0")/lib.bash"
-vm_suite npusim 300 "insmod build/kmod/npusim.ko devices=2" npusim_basic
+for f in build/tests/vm/npusim_basic build/kmod/npusim.ko; do
+	[[ -e $f ]] || { echo "$f missing: run make" >&2; exit 1; }
+done
+scripts/vm-run.sh --timeout 300 -- build/tests/vm/npusim_basic build/kmod/npusim.ko

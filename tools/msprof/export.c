@@ -147,16 +147,47 @@ static void unlink_tmps(char files[][PATH_MAX + 8], size_t n)
 		unlink(files[n]);
 }
 
+/* 1 when an export stamped @stamp already exists in @out. */
+static int stamp_taken(const char *out, const char *stamp)
+{
+	char path[PATH_MAX + 64];
+	size_t i;
+
+	for (i = 0; i < EXPORT_NR_FILES; i++) {
+		snprintf(path, sizeof(path), "%s/%s%s%s", out, export_files[i].prefix, stamp,
+			 export_files[i].ext);
+		if (access(path, F_OK) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The local export time as msprof stamps it (YYYYmmddHHMMSS), moved on by
+ * a second while an earlier export holds that stamp: a re-export within
+ * the same second must not rename over the set it is about to replace.
+ */
+static void export_stamp(const char *out, char *stamp, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	int tries;
+
+	for (tries = 0; tries < 60; tries++, t++) {
+		localtime_r(&t, &tm);
+		strftime(stamp, size, "%Y%m%d%H%M%S", &tm);
+		if (!stamp_taken(out, stamp))
+			return;
+	}
+}
+
 static int write_outputs(const struct export_model *m, const char *out)
 {
 	char stamp[32], path[EXPORT_NR_FILES][PATH_MAX + 8], tmp[EXPORT_NR_FILES][PATH_MAX + 8];
-	struct tm tm;
-	time_t now = time(NULL);
 	size_t i;
 	int err;
 
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
+	export_stamp(out, stamp, sizeof(stamp));
 	for (i = 0; i < EXPORT_NR_FILES; i++) {
 		if (snprintf(path[i], PATH_MAX, "%s/%s%s%s", out, export_files[i].prefix, stamp,
 			     export_files[i].ext) >= PATH_MAX ||
@@ -172,10 +203,9 @@ static int write_outputs(const struct export_model *m, const char *out)
 		}
 	}
 	/*
-	 * New names carry a new stamp, so renaming replaces nothing of an
-	 * earlier set (but one from the same second, atomically); a failed
-	 * rename takes back the new files already in place.  Only a complete
-	 * new set lets the old one go.
+	 * New names carry a stamp no earlier set has, so renaming replaces
+	 * nothing; a failed rename takes back the new files already in place.
+	 * Only a complete new set lets the old one go.
 	 */
 	for (i = 0; i < EXPORT_NR_FILES; i++) {
 		if (rename(tmp[i], path[i])) {

@@ -70,9 +70,20 @@ int npuprof_acl_trace_detach_pid(struct npuprof_acl_trace *t, pid_t pid);
 int npuprof_acl_trace_enable(struct npuprof_acl_trace *t, int on);
 
 /**
- * npuprof_acl_trace_stale() - records the last npuprof_acl_trace_enable(t, 1)
- * found left in the rings by an earlier capture and discarded (0 when the
- * earlier capture was consumed to the end)
+ * npuprof_acl_trace_discard() - stop recording, wait for running probes,
+ * and throw away what the rings still hold (an earlier capture's records
+ * nobody drained).  Call it before another reader starts consuming, so
+ * those records cannot reach a new capture; npuprof_acl_trace_enable(t, 1)
+ * does the same, but a reader already running could beat it to them.
+ * Return: 0; -errno from the bpf() system call.
+ */
+int npuprof_acl_trace_discard(struct npuprof_acl_trace *t);
+
+/**
+ * npuprof_acl_trace_stale() - records discarded as an earlier capture's
+ * between the previous start and the last npuprof_acl_trace_enable(t, 1),
+ * by npuprof_acl_trace_discard() and the enable itself (0 when the earlier
+ * capture was consumed to the end)
  */
 uint64_t npuprof_acl_trace_stale(struct npuprof_acl_trace *t);
 
