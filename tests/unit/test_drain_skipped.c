@@ -7,7 +7,10 @@
  * bytes added up per CPU).  CPU 1's 4th of 10 records is corrupted (616
  * bytes skipped), then, while the drain runs, the 2nd of 5 more (352
  * bytes).  The drain reports skipped_bytes 968 and records 14 (+10 of CPU
- * 0), and warns about each skip naming CPU 1 and the bytes.
+ * 0), and warns about each skip naming CPU 1 and the bytes.  A second
+ * drain on the same source (the next start/stop window of one msprof
+ * session, the count still at 968) reports 0 skipped bytes and no warning
+ * for 4 clean records.  Regression: it re-reported the first window's 968.
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -181,8 +184,34 @@ int main(void)
 	CHECK_EQ(count_lines(text, "ring buffer of CPU 1 held a corrupt record"), 2);
 	CHECK_EQ(count_lines(text, "skipped 616 bytes of its records (616 in all)"), 1);
 	CHECK_EQ(count_lines(text, "skipped 352 bytes of its records (968 in all)"), 1);
+
+	/* The next window: same source, skipped count still 968, no new skip. */
+	char prof2[] = "/tmp/npuprof-skipped2-XXXXXX";
+	off_t mark = lseek(logfd, 0, SEEK_END);
+
+	CHECK(mkdtemp(prof2) != NULL);
+	cfg.prof_dir = prof2;
+	fflush(stderr);
+	saved_err = dup(2);
+	dup2(logfd, 2);
+	CHECK_EQ(npuprof_drain_start(&cfg, &src, 1, &d), 0);
+	pthread_mutex_lock(&f.lock);
+	produce(&f.ring[0], 0, 4, -1);
+	pthread_mutex_unlock(&f.lock);
+	kick_and_wait(&f);
+	CHECK_EQ(npuprof_drain_stop(d, &st), 0);
+	fflush(stderr);
+	dup2(saved_err, 2);
+	close(saved_err);
+	CHECK_EQ(st.skipped_bytes, 0);
+	CHECK_EQ(st.records, 4);
+	len = pread(logfd, text, sizeof(text) - 1, mark);
+	text[len > 0 ? len : 0] = '\0';
+	CHECK_EQ(count_lines(text, "held a corrupt record"), 0);
 	close(logfd);
 	unlink(log);
+	if (!check_failures)
+		tmpdir_remove(prof2);
 
 	if (!check_failures)
 		tmpdir_remove(prof);
