@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Defined outcomes in the VM: no module, no socket, odd command orders,
-# the app exiting mid-capture, rmmod during capture (see guest/outcomes.sh).
+# the app exiting mid-capture, rmmod during capture, not root (see
+# guest/outcomes.sh).
 set -u
 cd "$(dirname "$0")/../.."
 mkdir -p build/e2e

@@ -81,5 +81,18 @@ if [ $rc = 0 ] && has "$out/rmmod.log" "rmmod=1" && has "$out/rmmod_msprof.log" 
 else
 	fail "rmmod during capture (rc=$rc)"; show "$out/rmmod.log" "$out/rmmod_msprof.log"
 fi
+# 6. not root: msprof says it needs root, exits 1 and creates nothing; the
+#    app (an ordinary user may run it) goes on to its end.
+mkdir -p /tmp/nobody && chmod 0777 /tmp/nobody
+printf 'start\nstop\n' | HOME=/tmp/nobody setpriv --reuid=65534 --regid=65534 --clear-groups \
+	$msprof --dynamic=on --output=/tmp/nobody/out $app --steps=60 --step-gap-ms=20 --quiet \
+	>"$out/nobody.log" 2>&1
+rc=$?
+if [ $rc = 1 ] && has "$out/nobody.log" "needs root" && [ ! -e /tmp/nobody/out ] &&
+	has "$out/nobody.log" '"steps"'; then
+	ok "not root: named, exit 1, nothing created, app finished"
+else
+	fail "not root (rc=$rc)"; show "$out/nobody.log"
+fi
 rmmod npuprof && rmmod npusim || { fail "modules would not unload after the captures"; }
 exit $bad
