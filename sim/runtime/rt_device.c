@@ -18,8 +18,8 @@
 
 pthread_rwlock_t rt_lock = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
 struct rt_device *rt_devices[RT_MAX_DEVICES];
-struct rt_binary *rt_binaries;
-struct rt_event *rt_events;
+struct rt_handle *rt_binaries;
+struct rt_handle *rt_events;
 
 /* The current device is per thread, as ACL's current context is. */
 static __thread int rt_cur_device = -1;
@@ -41,6 +41,59 @@ struct rt_device *rt_current_locked(void)
 	if (id < 0 || id >= RT_MAX_DEVICES)
 		return NULL;
 	return rt_devices[id];
+}
+
+aclError rt_handle_add(struct rt_handle **list, struct rt_handle *h)
+{
+	struct rt_device *dev;
+
+	pthread_rwlock_wrlock(&rt_lock);
+	dev = rt_current_locked();
+	if (dev) {
+		h->device = dev->id;
+		h->next = *list;
+		*list = h;
+	}
+	pthread_rwlock_unlock(&rt_lock);
+	return dev ? ACL_SUCCESS : ACL_ERROR_RT_CONTEXT_NULL;
+}
+
+struct rt_handle *rt_handle_remove(struct rt_handle **list, const void *h)
+{
+	struct rt_handle **p, *found = NULL;
+
+	pthread_rwlock_wrlock(&rt_lock);
+	for (p = list; *p; p = &(*p)->next) {
+		if (*p == h) {
+			found = *p;
+			*p = found->next;
+			break;
+		}
+	}
+	pthread_rwlock_unlock(&rt_lock);
+	return found;
+}
+
+struct rt_handle *rt_handle_find_locked(struct rt_handle *list, const void *h)
+{
+	while (list && list != h)
+		list = list->next;
+	return list;
+}
+
+/* Free every handle of @list that belongs to device @id; rt_lock held. */
+static void handles_free_device_locked(struct rt_handle **list, int32_t id)
+{
+	while (*list) {
+		struct rt_handle *h = *list;
+
+		if (h->device == id) {
+			*list = h->next;
+			free(h);
+		} else {
+			list = &h->next;
+		}
+	}
 }
 
 void rt_log(const char *fmt, ...)
@@ -216,35 +269,14 @@ out_free_dev:
  */
 static void device_close_locked(struct rt_device *dev)
 {
-	struct rt_binary **bp = &rt_binaries;
-	struct rt_event **ep = &rt_events;
-
 	while (dev->streams) {
 		struct rt_stream *s = dev->streams;
 
 		dev->streams = s->next;
 		free(s);
 	}
-	while (*bp) {
-		struct rt_binary *b = *bp;
-
-		if (b->device == dev->id) {
-			*bp = b->next;
-			free(b);
-		} else {
-			bp = &b->next;
-		}
-	}
-	while (*ep) {
-		struct rt_event *e = *ep;
-
-		if (e->device == dev->id) {
-			*ep = e->next;
-			free(e);
-		} else {
-			ep = &e->next;
-		}
-	}
+	handles_free_device_locked(&rt_binaries, dev->id);
+	handles_free_device_locked(&rt_events, dev->id);
 	close(dev->fd);
 	rt_devices[dev->id] = NULL;
 	free(dev);

@@ -43,18 +43,26 @@ struct rt_kernel {
 	uint64_t duration_ns;
 };
 
+/*
+ * struct rt_handle - head of every per-device handle the runtime hands out
+ * (kernel binaries, events): its list link and the device it belongs to.
+ * It is the first member, so a handle and its head share an address.
+ */
+struct rt_handle {
+	struct rt_handle *next;
+	int32_t device;
+};
+
 /* struct rt_binary - what an aclrtBinHandle points to. */
 struct rt_binary {
-	struct rt_binary *next;
-	int32_t device;
+	struct rt_handle h;
 	unsigned int nr_kernels;
 	struct rt_kernel kernels[];
 };
 
 /* struct rt_event - what an aclrtEvent points to. */
 struct rt_event {
-	struct rt_event *next;
-	int32_t device;
+	struct rt_handle h;
 	uint32_t records; /* EVENT_RECORD tasks queued so far */
 };
 
@@ -88,8 +96,8 @@ struct rt_target {
  */
 extern pthread_rwlock_t rt_lock;
 extern struct rt_device *rt_devices[RT_MAX_DEVICES];
-extern struct rt_binary *rt_binaries;
-extern struct rt_event *rt_events;
+extern struct rt_handle *rt_binaries; /* struct rt_binary */
+extern struct rt_handle *rt_events;   /* struct rt_event */
 
 /** rt_current_device() - the caller's current device id, or -1. */
 int rt_current_device(void);
@@ -103,6 +111,22 @@ void rt_set_current_device(int id);
  * current device or it was reset.
  */
 struct rt_device *rt_current_locked(void);
+
+/**
+ * rt_handle_add() - give @h to the calling thread's current device and
+ * put it on @list; takes rt_lock.  Return: ACL_SUCCESS, or
+ * ACL_ERROR_RT_CONTEXT_NULL when the thread has no device (@h not added).
+ */
+aclError rt_handle_add(struct rt_handle **list, struct rt_handle *h);
+
+/**
+ * rt_handle_remove() - take @h off @list; takes rt_lock.
+ * Return: @h, or NULL when it is not on the list (a bad handle).
+ */
+struct rt_handle *rt_handle_remove(struct rt_handle **list, const void *h);
+
+/** rt_handle_find_locked() - @h if it is on @list, else NULL; rt_lock held. */
+struct rt_handle *rt_handle_find_locked(struct rt_handle *list, const void *h);
 
 /**
  * rt_resolve_stream_locked() - the target of @stream (NULL: the default

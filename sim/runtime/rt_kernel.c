@@ -141,7 +141,6 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath,
 						     aclrtBinHandle *binHandle)
 {
 	struct rt_binary *bin = NULL;
-	struct rt_device *dev;
 	aclError ret;
 	FILE *f;
 
@@ -154,40 +153,25 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath,
 	fclose(f);
 	if (ret != ACL_SUCCESS)
 		return ret;
-	pthread_rwlock_wrlock(&rt_lock);
-	dev = rt_current_locked();
-	if (dev) {
-		bin->device = dev->id;
-		bin->next = rt_binaries;
-		rt_binaries = bin;
-		*binHandle = bin;
-	}
-	pthread_rwlock_unlock(&rt_lock);
-	if (!dev) {
+	ret = rt_handle_add(&rt_binaries, &bin->h);
+	if (ret != ACL_SUCCESS) {
 		free(bin);
-		return ACL_ERROR_RT_CONTEXT_NULL;
+		return ret;
 	}
+	*binHandle = bin;
 	return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
 {
-	struct rt_binary **bp, *b = NULL;
+	struct rt_handle *h;
 
 	if (!binHandle)
 		return ACL_ERROR_INVALID_PARAM;
-	pthread_rwlock_wrlock(&rt_lock);
-	for (bp = &rt_binaries; *bp; bp = &(*bp)->next) {
-		if (*bp == binHandle) {
-			b = *bp;
-			*bp = b->next;
-			break;
-		}
-	}
-	pthread_rwlock_unlock(&rt_lock);
-	if (!b)
+	h = rt_handle_remove(&rt_binaries, binHandle);
+	if (!h)
 		return ACL_ERROR_INVALID_PARAM;
-	free(b);
+	free(h);
 	return ACL_SUCCESS;
 }
 
@@ -202,8 +186,7 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHand
 	if (!binHandle || !kernelName || !funcHandle)
 		return ACL_ERROR_INVALID_PARAM;
 	pthread_rwlock_rdlock(&rt_lock);
-	for (b = rt_binaries; b && b != binHandle; b = b->next)
-		;
+	b = (struct rt_binary *)rt_handle_find_locked(rt_binaries, binHandle);
 	if (b) {
 		ret = ACL_ERROR_KERNEL_NOT_FOUND;
 		for (i = 0; i < b->nr_kernels; i++) {
@@ -221,9 +204,10 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHand
 /* The loaded kernel @func points to, or NULL; rt_lock held. */
 static const struct rt_kernel *find_kernel_locked(const void *func)
 {
-	const struct rt_binary *b;
+	const struct rt_handle *h;
 
-	for (b = rt_binaries; b; b = b->next) {
+	for (h = rt_binaries; h; h = h->next) {
+		const struct rt_binary *b = (const struct rt_binary *)h;
 		const struct rt_kernel *first = b->kernels, *last = first + b->nr_kernels;
 		const struct rt_kernel *k = func;
 

@@ -165,48 +165,33 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void)
 
 ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event)
 {
-	struct rt_device *dev;
 	struct rt_event *e;
+	aclError ret;
 
 	if (!event)
 		return ACL_ERROR_INVALID_PARAM;
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return ACL_ERROR_BAD_ALLOC;
-	pthread_rwlock_wrlock(&rt_lock);
-	dev = rt_current_locked();
-	if (dev) {
-		e->device = dev->id;
-		e->next = rt_events;
-		rt_events = e;
-		*event = e;
-	}
-	pthread_rwlock_unlock(&rt_lock);
-	if (!dev) {
+	ret = rt_handle_add(&rt_events, &e->h);
+	if (ret != ACL_SUCCESS) {
 		free(e);
-		return ACL_ERROR_RT_CONTEXT_NULL;
+		return ret;
 	}
+	*event = e;
 	return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event)
 {
-	struct rt_event **ep, *e = NULL;
+	struct rt_handle *h;
 
 	if (!event)
 		return ACL_ERROR_INVALID_PARAM;
-	pthread_rwlock_wrlock(&rt_lock);
-	for (ep = &rt_events; *ep; ep = &(*ep)->next) {
-		if (*ep == event) {
-			e = *ep;
-			*ep = e->next;
-			break;
-		}
-	}
-	pthread_rwlock_unlock(&rt_lock);
-	if (!e)
+	h = rt_handle_remove(&rt_events, event);
+	if (!h)
 		return ACL_ERROR_INVALID_PARAM;
-	free(e);
+	free(h);
 	return ACL_SUCCESS;
 }
 
@@ -219,10 +204,9 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stre
 	if (!event)
 		return ACL_ERROR_INVALID_PARAM;
 	pthread_rwlock_rdlock(&rt_lock);
-	for (e = rt_events; e && e != event; e = e->next)
-		;
+	e = (struct rt_event *)rt_handle_find_locked(rt_events, event);
 	ret = e ? rt_resolve_stream_locked(stream, &t) : ACL_ERROR_INVALID_PARAM;
-	if (ret == ACL_SUCCESS && e->device != t.device)
+	if (ret == ACL_SUCCESS && e->h.device != t.device)
 		ret = ACL_ERROR_RT_STREAM_CONTEXT;
 	if (ret == ACL_SUCCESS)
 		ret = rt_submit(&t, NPUSIM_TASK_EVENT_RECORD, 0, 0, NULL);
