@@ -50,6 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <npuprof/clock.h>
 #include <npuprof/drain.h>
 #include <npuprof/msg.h>
 
@@ -99,14 +100,6 @@ struct npuprof_drain {
 	struct drain_series *series; /* host first once it exists */
 	struct npuprof_drain_stats st; /* totals, filled in as records pass */
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /* mkdir that accepts an existing directory. */
 static int make_dir(const char *path)
@@ -320,7 +313,7 @@ static int drain_wait(struct npuprof_drain *d)
  */
 static void drain_check_skipped(struct npuprof_drain *d, struct drain_src *src, bool force)
 {
-	uint64_t now = now_ns();
+	uint64_t now = npuprof_mono_ns();
 	bool may_warn = force || now - src->skip_warn_ns >= DRAIN_SKIP_WARN_NS;
 
 	for (unsigned int cpu = 0; src->s.skipped && cpu < src->s.nr_cpus; cpu++) {
@@ -453,7 +446,7 @@ static void drain_write_lost(struct npuprof_drain *d)
 					     src->s.name, cpu, strerror(-err));
 				continue;
 			}
-			rec.hdr.ts = now_ns();
+			rec.hdr.ts = npuprof_mono_ns();
 			rec.written = written;
 			rec.lost = lost;
 			d->st.lost += rec.lost;

@@ -19,6 +19,7 @@
 #include <sys/un.h>
 #include <time.h>
 
+#include <npuprof/clock.h>
 #include <npuprof/dynprof_proto.h>
 
 int dynprof_socket_path(char *buf, size_t size, const char *home, long key)
@@ -75,17 +76,8 @@ void dynprof_decode_msg(const uint8_t in[DYNPROF_MSG_SIZE], struct dynprof_msg *
 	memcpy(&msg->status, in + sizeof(msg->type), sizeof(msg->status));
 }
 
-/* Monotonic clock in ms, for deadlines that survive EINTR restarts. */
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
- * Wait until @fd is ready for @events or @deadline (ms, now_ms() clock;
+ * Wait until @fd is ready for @events or @deadline (ms, npuprof_mono_ms() clock;
  * < 0 waits for ever) passes.  Return: 0 ready, -ETIMEDOUT, or -errno.
  * POLLHUP/POLLERR count as ready: the following send/recv reports them.
  */
@@ -97,7 +89,7 @@ static int wait_fd(int fd, short events, int64_t deadline)
 	for (;;) {
 		timeout = -1;
 		if (deadline >= 0) {
-			int64_t left = deadline - now_ms();
+			int64_t left = deadline - npuprof_mono_ms();
 
 			if (left <= 0)
 				return -ETIMEDOUT;
@@ -115,7 +107,7 @@ static int wait_fd(int fd, short events, int64_t deadline)
 
 static int64_t deadline_after(int timeout_ms)
 {
-	return timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	return timeout_ms < 0 ? -1 : npuprof_mono_ms() + timeout_ms;
 }
 
 int dynprof_send_all(int fd, const void *buf, size_t len, int timeout_ms)

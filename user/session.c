@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include <npuprof/acl_trace.h>
+#include <npuprof/clock.h>
 #include <npuprof/devclock.h>
 #include <npuprof/drain.h>
 #include <npuprof/kring.h>
@@ -70,14 +71,6 @@ struct npuprof_session {
 	struct timespec begin_real;
 	struct clock_pairs clocks[SESSION_MAX_DEVICES];
 };
-
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* Words of the last npuprof_session_open() failure, when there is no session. */
 static __thread char open_error[PATH_MAX * 2];
@@ -288,8 +281,8 @@ static int write_json(struct npuprof_session *s, const char *rel, json_t *doc)
 
 static void read_capture_clocks(struct capture_clocks *c)
 {
-	c->mono_ns = clock_ns(CLOCK_MONOTONIC);
-	c->mono_raw_ns = clock_ns(CLOCK_MONOTONIC_RAW);
+	c->mono_ns = npuprof_clock_ns(CLOCK_MONOTONIC);
+	c->mono_raw_ns = npuprof_clock_ns(CLOCK_MONOTONIC_RAW);
 	clock_gettime(CLOCK_REALTIME, &c->real);
 }
 

@@ -32,6 +32,8 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include <npuprof/clock.h>
+
 #include "slice_writer.h"
 
 /* Failed waits for the CQE of a cancelled write before giving up on it. */
@@ -73,14 +75,6 @@ struct slice_writer {
 	bool head_submitted;
 	struct slice_writer_stats st;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 static void writer_fail(struct slice_writer *w, int err)
 {
@@ -211,7 +205,7 @@ static int writer_abort_frame(struct slice_writer *w, int err)
 static int writer_stream_hdr(struct slice_writer *w)
 {
 	struct npuprof_rec_stream_hdr sh = {
-		.hdr = { .type = NPUPROF_REC_STREAM_HDR, .size = sizeof(sh), .ts = now_ns() },
+		.hdr = { .type = NPUPROF_REC_STREAM_HDR, .size = sizeof(sh), .ts = npuprof_mono_ns() },
 		.magic = NPUPROF_STREAM_MAGIC,
 		.version = NPUPROF_RECORD_VERSION,
 		.source = (uint16_t)w->cfg.source,

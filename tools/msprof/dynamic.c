@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <npuprof/clock.h>
 #include <npuprof/dynprof_proto.h>
 #include <npuprof/msg.h>
 #include <npuprof/session.h>
@@ -215,14 +216,6 @@ static int connect_unix(const char *path, int *fd)
 	return 0;
 }
 
-static int64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * Launch mode: the app creates $HOME/dynamic_profiling_socket_<msprof pid>
  * in aclInit.  Try every MSPROF_CONNECT_RETRY_MS for up to
@@ -230,7 +223,7 @@ static int64_t mono_ms(void)
  */
 static int connect_launched(const struct msprof_options *o, struct msprof_dyn *d)
 {
-	int64_t deadline = mono_ms() + MSPROF_CONNECT_TIMEOUT_MS;
+	int64_t deadline = npuprof_mono_ms() + MSPROF_CONNECT_TIMEOUT_MS;
 	char path[PATH_MAX], how[96];
 	int rc;
 
@@ -248,7 +241,7 @@ static int connect_launched(const struct msprof_options *o, struct msprof_dyn *d
 				    o->app_argv[0], (int)d->child, how, path);
 			return -ESRCH;
 		}
-		if (mono_ms() >= deadline) {
+		if (npuprof_mono_ms() >= deadline) {
 			npuprof_err("cannot connect to server for pid %d, timeout: no socket %s after %d s: does the app call aclInit?",
 				    (int)d->child, path, MSPROF_CONNECT_TIMEOUT_MS / 1000);
 			return -ETIMEDOUT;
