@@ -14,11 +14,16 @@
  *    ends sit on the start of an X event.
  *
  * ts is a string of us with 3 decimals ("123.456") as msprof writes it,
- * so host ns survive exactly; dur is a number of us.
+ * so host ns survive exactly; dur is a number of us, chosen so that readers
+ * which parse ts into a double see slices nest as they do
+ * (export_tl_end_ns()).
  */
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <npuprof/record.h>
@@ -120,6 +125,56 @@ static int emit_device_meta(struct tl_writer *w, const struct export_model *m)
 	return err;
 }
 
+/* The double a reader gets from the "<us>.<3 digits>" text of @ns. */
+static double parsed_us(int64_t ns)
+{
+	char buf[32];
+
+	return strtod(export_fmt_us(ns, buf, sizeof(buf)), NULL);
+}
+
+/*
+ * Does a double reader's ts + dur (start @start_us, parsed from @start_ns)
+ * land on the double it parses from @end_ns?  dur is written from the
+ * double (end - start) / 1000, which is exact to its 3 decimals.
+ */
+static bool ends_agree(double start_us, int64_t start_ns, int64_t end_ns)
+{
+	return start_us + (double)(end_ns - start_ns) / 1000.0 == parsed_us(end_ns);
+}
+
+int64_t export_tl_end_ns(int64_t start_ns, int64_t end_ns)
+{
+	double start_us, end_us;
+	int64_t lo, hi, mid, reach;
+
+	if (end_ns <= start_ns)
+		return start_ns;
+	start_us = parsed_us(start_ns);
+	if (ends_agree(start_us, start_ns, end_ns))
+		return end_ns;
+	/*
+	 * The reader's sum misses by the rounding of start, at most half a
+	 * double step, so an end that far (+1 ns) earlier agrees, and the
+	 * ends in between go from disagreeing to agreeing once: bisect.  An
+	 * end equal to start always agrees (dur 0), the fallback if not.
+	 */
+	end_us = parsed_us(end_ns);
+	reach = (int64_t)ceil((nextafter(end_us, INFINITY) - end_us) * 500.0) + 1;
+	lo = end_ns - start_ns > reach ? end_ns - reach : start_ns;
+	if (!ends_agree(start_us, start_ns, lo))
+		lo = start_ns;
+	hi = end_ns;
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (ends_agree(start_us, start_ns, mid))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static json_t *x_event(const char *name, int64_t pid, uint32_t tid, int64_t ts_ns, int64_t dur_ns,
 		       json_t *args)
 {
@@ -159,24 +214,40 @@ static json_t *call_args(const struct xm_call *c)
 	return a;
 }
 
+/*
+ * Calls of one thread nest (a call made inside another).  calls[] is in
+ * row order, outer call first, so a stack of the written ends of the calls
+ * still open keeps every call inside its caller after export_tl_end_ns()
+ * has moved ends.
+ */
 static int emit_calls(struct tl_writer *w, const struct export_model *m)
 {
 	int64_t pid = export_trace_pid(m->app_pid, EXPORT_HOST_DEV);
+	int64_t *open = malloc((m->n_calls ? m->n_calls : 1) * sizeof(*open));
+	size_t i, depth = 0;
 	char buf[32];
-	size_t i;
-	int err = 0;
+	int err = open ? 0 : -ENOMEM;
 
 	for (i = 0; !err && i < m->n_calls; i++) {
 		const struct xm_call *c = &m->calls[i];
+		int64_t entry = (int64_t)c->entry_ns, end = (int64_t)c->exit_ns;
+		json_t *ev;
 
-		json_t *ev = x_event(xm_api_name(c, buf, sizeof(buf)), pid, c->tid,
-				     (int64_t)c->entry_ns, (int64_t)(c->exit_ns - c->entry_ns),
-				     call_args(c));
-
+		if (i && (c->pid != c[-1].pid || c->tid != c[-1].tid))
+			depth = 0;
+		while (depth && open[depth - 1] <= entry)
+			depth--;
+		if (depth && open[depth - 1] < end)
+			end = open[depth - 1];
+		end = export_tl_end_ns(entry, end);
+		open[depth++] = end;
+		ev = x_event(xm_api_name(c, buf, sizeof(buf)), pid, c->tid, entry, end - entry,
+			     call_args(c));
 		if (ev)
 			json_object_set_new(ev, "cat", json_string("AscendCL"));
 		err = emit(w, ev);
 	}
+	free(open);
 	return err;
 }
 
@@ -213,9 +284,11 @@ static int emit_tasks(struct tl_writer *w, const struct export_model *m)
 
 		if (!t->drawn)
 			continue; /* no invented times for tasks cut by the window */
+		/* tasks of one stream run one after another: none encloses another */
 		err = emit(w, x_event(xm_task_name(m, t, buf, sizeof(buf)),
 				      export_trace_pid(m->app_pid, t->device), t->stream, t->start_ns,
-				      t->end_ns - t->start_ns, task_args(t)));
+				      export_tl_end_ns(t->start_ns, t->end_ns) - t->start_ns,
+				      task_args(t)));
 	}
 	return err;
 }

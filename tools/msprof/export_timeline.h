@@ -24,6 +24,30 @@ static inline int64_t export_trace_pid(uint32_t app_pid, uint32_t dev)
 }
 
 /**
+ * export_tl_end_ns() - the end time a timeline slice is written with
+ * @start_ns: the slice's start, ns (written as "ts")
+ * @end_ns:   its end, ns; a value before @start_ns counts as @start_ns
+ *
+ * A slice is written as "ts" (a string of us with 3 decimals) and "dur"
+ * (a number of us).  Readers take those in two ways: Perfetto reads the
+ * ts string exactly, while Chrome's trace viewer, Python and pandas parse
+ * it into a double, which near today's wall clock (about 1.8e15 us) holds
+ * only quarter microseconds.  Written as they are, a task that ends where
+ * the next one starts can then seem to end up to 0.25 us after it.
+ *
+ * The end returned is the latest one, not after @end_ns, for which a
+ * double reader's start + dur lands on the very double it gets from
+ * parsing that end exactly.  Every reader then sees the same order of
+ * starts and ends as the true times: an exact reader sees the returned
+ * end itself, a double reader the double nearest to it.  The price is that
+ * a slice may be written up to half a double step (125 ns today) shorter;
+ * the CSVs keep exact durations.
+ *
+ * Return: the end to write, ns, in [@start_ns, @end_ns].
+ */
+int64_t export_tl_end_ns(int64_t start_ns, int64_t end_ns);
+
+/**
  * export_write_timeline() - write the trace of @m to @f
  *
  * One event at a time (each built as a small jansson object, dumped and
