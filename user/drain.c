@@ -75,6 +75,7 @@ struct drain_src {
 
 struct drain_series {
 	struct drain_series *next;
+	int route;		/* index in npuprof_drain.routes, 0 without routes */
 	long device;		/* -1 for the host series */
 	struct slice_writer *w; /* NULL when its directory could not be made */
 	bool dirty;		/* got records since the last flush */
@@ -83,8 +84,18 @@ struct drain_series {
 	char name[64];
 };
 
-struct npuprof_drain {
+/* One PROF_XXX directory and what went into it. */
+struct drain_route {
+	uint32_t pid;
 	char prof_dir[PATH_MAX];
+	struct npuprof_drain_stats st;
+};
+
+struct npuprof_drain {
+	struct drain_route *routes; /* one without config routes: pid unused */
+	unsigned int nr_routes;
+	bool by_pid;		    /* route by the records' pid */
+	unsigned int last_route;    /* route of the last record: a lookup cache */
 	uint64_t slice_bytes;
 	int zstd_level;
 	struct __kernel_timespec tick;
@@ -112,13 +123,14 @@ static int make_dir(const char *path)
 /* <prof>/host/data or <prof>/device_<id>/data, created as needed. */
 static int series_make_dirs(struct npuprof_drain *d, struct drain_series *s)
 {
+	const char *prof_dir = d->routes[s->route].prof_dir;
 	size_t cap = sizeof(s->dir);
 	int len, err;
 
 	if (s->device < 0)
-		len = snprintf(s->dir, cap, "%s/host", d->prof_dir);
+		len = snprintf(s->dir, cap, "%s/host", prof_dir);
 	else
-		len = snprintf(s->dir, cap, "%s/device_%ld", d->prof_dir, s->device);
+		len = snprintf(s->dir, cap, "%s/device_%ld", prof_dir, s->device);
 	if (len < 0 || (size_t)len + sizeof("/data") > cap)
 		return -ENAMETOOLONG;
 	err = make_dir(s->dir);
@@ -128,7 +140,7 @@ static int series_make_dirs(struct npuprof_drain *d, struct drain_series *s)
 	return make_dir(s->dir);
 }
 
-static struct drain_series *series_create(struct npuprof_drain *d, long device)
+static struct drain_series *series_create(struct npuprof_drain *d, int route, long device)
 {
 	struct drain_series *s = calloc(1, sizeof(*s));
 	struct slice_writer_cfg cfg = {
@@ -141,6 +153,7 @@ static struct drain_series *series_create(struct npuprof_drain *d, long device)
 
 	if (!s)
 		return NULL;
+	s->route = route;
 	s->device = device;
 	if (device < 0)
 		snprintf(s->name, sizeof(s->name), "npuprof.api");
@@ -157,18 +170,44 @@ static struct drain_series *series_create(struct npuprof_drain *d, long device)
 		s->reported = true;
 		if (!d->st.write_error)
 			d->st.write_error = err;
+		if (!d->routes[route].st.write_error)
+			d->routes[route].st.write_error = err;
 	}
 	s->next = d->series;
 	d->series = s;
 	return s;
 }
 
-static struct drain_series *series_find(struct npuprof_drain *d, long device)
+static struct drain_series *series_find(struct npuprof_drain *d, int route, long device)
 {
 	for (struct drain_series *s = d->series; s; s = s->next)
-		if (s->device == device)
+		if (s->device == device && s->route == route)
 			return s;
-	return series_create(d, device);
+	return series_create(d, route, device);
+}
+
+/* The route of a record: by its pid when routing, else the one; -1 for none. */
+static int route_of(struct npuprof_drain *d, const struct npuprof_rec_hdr *rec)
+{
+	uint32_t pid;
+
+	if (!d->by_pid)
+		return 0;
+	if (rec->type == NPUPROF_REC_API && rec->size >= sizeof(struct npuprof_rec_api))
+		pid = ((const struct npuprof_rec_api *)rec)->pid;
+	else if (rec->type == NPUPROF_REC_TASK && rec->size >= sizeof(struct npuprof_rec_task))
+		pid = ((const struct npuprof_rec_task *)rec)->pid;
+	else
+		return -1;
+	if (d->routes[d->last_route].pid == pid)
+		return (int)d->last_route;
+	for (unsigned int i = 0; i < d->nr_routes; i++) {
+		if (d->routes[i].pid == pid) {
+			d->last_route = i;
+			return (int)i;
+		}
+	}
+	return -1;
 }
 
 /* Return: 0 when the record went into the series' open frame, else -errno. */
@@ -202,15 +241,26 @@ static int drain_route(void *ctx, const struct npuprof_rec_hdr *rec)
 	bool task = rec->type == NPUPROF_REC_TASK && rec->size >= sizeof(struct npuprof_rec_task);
 	/* Anything but a device task goes with the host data. */
 	long device = task ? (long)((const struct npuprof_rec_task *)rec)->device : -1;
+	int route = route_of(d, rec);
+	struct npuprof_drain_stats *rst;
 
-	if (series_append(series_find(d, device), rec)) {
+	if (route < 0) {
 		d->st.dropped++;
+		d->st.foreign++;
 		return 0;
 	}
-	d->st.records++;
-	d->st.raw_bytes += rec->size;
-	d->st.api_records += rec->type == NPUPROF_REC_API;
-	d->st.task_records += task;
+	rst = &d->routes[route].st;
+	if (series_append(series_find(d, route, device), rec)) {
+		d->st.dropped++;
+		rst->dropped++;
+		return 0;
+	}
+	for (int i = 0; i < 2; i++, rst = &d->st) {
+		rst->records++;
+		rst->raw_bytes += rec->size;
+		rst->api_records += rec->type == NPUPROF_REC_API;
+		rst->task_records += task;
+	}
 	return 0;
 }
 
@@ -450,7 +500,10 @@ static void drain_write_lost(struct npuprof_drain *d)
 			rec.written = written;
 			rec.lost = lost;
 			d->st.lost += rec.lost;
-			series_append(series_find(d, -1), &rec.hdr);
+			for (unsigned int r = 0; r < d->nr_routes; r++) {
+				d->routes[r].st.lost += rec.lost;
+				series_append(series_find(d, (int)r, -1), &rec.hdr);
+			}
 		}
 	}
 }
@@ -492,10 +545,13 @@ static void drain_close_series(struct npuprof_drain *d)
 
 			if (err && !d->st.write_error)
 				d->st.write_error = err;
+			if (err && !d->routes[s->route].st.write_error)
+				d->routes[s->route].st.write_error = err;
 			if (err && !s->reported)
 				npuprof_err("drain: writing %s/%s failed: %s", s->dir, s->name,
 					    strerror(-err));
 			d->st.file_bytes += ws.file_bytes;
+			d->routes[s->route].st.file_bytes += ws.file_bytes;
 		}
 		free(s);
 	}
@@ -527,12 +583,42 @@ static void *drain_thread(void *arg)
 	return NULL;
 }
 
+/* The routes of @cfg, or one route for cfg->prof_dir; each dir must exist. */
+static int drain_init_routes(struct npuprof_drain *d, const struct npuprof_drain_config *cfg)
+{
+	unsigned int n = cfg->nr_routes ? cfg->nr_routes : 1;
+	struct stat sb;
+
+	d->routes = calloc(n, sizeof(*d->routes));
+	if (!d->routes)
+		return -ENOMEM;
+	d->nr_routes = n;
+	d->by_pid = cfg->nr_routes > 0;
+	for (unsigned int i = 0; i < n; i++) {
+		const char *dir = cfg->nr_routes ? cfg->routes[i].prof_dir : cfg->prof_dir;
+
+		if (!dir)
+			return -EINVAL;
+		if (stat(dir, &sb))
+			return -errno;
+		if (!S_ISDIR(sb.st_mode))
+			return -ENOTDIR;
+		if (snprintf(d->routes[i].prof_dir, sizeof(d->routes[i].prof_dir), "%s", dir) >=
+		    (int)sizeof(d->routes[i].prof_dir))
+			return -ENAMETOOLONG;
+		d->routes[i].pid = cfg->nr_routes ? cfg->routes[i].pid : 0;
+	}
+	return 0;
+}
+
 static int drain_init(struct npuprof_drain *d, const struct npuprof_drain_config *cfg,
 		      const struct npuprof_drain_source *srcs, unsigned int n)
 {
 	unsigned int ms = cfg->flush_ms ? cfg->flush_ms : 200;
+	int err = drain_init_routes(d, cfg);
 
-	snprintf(d->prof_dir, sizeof(d->prof_dir), "%s", cfg->prof_dir);
+	if (err)
+		return err;
 	d->slice_bytes = cfg->slice_bytes ? cfg->slice_bytes : 16ULL << 20;
 	d->zstd_level = cfg->zstd_level ? cfg->zstd_level : 3;
 	d->tick.tv_sec = ms / 1000;
@@ -577,13 +663,8 @@ int npuprof_drain_start(const struct npuprof_drain_config *cfg,
 			struct npuprof_drain **out)
 {
 	struct npuprof_drain *d;
-	struct stat sb;
 	int err;
 
-	if (stat(cfg->prof_dir, &sb))
-		return -errno;
-	if (!S_ISDIR(sb.st_mode))
-		return -ENOTDIR;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
@@ -611,11 +692,13 @@ out_exit_ring:
 out_free:
 	if (d->srcs)
 		drain_free_srcs(d);
+	free(d->routes);
 	free(d);
 	return err;
 }
 
-int npuprof_drain_stop(struct npuprof_drain *d, struct npuprof_drain_stats *st)
+int npuprof_drain_stop(struct npuprof_drain *d, struct npuprof_drain_stats *st,
+		       struct npuprof_drain_stats *route_st)
 {
 	uint64_t one = 1;
 	int err;
@@ -626,9 +709,12 @@ int npuprof_drain_stop(struct npuprof_drain *d, struct npuprof_drain_stats *st)
 	err = d->st.write_error;
 	if (st)
 		*st = d->st;
+	for (unsigned int i = 0; route_st && d->by_pid && i < d->nr_routes; i++)
+		route_st[i] = d->routes[i].st;
 	io_uring_queue_exit(&d->ring);
 	close(d->stop_fd);
 	drain_free_srcs(d);
+	free(d->routes);
 	free(d);
 	return err;
 }

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * A capture session (npuprof/session.h): ties npuprof.ko's rings, the BPF
- * runtime-API capture and the drain to one PROF_XXX directory per
- * start/stop, and writes CANN's control files around the data.
+ * runtime-API capture and the drain to one PROF_XXX directory per process
+ * per start/stop, and writes CANN's control files around the data.
+ *
+ * Several processes share one session: one npuprof.ko session (its rings
+ * and tgid set) and one BPF object (its ring buffers, probes and tgid
+ * map), so memory and probe cost do not grow with the number of ranks.
+ * The drain routes records by pid into each process's directory.
  *
  * Order matters for "no lost window edge": start_info's clock is read
  * after both producers are enabled and the drain runs, so everything
@@ -20,6 +25,7 @@
 #include <jansson.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,18 +60,27 @@ struct capture_clocks {
 	struct timespec real; /* wall clock */
 };
 
+/* One process of the session. */
+struct session_member {
+	pid_t pid;
+	char comm[64];	/* read when added: the app may be gone by stop */
+	bool in_window; /* has a PROF_XXX directory in the running window */
+	bool discard;	/* remove that directory at stop (the app refused) */
+	bool leaving;	/* detached during the window: dropped at stop */
+	char prof_dir[PATH_MAX];
+};
+
 struct npuprof_session {
 	struct npuprof_session_opts opts;
 	char *output;
 	char *params_json;
-	pid_t pid;
-	char comm[64]; /* read at open: the app may be gone by stop */
+	struct session_member members[NPUPROF_SESSION_MAX_PIDS];
+	unsigned int nr_members;
 	uint64_t stale_bytes; /* npuprof.ko bytes an earlier window left, dropped */
 	struct npuprof_kring *kring;
 	struct npuprof_acl_trace *acl;
 	struct npuprof_drain *drain;
 	int running;
-	char prof_dir[PATH_MAX];
 	char error[PATH_MAX * 2];
 	struct capture_clocks begin, end;
 	struct timespec begin_real;
@@ -132,7 +147,8 @@ static int acl_stats_src(void *obj, unsigned int cpu, uint64_t *w, uint64_t *l)
 	return npuprof_acl_trace_stats(obj, cpu, w, l);
 }
 
-static int open_kernel_side(struct npuprof_session *s)
+/* npuprof.ko's rings and the BPF object, shared by every member. */
+static int open_producers(struct npuprof_session *s)
 {
 	int err;
 
@@ -142,25 +158,11 @@ static int open_kernel_side(struct npuprof_session *s)
 			set_error(s, s->opts.kdev ? s->opts.kdev : "/dev/npuprof", err);
 			return err;
 		}
-		err = npuprof_kring_add_tgid(s->kring, s->pid);
-		if (err) {
-			set_error(s, "selecting the process in npuprof.ko", err);
-			return err;
-		}
 	}
 	if (s->opts.ascendcl || s->opts.runtime_api) {
 		err = npuprof_acl_trace_open(SESSION_BPF_RING_BYTES, &s->acl);
 		if (err) {
 			set_error(s, "loading the BPF runtime-API probes", err);
-			return err;
-		}
-		err = npuprof_acl_trace_attach_pid(s->acl, s->pid);
-		if (err) {
-			char what[96];
-
-			snprintf(what, sizeof(what), "attaching uprobes to libascendcl.so of pid %d",
-				 (int)s->pid);
-			set_error(s, what, err);
 			return err;
 		}
 	}
@@ -182,27 +184,22 @@ static void read_comm(pid_t pid, char *buf, size_t size)
 	fclose(f);
 }
 
-int npuprof_session_open(const struct npuprof_session_opts *opts, pid_t pid,
-			 struct npuprof_session **out)
+int npuprof_session_create(const struct npuprof_session_opts *opts, struct npuprof_session **out)
 {
 	struct npuprof_session *s;
 	int err;
 
-	if (kill(pid, 0) && errno == ESRCH)
-		return -ESRCH;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	s->opts = *opts;
-	s->pid = pid;
-	read_comm(pid, s->comm, sizeof(s->comm));
 	s->output = strdup(opts->output);
 	s->params_json = strdup(opts->params_json ? opts->params_json : "{}");
 	if (!s->output || !s->params_json) {
 		err = -ENOMEM;
 		goto out_close;
 	}
-	err = open_kernel_side(s);
+	err = open_producers(s);
 	if (err)
 		goto out_close;
 	*out = s;
@@ -212,6 +209,142 @@ out_close:
 	memcpy(open_error, s->error, sizeof(open_error));
 	npuprof_session_close(s);
 	return err;
+}
+
+static struct session_member *find_member(struct npuprof_session *s, pid_t pid)
+{
+	for (unsigned int i = 0; i < s->nr_members; i++)
+		if (s->members[i].pid == pid)
+			return &s->members[i];
+	return NULL;
+}
+
+/* Take @pid out of both producers' filters (what add_pid put in). */
+static void detach_pid(struct npuprof_session *s, pid_t pid)
+{
+	if (s->kring)
+		npuprof_kring_del_tgid(s->kring, pid);
+	if (s->acl)
+		npuprof_acl_trace_detach_pid(s->acl, pid);
+}
+
+int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid)
+{
+	struct session_member *m;
+	char what[96];
+	int err;
+
+	if (pid <= 0)
+		return -EINVAL;
+	if (find_member(s, pid))
+		return -EEXIST;
+	if (s->running)
+		return -EBUSY;
+	if (s->nr_members == NPUPROF_SESSION_MAX_PIDS)
+		return -E2BIG;
+	if (kill(pid, 0) && errno == ESRCH) {
+		snprintf(what, sizeof(what), "process %d", (int)pid);
+		set_error(s, what, -ESRCH);
+		return -ESRCH;
+	}
+	if (s->kring) {
+		err = npuprof_kring_add_tgid(s->kring, pid);
+		if (err) {
+			set_error(s, "selecting the process in npuprof.ko", err);
+			return err;
+		}
+	}
+	if (s->acl) {
+		err = npuprof_acl_trace_attach_pid(s->acl, pid);
+		if (err) {
+			snprintf(what, sizeof(what), "attaching uprobes to libascendcl.so of pid %d",
+				 (int)pid);
+			set_error(s, what, err);
+			if (s->kring)
+				npuprof_kring_del_tgid(s->kring, pid);
+			return err;
+		}
+	}
+	m = &s->members[s->nr_members++];
+	memset(m, 0, sizeof(*m));
+	m->pid = pid;
+	read_comm(pid, m->comm, sizeof(m->comm));
+	return 0;
+}
+
+static void drop_member(struct npuprof_session *s, struct session_member *m)
+{
+	unsigned int i = (unsigned int)(m - s->members);
+
+	memmove(m, m + 1, (s->nr_members - i - 1) * sizeof(*m));
+	s->nr_members--;
+}
+
+int npuprof_session_remove_pid(struct npuprof_session *s, pid_t pid)
+{
+	struct session_member *m = find_member(s, pid);
+
+	if (!m || m->leaving)
+		return -ENOENT;
+	detach_pid(s, pid);
+	if (s->running && m->in_window)
+		m->leaving = true; /* its data so far is saved at stop */
+	else
+		drop_member(s, m);
+	return 0;
+}
+
+int npuprof_session_discard_pid(struct npuprof_session *s, pid_t pid)
+{
+	struct session_member *m = find_member(s, pid);
+
+	if (!m || !s->running || !m->in_window)
+		return -EINVAL;
+	m->discard = true;
+	return 0;
+}
+
+unsigned int npuprof_session_nr_pids(const struct npuprof_session *s)
+{
+	return s ? s->nr_members : 0;
+}
+
+int npuprof_session_pid_owner(struct npuprof_session *s, pid_t pid, pid_t *owner)
+{
+	(void)s;
+	(void)pid;
+	*owner = 0;
+	return -ENOSYS; /* filled in with npuprof.ko's owner query */
+}
+
+const char *npuprof_session_prof_dir(const struct npuprof_session *s, pid_t pid)
+{
+	for (unsigned int i = 0; s && i < s->nr_members; i++)
+		if (s->members[i].pid == pid && s->members[i].in_window &&
+		    !s->members[i].discard)
+			return s->members[i].prof_dir;
+	return NULL;
+}
+
+int npuprof_session_open(const struct npuprof_session_opts *opts, pid_t pid,
+			 struct npuprof_session **out)
+{
+	struct npuprof_session *s;
+	int err;
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return -ESRCH;
+	err = npuprof_session_create(opts, &s);
+	if (err)
+		return err;
+	err = npuprof_session_add_pid(s, pid);
+	if (err) {
+		memcpy(open_error, s->error, sizeof(open_error));
+		npuprof_session_close(s);
+		return err;
+	}
+	*out = s;
+	return 0;
 }
 
 /*
@@ -258,15 +391,16 @@ static int mkdir_p(const char *path)
 	return 0;
 }
 
-/* Write @doc as pretty JSON to <prof_dir>/<rel>; steals @doc. */
-static int write_json(struct npuprof_session *s, const char *rel, json_t *doc)
+/* Write @doc as pretty JSON to <@m's prof_dir>/<rel>; steals @doc. */
+static int write_json(struct npuprof_session *s, const struct session_member *m, const char *rel,
+		      json_t *doc)
 {
 	char path[PATH_MAX + 64];
 	int err = 0;
 
 	if (!doc)
 		return -ENOMEM;
-	if (snprintf(path, sizeof(path), "%s/%s", s->prof_dir, rel) >= (int)sizeof(path)) {
+	if (snprintf(path, sizeof(path), "%s/%s", m->prof_dir, rel) >= (int)sizeof(path)) {
 		json_decref(doc);
 		return -ENAMETOOLONG;
 	}
@@ -293,7 +427,8 @@ static void read_capture_clocks(struct capture_clocks *c)
  * (start) or before disabling (stop): every event between the two
  * clockMonotonic values is in the data.
  */
-static int write_time_file(struct npuprof_session *s, const char *rel, int begin)
+static int write_time_file(struct npuprof_session *s, const struct session_member *m,
+			   const char *rel, int begin)
 {
 	const struct capture_clocks *c = begin ? &s->begin : &s->end;
 	char date[64], us[32];
@@ -303,7 +438,7 @@ static int write_time_file(struct npuprof_session *s, const char *rel, int begin
 	strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm);
 	snprintf(us, sizeof(us), "%llu",
 		 (unsigned long long)c->real.tv_sec * 1000000ull + c->real.tv_nsec / 1000);
-	return write_json(s, rel,
+	return write_json(s, m, rel,
 			  json_pack("{s:s, s:s, s:I, s:I}",
 				    begin ? "collectionDateBegin" : "collectionDateEnd", date,
 				    begin ? "collectionTimeBegin" : "collectionTimeEnd", us,
@@ -311,11 +446,17 @@ static int write_time_file(struct npuprof_session *s, const char *rel, int begin
 				    "clockMonotonic", (json_int_t)c->mono_ns));
 }
 
+/* One drain for the session, routing each member's records to its dir. */
 static int start_drain(struct npuprof_session *s)
 {
+	struct npuprof_drain_route routes[NPUPROF_SESSION_MAX_PIDS];
 	struct npuprof_drain_source srcs[2];
-	struct npuprof_drain_config cfg = { .prof_dir = s->prof_dir };
-	unsigned int n = 0;
+	struct npuprof_drain_config cfg = { .routes = routes, .nr_routes = s->nr_members };
+	unsigned int n = 0, i;
+
+	for (i = 0; i < s->nr_members; i++)
+		routes[i] = (struct npuprof_drain_route){ (uint32_t)s->members[i].pid,
+							  s->members[i].prof_dir };
 
 	if (s->kring) {
 		srcs[n++] = (struct npuprof_drain_source){
@@ -409,32 +550,59 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 	return remove(path) ? -errno : 0;
 }
 
-static void remove_prof_dir(struct npuprof_session *s)
+static void remove_prof_dir(struct session_member *m)
 {
-	if (s->prof_dir[0])
-		nftw(s->prof_dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	if (m->prof_dir[0])
+		nftw(m->prof_dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	m->prof_dir[0] = '\0';
+	m->in_window = false;
 }
 
-int npuprof_session_start(struct npuprof_session *s)
+static void remove_prof_dirs(struct npuprof_session *s)
+{
+	for (unsigned int i = 0; i < s->nr_members; i++)
+		remove_prof_dir(&s->members[i]);
+}
+
+/* <output>/PROF_XXX/host/data of member @m. */
+static int make_prof_dir(struct npuprof_session *s, struct session_member *m)
 {
 	char name[128], path[PATH_MAX + 16];
 	int err;
 
-	if (s->running)
-		return -EALREADY;
-	memset(s->clocks, 0, sizeof(s->clocks));
-	clock_gettime(CLOCK_REALTIME, &s->begin_real);
-	prof_dir_name(name, sizeof(name), s->pid, &s->begin_real);
-	if (snprintf(s->prof_dir, sizeof(s->prof_dir), "%s/%s", s->output, name) >=
-	    (int)sizeof(s->prof_dir))
+	prof_dir_name(name, sizeof(name), m->pid, &s->begin_real);
+	if (snprintf(m->prof_dir, sizeof(m->prof_dir), "%s/%s", s->output, name) >=
+	    (int)sizeof(m->prof_dir)) {
+		m->prof_dir[0] = '\0';
 		return -ENAMETOOLONG;
-	snprintf(path, sizeof(path), "%s/host/data", s->prof_dir);
+	}
+	snprintf(path, sizeof(path), "%s/host/data", m->prof_dir);
 	err = mkdir_p(path);
 	if (err) {
 		set_error(s, path, err);
-		s->prof_dir[0] = '\0';
+		m->prof_dir[0] = '\0';
 		return err;
 	}
+	m->in_window = true;
+	m->discard = false;
+	return 0;
+}
+
+int npuprof_session_start(struct npuprof_session *s)
+{
+	unsigned int i;
+	int err = 0;
+
+	if (s->running)
+		return -EALREADY;
+	if (!s->nr_members)
+		return -ENOENT;
+	memset(s->clocks, 0, sizeof(s->clocks));
+	clock_gettime(CLOCK_REALTIME, &s->begin_real);
+	for (i = 0; !err && i < s->nr_members; i++)
+		err = make_prof_dir(s, &s->members[i]);
+	if (err)
+		goto out_remove;
 	/*
 	 * An earlier window's leftovers (a failed start, a drain that gave
 	 * up) never open this one: both sources drop them before the drain
@@ -459,7 +627,8 @@ int npuprof_session_start(struct npuprof_session *s)
 		goto out_stop_drain;
 	read_capture_clocks(&s->begin);
 	sample_clocks(s);
-	err = write_time_file(s, "host/start_info", 1);
+	for (i = 0; !err && i < s->nr_members; i++)
+		err = write_time_file(s, &s->members[i], "host/start_info", 1);
 	if (err)
 		goto out_disable;
 	s->running = 1;
@@ -468,11 +637,10 @@ int npuprof_session_start(struct npuprof_session *s)
 out_disable:
 	disable_producers(s);
 out_stop_drain:
-	npuprof_drain_stop(s->drain, NULL);
+	npuprof_drain_stop(s->drain, NULL, NULL);
 	s->drain = NULL;
 out_remove:
-	remove_prof_dir(s);
-	s->prof_dir[0] = '\0';
+	remove_prof_dirs(s);
 	return err;
 }
 
@@ -521,14 +689,14 @@ static json_t *clock_samples(struct npuprof_session *s)
 }
 
 /* Device ids that got data: the device_<id> folders the drain created. */
-static json_t *data_devices(struct npuprof_session *s)
+static json_t *data_devices(const struct session_member *m)
 {
 	json_t *arr = json_array();
 	char path[PATH_MAX + 32];
 	int d;
 
 	for (d = 0; d < SESSION_MAX_DEVICES; d++) {
-		snprintf(path, sizeof(path), "%s/device_%d", s->prof_dir, d);
+		snprintf(path, sizeof(path), "%s/device_%d", m->prof_dir, d);
 		if (access(path, F_OK) == 0)
 			json_array_append_new(arr, json_integer(d));
 	}
@@ -542,91 +710,146 @@ static json_t *data_devices(struct npuprof_session *s)
  * it), skippedBytes (a corrupt ring header), staleKmodBytes/staleBpfRecords
  * (an earlier window's leftovers, dropped at start).
  */
-static json_t *drain_json(struct npuprof_session *s, const struct npuprof_drain_stats *st)
+/*
+ * info.json "drain": what the drain saved in this directory, and every way
+ * a record did not make it that is not a ring's "lost": dropped (a series
+ * could not take it), skippedBytes (a corrupt ring header), foreignRecords
+ * (a pid the session does not profile), staleKmodBytes/staleBpfRecords (an
+ * earlier window's leftovers, dropped at start).  The last four and the
+ * ring counters belong to the session's rings, shared by "sharedWith".
+ */
+static json_t *drain_json(struct npuprof_session *s, const struct npuprof_drain_stats *rst,
+			  const struct npuprof_drain_stats *st)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:i}", "records",
-			 (json_int_t)st->records, "api_records", (json_int_t)st->api_records,
-			 "task_records", (json_int_t)st->task_records, "raw_bytes",
-			 (json_int_t)st->raw_bytes, "file_bytes", (json_int_t)st->file_bytes,
-			 "dropped", (json_int_t)st->dropped, "skippedBytes",
-			 (json_int_t)st->skipped_bytes, "staleKmodBytes", (json_int_t)s->stale_bytes,
-			 "staleBpfRecords",
+	json_t *shared = json_array();
+
+	for (unsigned int i = 0; i < s->nr_members; i++)
+		if (s->members[i].in_window)
+			json_array_append_new(shared, json_integer(s->members[i].pid));
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:o}",
+			 "records", (json_int_t)rst->records, "api_records",
+			 (json_int_t)rst->api_records, "task_records",
+			 (json_int_t)rst->task_records, "raw_bytes", (json_int_t)rst->raw_bytes,
+			 "file_bytes", (json_int_t)rst->file_bytes, "dropped",
+			 (json_int_t)rst->dropped, "skippedBytes", (json_int_t)st->skipped_bytes,
+			 "foreignRecords", (json_int_t)st->foreign, "staleKmodBytes",
+			 (json_int_t)s->stale_bytes, "staleBpfRecords",
 			 (json_int_t)(s->acl ? npuprof_acl_trace_stale(s->acl) : 0), "write_error",
-			 st->write_error);
+			 rst->write_error, "sharedWith", shared);
 }
 
-static int write_info(struct npuprof_session *s, const struct npuprof_drain_stats *st,
+static int write_info(struct npuprof_session *s, const struct session_member *m,
+		      const struct npuprof_drain_stats *rst, const struct npuprof_drain_stats *st,
 		      uint64_t *lost)
 {
 	char host[256] = "";
 	json_t *doc, *rings = json_object();
 
 	gethostname(host, sizeof(host) - 1);
+	*lost = 0;
 	if (s->kring)
 		json_object_set_new(rings, "npuprof.ko", ring_counters(s, 1, lost));
 	if (s->acl)
 		json_object_set_new(rings, "bpf", ring_counters(s, 0, lost));
-	doc = json_pack("{s:i, s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o}", "pid", (int)s->pid,
-			"pid_name", s->comm, "hostname", host, "platform_version", "npusim",
+	doc = json_pack("{s:i, s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o}", "pid", (int)m->pid,
+			"pid_name", m->comm, "hostname", host, "platform_version", "npusim",
 			"record_version", NPUPROF_RECORD_VERSION, "clockSamples", clock_samples(s),
-			"devices", data_devices(s), "rings", rings, "drain", drain_json(s, st));
-	return write_json(s, "host/info.json", doc);
+			"devices", data_devices(m), "rings", rings, "drain",
+			drain_json(s, rst, st));
+	return write_json(s, m, "host/info.json", doc);
 }
 
-static int write_sample(struct npuprof_session *s)
+static int write_sample(struct npuprof_session *s, const struct session_member *m)
 {
 	json_error_t jerr;
 	json_t *doc = json_loads(s->params_json, 0, &jerr);
 
 	if (!doc)
 		doc = json_pack("{s:s}", "params", s->params_json);
-	return write_json(s, "host/sample.json", doc);
+	return write_json(s, m, "host/sample.json", doc);
 }
 
-int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_result *res)
+/* end_info, info.json, sample.json of @m; its result in @res (may be NULL). */
+static int finish_member(struct npuprof_session *s, struct session_member *m,
+			 const struct npuprof_drain_stats *rst,
+			 const struct npuprof_drain_stats *st, struct npuprof_session_result *res)
 {
-	struct npuprof_drain_stats st = { 0 };
 	uint64_t lost = 0;
+	int err, e;
+
+	err = write_time_file(s, m, "host/end_info", 0);
+	e = write_info(s, m, rst, st, &lost);
+	err = err ? err : e;
+	e = write_sample(s, m);
+	err = err ? err : e;
+	if (!res)
+		return err;
+	memset(res, 0, sizeof(*res));
+	res->pid = m->pid;
+	snprintf(res->prof_dir, sizeof(res->prof_dir), "%s", m->prof_dir);
+	res->api_records = rst->api_records;
+	res->task_records = rst->task_records;
+	res->lost = lost;
+	res->write_error = rst->write_error;
+	return err;
+}
+
+int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_result *res,
+			 unsigned int nres)
+{
+	struct npuprof_drain_stats st = { 0 }, rst[NPUPROF_SESSION_MAX_PIDS];
+	unsigned int i;
 	int err, e;
 
 	if (!s->running)
 		return -EINVAL;
+	memset(rst, 0, sizeof(rst));
 	sample_clocks(s);
 	read_capture_clocks(&s->end);
 	err = disable_producers(s);
-	e = npuprof_drain_stop(s->drain, &st);
+	e = npuprof_drain_stop(s->drain, &st, rst);
 	s->drain = NULL;
 	s->running = 0;
 	if (e && !err) {
 		set_error(s, "writing the PROF data", e);
 		err = e;
 	}
-	e = write_time_file(s, "host/end_info", 0);
-	err = err ? err : e;
-	e = write_info(s, &st, &lost);
-	err = err ? err : e;
-	e = write_sample(s);
-	err = err ? err : e;
-	if (res) {
-		snprintf(res->prof_dir, sizeof(res->prof_dir), "%s", s->prof_dir);
-		res->api_records = st.api_records;
-		res->task_records = st.task_records;
-		res->lost = lost;
-		res->write_error = st.write_error;
+	for (i = 0; i < s->nr_members; i++) {
+		struct session_member *m = &s->members[i];
+		struct npuprof_session_result *r = res && i < nres ? &res[i] : NULL;
+
+		if (r)
+			*r = (struct npuprof_session_result){ .pid = m->pid, .discarded = 1 };
+		if (!m->in_window)
+			continue;
+		if (m->discard) {
+			remove_prof_dir(m);
+			continue;
+		}
+		e = finish_member(s, m, &rst[i], &st, r);
+		err = err ? err : e;
+		m->in_window = false;
 	}
+	for (i = s->nr_members; i-- > 0;)
+		if (s->members[i].leaving)
+			drop_member(s, &s->members[i]);
 	return err;
 }
 
 int npuprof_session_discard(struct npuprof_session *s)
 {
+	unsigned int i;
+
 	if (!s->running)
 		return -EINVAL;
 	disable_producers(s);
-	npuprof_drain_stop(s->drain, NULL);
+	npuprof_drain_stop(s->drain, NULL, NULL);
 	s->drain = NULL;
 	s->running = 0;
-	remove_prof_dir(s);
-	s->prof_dir[0] = '\0';
+	remove_prof_dirs(s);
+	for (i = s->nr_members; i-- > 0;)
+		if (s->members[i].leaving)
+			drop_member(s, &s->members[i]);
 	return 0;
 }
 
@@ -635,7 +858,7 @@ void npuprof_session_close(struct npuprof_session *s)
 	if (!s)
 		return;
 	if (s->running)
-		npuprof_session_stop(s, NULL);
+		npuprof_session_stop(s, NULL, 0);
 	if (s->acl)
 		npuprof_acl_trace_close(s->acl);
 	if (s->kring)

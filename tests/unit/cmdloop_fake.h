@@ -46,7 +46,11 @@ struct fake_server {
 /* Fake session: counts calls, "captures" while running. */
 struct fake_session_state {
 	int running;
-	int starts, stops, discards;
+	int starts, stops, discards, pid_discards, removes;
+	/* several processes: their pids (0: one process, pid 42's results) */
+	unsigned int nr_pids;
+	pid_t pids[4];
+	int discarded[4];
 	int start_rc;
 };
 
@@ -115,17 +119,30 @@ static int fake_running(const struct npuprof_session *s)
 	return fake_ss.running;
 }
 
-static int fake_stop(struct npuprof_session *s, struct npuprof_session_result *res)
+static int fake_stop(struct npuprof_session *s, struct npuprof_session_result *res,
+		     unsigned int nres)
 {
 	(void)s;
 	fake_ss.stops++;
 	fake_ss.running = 0;
-	if (res) {
+	if (res && nres && !fake_ss.nr_pids) {
+		memset(res, 0, sizeof(*res));
+		res->discarded = fake_ss.pid_discards > 0;
 		snprintf(res->prof_dir, sizeof(res->prof_dir), "/out/PROF_000001_20260101000000000_00000042ABCDEFGH");
 		res->api_records = 12;
 		res->task_records = 34;
 		res->lost = 0;
 	}
+	for (unsigned int i = 0; res && i < nres && i < fake_ss.nr_pids; i++) {
+		memset(&res[i], 0, sizeof(res[i]));
+		res[i].pid = fake_ss.pids[i];
+		res[i].discarded = fake_ss.discarded[i];
+		snprintf(res[i].prof_dir, sizeof(res[i].prof_dir), "/out/PROF_%d", (int)fake_ss.pids[i]);
+		res[i].api_records = 10 + i;
+		res[i].task_records = 20 + i;
+	}
+	memset(fake_ss.discarded, 0, sizeof(fake_ss.discarded));
+	fake_ss.pid_discards = 0;
 	return 0;
 }
 
@@ -135,6 +152,40 @@ static int fake_discard(struct npuprof_session *s)
 	fake_ss.discards++;
 	fake_ss.running = 0;
 	return 0;
+}
+
+static int fake_discard_pid(struct npuprof_session *s, pid_t pid)
+{
+	(void)s;
+	fake_ss.pid_discards++;
+	for (unsigned int i = 0; i < fake_ss.nr_pids; i++)
+		if (fake_ss.pids[i] == pid)
+			fake_ss.discarded[i] = 1;
+	return 0;
+}
+
+static int fake_remove_pid(struct npuprof_session *s, pid_t pid)
+{
+	(void)s;
+	(void)pid;
+	fake_ss.removes++;
+	return 0;
+}
+
+static unsigned int fake_nr_pids(const struct npuprof_session *s)
+{
+	(void)s;
+	return fake_ss.nr_pids ? fake_ss.nr_pids : 1;
+}
+
+static const char *fake_prof_dir(const struct npuprof_session *s, pid_t pid)
+{
+	(void)s;
+	for (unsigned int i = 0; i < fake_ss.nr_pids; i++)
+		if (fake_ss.pids[i] == pid)
+			return fake_ss.running && !fake_ss.discarded[i] ? "/out/PROF_x" : NULL;
+	return fake_ss.running && !fake_ss.pid_discards ? "/out/PROF_000001_20260101000000000_00000042ABCDEFGH"
+							: NULL;
 }
 
 static const char *fake_last_error(const struct npuprof_session *s)
@@ -148,16 +199,22 @@ static const struct msprof_session_ops fake_ops = {
 	.running = fake_running,
 	.stop = fake_stop,
 	.discard = fake_discard,
+	.discard_pid = fake_discard_pid,
+	.remove_pid = fake_remove_pid,
+	.nr_pids = fake_nr_pids,
+	.prof_dir = fake_prof_dir,
 	.last_error = fake_last_error,
 };
 
-/* A msprof_dyn talking to @fd, for an app that is this (live) process. */
+/* A msprof_dyn talking to @fd, for an app of pid 42 (set t[0].app_pid to a
+ * live process where the loop checks it). */
 static inline void fake_dyn_init(struct msprof_dyn *d, int fd)
 {
 	memset(d, 0, sizeof(*d));
 	memset(&fake_ss, 0, sizeof(fake_ss));
-	d->fd = fd;
-	d->app_pid = 42;
+	d->t[0].fd = fd;
+	d->t[0].app_pid = 42;
+	d->nr_targets = 1;
 	d->ops = &fake_ops;
 	d->cmd_timeout_ms = 2000;
 	npuprof_msg_set_prog("msprof");

@@ -13,6 +13,7 @@ static const char usage[] =
 	"  start: Start a collection in interactive mode.\n"
 	"  stop: Stop a collection that was started in interactive mode.\n"
 	"  quit (q): Stop collection and quit interactive mode.\n"
+	"  status: List the controlled processes, whether each is capturing, and where to.\n"
 	"  help (h): Print this help.\n";
 
 int main(void)

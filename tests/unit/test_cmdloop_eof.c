@@ -31,7 +31,7 @@ int main(void)
 	if (fake_server_start(&f, &fd) || pipe(pfd))
 		CHECK_SKIP("socketpair/pthread/pipe failed");
 	fake_dyn_init(&d, fd);
-	d.app_pid = getpid(); /* alive for the loop's checks */
+	d.t[0].app_pid = getpid(); /* alive for the loop's checks */
 	CHECK_EQ(write(pfd[1], input, sizeof(input) - 1), (long)sizeof(input) - 1);
 	close(pfd[1]);
 
@@ -58,13 +58,14 @@ int main(void)
 		 "  start: Start a collection in interactive mode.\n"
 		 "  stop: Stop a collection that was started in interactive mode.\n"
 		 "  quit (q): Stop collection and quit interactive mode.\n"
+		 "  status: List the controlled processes, whether each is capturing, and where to.\n"
 		 "  help (h): Print this help.\n"
 		 "dynamic profiling for pid %d stop success\n%s"
 		 "dynamic profiling for pid %d start success\n"
 		 "dynamic profiling for pid %d stop success\n%s"
 		 "dynamic profiling for pid %d quit success\n",
-		 (int)d.app_pid, (int)d.app_pid, saved, (int)d.app_pid, (int)d.app_pid, saved,
-		 (int)d.app_pid);
+		 (int)d.t[0].app_pid, (int)d.t[0].app_pid, saved, (int)d.t[0].app_pid, (int)d.t[0].app_pid, saved,
+		 (int)d.t[0].app_pid);
 	CHECK_STR(out, want);
 	free(out);
 	return CHECK_DONE();

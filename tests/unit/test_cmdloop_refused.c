@@ -42,7 +42,7 @@ int main(void)
 	fake_ss.start_rc = 0;
 	msprof_cmd_run_line(&d, "stop"); /* NOT_START, nothing to save */
 	out = capture_end(&c);
-	close(d.fd);
+	close(d.t[0].fd);
 	fake_server_join(&f);
 
 	CHECK_EQ(running_after_already, 1);

@@ -45,7 +45,7 @@ int main(void)
 	CHECK_EQ(fake_ss.stops, 1);
 	CHECK_EQ(fake_ss.discards, 0);
 	CHECK_EQ(fake_ss.running, 0);
-	CHECK_EQ(d.fd, -1);
+	CHECK_EQ(d.t[0].fd, -1);
 	CHECK_STR(out, "dynamic profiling for pid 42 start success\n"
 		       "dynamic profiling for pid 42 stop success\n"
 		       "PROF data saved in /out/PROF_000001_20260101000000000_00000042ABCDEFGH: "

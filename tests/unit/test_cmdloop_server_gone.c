@@ -26,7 +26,7 @@ static void test_connection_closed(void)
 	if (fake_server_start(&f, &fd) || pipe(pfd))
 		CHECK_SKIP("socketpair/pthread/pipe failed");
 	fake_dyn_init(&d, fd);
-	d.app_pid = getpid();
+	d.t[0].app_pid = getpid();
 	/* "start", then the server's second reply never comes: it closes. */
 	CHECK_EQ(write(pfd[1], "start\nstop\n", 11), 11);
 
@@ -38,7 +38,7 @@ static void test_connection_closed(void)
 	fake_server_join(&f);
 
 	CHECK_EQ(rc, -ECONNRESET);
-	CHECK_EQ(d.fd, -1);
+	CHECK_EQ(d.t[0].fd, -1);
 	CHECK_EQ(fake_ss.stops, 1);
 	CHECK_EQ(fake_ss.running, 0);
 	snprintf(want, sizeof(want),
@@ -48,7 +48,7 @@ static void test_connection_closed(void)
 		 "saving the data collected so far\n"
 		 "PROF data saved in /out/PROF_000001_20260101000000000_00000042ABCDEFGH: "
 		 "12 api records, 34 device task events, 0 records lost\n",
-		 (int)d.app_pid, (int)d.app_pid);
+		 (int)d.t[0].app_pid, (int)d.t[0].app_pid);
 	CHECK_STR(out, want);
 	free(out);
 }
@@ -76,7 +76,7 @@ static void test_app_exited(void)
 		_exit(3);
 	}
 	d.child = child;
-	d.app_pid = child;
+	d.t[0].app_pid = child;
 	CHECK_EQ(write(pfd[1], "start\n", 6), 6);
 
 	capture_begin(&c);

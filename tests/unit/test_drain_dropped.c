@@ -112,7 +112,7 @@ int main(void)
 	src.fd = f.efd;
 	CHECK_EQ(write(f.efd, &one, sizeof(one)), sizeof(one));
 	CHECK_EQ(npuprof_drain_start(&cfg, &src, 1, &d), 0);
-	CHECK_EQ(npuprof_drain_stop(d, &st), -ENOTDIR);
+	CHECK_EQ(npuprof_drain_stop(d, &st, NULL), -ENOTDIR);
 
 	CHECK_EQ(st.records, 60);
 	CHECK_EQ(st.api_records, 30);

@@ -214,7 +214,7 @@ int main(void)
 	CHECK_EQ(npuprof_drain_start(&cfg, &src, 1, &d), 0);
 	CHECK_EQ(pthread_create(&thr, NULL, producer, &f), 0);
 	pthread_join(thr, NULL);
-	CHECK_EQ(npuprof_drain_stop(d, &st), 0);
+	CHECK_EQ(npuprof_drain_stop(d, &st, NULL), 0);
 
 	CHECK_EQ(st.records, K);
 	CHECK_EQ(st.api_records, (K + 2) / 3);

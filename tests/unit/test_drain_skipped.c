@@ -163,7 +163,7 @@ int main(void)
 	produce(&f.ring[1], 1, 5, 1);
 	pthread_mutex_unlock(&f.lock);
 	kick_and_wait(&f);
-	CHECK_EQ(npuprof_drain_stop(d, &st), 0);
+	CHECK_EQ(npuprof_drain_stop(d, &st, NULL), 0);
 	fflush(stderr);
 	dup2(saved_err, 2);
 	close(saved_err);
@@ -199,7 +199,7 @@ int main(void)
 	produce(&f.ring[0], 0, 4, -1);
 	pthread_mutex_unlock(&f.lock);
 	kick_and_wait(&f);
-	CHECK_EQ(npuprof_drain_stop(d, &st), 0);
+	CHECK_EQ(npuprof_drain_stop(d, &st, NULL), 0);
 	fflush(stderr);
 	dup2(saved_err, 2);
 	close(saved_err);

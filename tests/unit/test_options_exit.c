@@ -76,7 +76,8 @@ static void test_help(void)
 	static const char *const must[] = {
 		"--dynamic=on|off", "(default: off)", "--pid=PID", "--output=DIR", "--ascendcl=on|off",
 		"(default: on)", "--runtime-api=on|off", "--task-time=on|off|l0|l1", "(default: on (= l1))",
-		"--export=on|off", "--type=text", "--help", "start, stop, quit (q), help (h)",
+		"--export=on|off", "--type=text", "--help", "start, stop, quit (q), status, help (h)",
+		"--pid=PID[,PID...]", "Exit status: 0 when every requested capture succeeded", "4 when some",
 	};
 	char *argv[] = { "msprof", "--help", NULL };
 	char *out, *err;

@@ -2,8 +2,8 @@
 /*
  * Description: msprof's command-line syntax: defaults, "--name=value" only
  * ("--output /x" is "expected one argument"), unique prefixes, the first
- * word not starting with "--" begins the app command, and each bad value
- * gets msprof's exact error text.
+ * word not starting with "--" begins the app command, --pid takes a list of
+ * up to 64 distinct pids, and each bad value gets msprof's exact error text.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -106,15 +106,25 @@ static void test_errors(void)
 	BAD("Argument --task-time: invalid value: l4. Please input 'on', 'off', 'l0' or 'l1'.", "--task-time=l4");
 	BAD("Argument --type=db is not supported yet. Please input 'text'.", "--type=db");
 	BAD("Argument --type: invalid value: csv. Please input 'text' or 'db'.", "--type=csv");
-	BAD("Argument --pid=12,13: multi-PID attach is not supported yet. Please input one PID and run one msprof per process.",
-	    "--dynamic=on", "--pid=12,13");
-	BAD("Argument --pid: invalid value: abc. Please input a process ID (a positive number).", "--pid=abc");
-	BAD("Argument --pid: invalid value: 12a. Please input a process ID (a positive number).", "--pid=12a");
-	BAD("Argument --pid: invalid value: -5. Please input a process ID (a positive number).", "--pid=-5");
-	BAD("Argument --pid: invalid value: 0. Please input a process ID (a positive number).", "--pid=0");
-	BAD("Argument --pid: invalid value:  7. Please input a process ID (a positive number).", "--pid= 7");
-	BAD("Argument --pid: invalid value: 99999999999. Please input a process ID (a positive number).",
+	BAD("Argument --pid: invalid value: abc. Please input process IDs (positive numbers separated by commas).",
+	    "--pid=abc");
+	BAD("Argument --pid: invalid value: 12a. Please input process IDs (positive numbers separated by commas).",
+	    "--pid=12a");
+	BAD("Argument --pid: invalid value: -5. Please input process IDs (positive numbers separated by commas).",
+	    "--pid=-5");
+	BAD("Argument --pid: invalid value: 0. Please input process IDs (positive numbers separated by commas).",
+	    "--pid=0");
+	BAD("Argument --pid: invalid value:  7. Please input process IDs (positive numbers separated by commas).",
+	    "--pid= 7");
+	BAD("Argument --pid: invalid value: 99999999999. Please input process IDs (positive numbers separated by commas).",
 	    "--pid=99999999999");
+	BAD("Argument --pid: invalid value: 12,. Please input process IDs (positive numbers separated by commas).",
+	    "--pid=12,");
+	BAD("Argument --pid: invalid value: ,12. Please input process IDs (positive numbers separated by commas).",
+	    "--pid=,12");
+	BAD("Argument --pid: invalid value: 12,,13. Please input process IDs (positive numbers separated by commas).",
+	    "--pid=12,,13");
+	BAD("Argument --pid=12,13,12: pid 12 is given twice.", "--pid=12,13,12");
 	BAD("Argument --help: does not take a value", "--help=1");
 	BAD("Argument --bogus: unknown option. Supported options: --dynamic --pid --output --ascendcl "
 	    "--runtime-api --task-time --export --type --help.",
@@ -134,6 +144,35 @@ static void test_errors(void)
 	BAD("Argument --app: this msprof option is not supported yet. Supported options: --dynamic "
 	    "--pid --output --ascendcl --runtime-api --task-time --export --type --help.",
 	    "--app=./x");
+}
+
+/* --pid=P1,P2,...: every pid in order, at most 64 of them. */
+static void test_pid_list(void)
+{
+	static char arg[1024];
+	size_t n;
+	int i;
+
+	CHECK_EQ(parse("--dynamic=on", "--pid=12,13,4000000", NULL), 0);
+	CHECK_EQ(o.nr_pids, 3);
+	CHECK_EQ(o.pids[0], 12);
+	CHECK_EQ(o.pids[1], 13);
+	CHECK_EQ(o.pids[2], 4000000);
+	CHECK_EQ(o.pid, 12);
+	CHECK_EQ(parse("--dynamic=on", "--pid=77", NULL), 0);
+	CHECK_EQ(o.nr_pids, 1);
+	CHECK_EQ(o.pid, 77);
+
+	n = (size_t)snprintf(arg, sizeof(arg), "--pid=");
+	for (i = 1; i <= 64; i++)
+		n += (size_t)snprintf(arg + n, sizeof(arg) - n, "%s%d", i > 1 ? "," : "", 100 + i);
+	CHECK_EQ(parse("--dynamic=on", arg, NULL), 0);
+	CHECK_EQ(o.nr_pids, 64);
+	CHECK_EQ(o.pids[63], 164);
+	snprintf(arg + n, sizeof(arg) - n, ",165");
+	CHECK_EQ(parse("--dynamic=on", arg, NULL), -EINVAL);
+	CHECK(!strncmp(err, "Argument --pid=101,102,", 23));
+	CHECK(strstr(err, ": at most 64 processes per msprof.") != NULL);
 }
 
 static void test_output_chars(void)
@@ -167,6 +206,7 @@ int main(void)
 	test_defaults_and_app();
 	test_values();
 	test_errors();
+	test_pid_list();
 	test_output_chars();
 	return CHECK_DONE();
 }

@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -37,6 +38,7 @@ struct cmd_def {
 	const char *name;
 	int (*fn)(struct msprof_dyn *d);
 	const char *help;
+	int ours; /* not in CANN's prompt: never takes a prefix from CANN's */
 };
 
 static void reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -54,23 +56,24 @@ static void reply(const char *fmt, ...)
 }
 
 /*
- * Send {@type, 0} and wait for the reply.  Return: 0 with *@status (a reply
- * of another type counts as DYNPROF_FAIL), -ECONNRESET when the server
- * said DISCONNECT_RSQ or closed, -ETIMEDOUT, or another -errno.
+ * Send {@type, 0} to @t's server and wait for the reply.  Return: 0 with
+ * *@status (a reply of another type counts as DYNPROF_FAIL), -ECONNRESET
+ * when the server said DISCONNECT_RSQ or closed, -ETIMEDOUT, or another
+ * -errno.
  */
-static int exchange(struct msprof_dyn *d, int32_t type, int32_t *status)
+static int exchange(struct msprof_dyn *d, struct msprof_target *t, int32_t type, int32_t *status)
 {
 	uint8_t buf[DYNPROF_MSG_SIZE];
 	struct dynprof_msg m;
 	int rc;
 
-	if (d->fd < 0)
+	if (t->fd < 0)
 		return -ENOTCONN;
 	dynprof_encode_msg(buf, type, 0);
-	rc = dynprof_send_all(d->fd, buf, sizeof(buf), d->cmd_timeout_ms);
+	rc = dynprof_send_all(t->fd, buf, sizeof(buf), d->cmd_timeout_ms);
 	if (rc)
 		return rc == -EPIPE ? -ECONNRESET : rc;
-	rc = dynprof_recv_all(d->fd, buf, sizeof(buf), d->cmd_timeout_ms);
+	rc = dynprof_recv_all(t->fd, buf, sizeof(buf), d->cmd_timeout_ms);
 	if (rc)
 		return rc;
 	dynprof_decode_msg(buf, &m);
@@ -89,32 +92,50 @@ static const char *session_why(struct msprof_dyn *d, int rc)
 	return why && *why ? why : strerror(-rc);
 }
 
-/* Stop the running capture and say where its data is. */
-static void finish_capture(struct msprof_dyn *d)
+/* Connections still open. */
+static unsigned int live_targets(const struct msprof_dyn *d)
 {
-	struct npuprof_session_result res;
-	int rc;
+	unsigned int i, n = 0;
 
-	memset(&res, 0, sizeof(res));
-	rc = d->ops->stop(d->s, &res);
-	if (rc)
-		npuprof_err("stopping the capture for pid %d failed: %s", (int)d->app_pid,
-			    session_why(d, rc));
-	if (res.prof_dir[0])
-		reply("PROF data saved in %s: %llu api records, %llu device task events, %llu records lost",
-		      res.prof_dir, (unsigned long long)res.api_records,
-		      (unsigned long long)res.task_records, (unsigned long long)res.lost);
-	if (res.write_error)
-		npuprof_err("writing PROF data in %s failed: %s%s", res.prof_dir,
-			    strerror(-res.write_error),
-			    res.write_error == -ENOSPC ? ": free disk space under --output and collect again" : "");
+	for (i = 0; i < d->nr_targets; i++)
+		n += d->t[i].fd >= 0;
+	return n;
 }
 
-static void close_connection(struct msprof_dyn *d)
+/* Stop the running capture and say where each process's data is. */
+static void finish_capture(struct msprof_dyn *d)
 {
-	if (d->fd >= 0)
-		close(d->fd);
-	d->fd = -1;
+	unsigned int i, n = d->ops->nr_pids(d->s);
+	struct npuprof_session_result *res = calloc(n ? n : 1, sizeof(*res));
+	int rc;
+
+	if (!res) {
+		npuprof_err("stopping the capture: %s", strerror(ENOMEM));
+		d->ops->stop(d->s, NULL, 0);
+		d->failures++;
+		return;
+	}
+	rc = d->ops->stop(d->s, res, n);
+	if (rc) {
+		npuprof_err("stopping the capture failed: %s", session_why(d, rc));
+		d->failures++;
+	}
+	for (i = 0; i < n; i++) {
+		const struct npuprof_session_result *r = &res[i];
+
+		if (r->discarded || !r->prof_dir[0])
+			continue;
+		reply("PROF data saved in %s: %llu api records, %llu device task events, %llu records lost",
+		      r->prof_dir, (unsigned long long)r->api_records,
+		      (unsigned long long)r->task_records, (unsigned long long)r->lost);
+		if (r->write_error) {
+			npuprof_err("writing PROF data in %s failed: %s%s", r->prof_dir,
+				    strerror(-r->write_error),
+				    r->write_error == -ENOSPC ? ": free disk space under --output and collect again" : "");
+			d->failures++;
+		}
+	}
+	free(res);
 }
 
 /*
@@ -122,109 +143,188 @@ static void close_connection(struct msprof_dyn *d)
  * a moment before its process is gone.  Give it half a second to tell the
  * two cases apart.
  */
-static int app_exiting(struct msprof_dyn *d)
+static int app_exiting(struct msprof_dyn *d, const struct msprof_target *t)
 {
 	int i;
 
 	for (i = 0; i < 5; i++) {
-		if (!msprof_app_alive(d))
+		if (!msprof_app_alive(d, t))
 			return 1;
 		usleep(100 * 1000);
 	}
 	return 0;
 }
 
-/*
- * The app or its server went away (@why: -ESRCH exited, -ECONNRESET the
- * server closed the connection, anything else: the exchange failed and
- * the caller already said why): save what was captured, end the session.
- */
-static int server_gone(struct msprof_dyn *d, int why)
+/* A window runs and keeps a directory for at least one process. */
+static int window_has_data(struct msprof_dyn *d)
 {
-	if (why == -ECONNRESET && app_exiting(d))
+	if (!d->ops->running(d->s))
+		return 0;
+	for (unsigned int i = 0; i < d->nr_targets; i++)
+		if (d->ops->prof_dir(d->s, d->t[i].app_pid))
+			return 1;
+	return 0;
+}
+
+/*
+ * @t's app or server went away (@why: -ESRCH exited, -ECONNRESET the
+ * server closed the connection, anything else: the exchange failed and
+ * the caller already said why).  Its data so far stays in the window and
+ * is saved at stop.  When it was the last one, save and end the session.
+ */
+static int target_gone(struct msprof_dyn *d, struct msprof_target *t, int why)
+{
+	int running = d->ops->running(d->s);
+
+	if (why == -ECONNRESET && app_exiting(d, t))
 		why = -ESRCH;
 	if (why == -ESRCH) {
-		reply("server process %d has exited", (int)d->app_pid);
+		reply("server process %d has exited", (int)t->app_pid);
 	} else if (why == -ECONNRESET) {
 		npuprof_warn("server process %d closed the connection (no start within 30 min, or 100 commands on one connection): run msprof again to reconnect",
-			     (int)d->app_pid);
+			     (int)t->app_pid);
 	}
-	if (d->ops->running(d->s)) {
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+	t->gone = why;
+	d->ops->remove_pid(d->s, t->app_pid);
+	if (why != -ESRCH)
+		d->failures++; /* an app that ends is normal, a lost server is not */
+	if (live_targets(d)) {
+		if (running)
+			reply("the data of pid %d collected so far is saved at stop", (int)t->app_pid);
+		return MSPROF_CMD_CONTINUE;
+	}
+	if (window_has_data(d)) {
 		reply("saving the data collected so far");
 		finish_capture(d);
+	} else if (d->ops->running(d->s)) {
+		d->ops->discard(d->s);
 	}
-	close_connection(d);
 	d->gone = why;
 	return MSPROF_CMD_QUIT;
 }
 
-/* An exchange for command @what failed with @rc. */
-static int exchange_failed(struct msprof_dyn *d, const char *what, int rc)
+/* An exchange with @t for command @what failed with @rc. */
+static int exchange_failed(struct msprof_dyn *d, struct msprof_target *t, const char *what, int rc)
 {
 	if (rc == -ETIMEDOUT)
-		npuprof_err("no reply from the server for pid %d to %s within %d s", (int)d->app_pid,
+		npuprof_err("no reply from the server for pid %d to %s within %d s", (int)t->app_pid,
 			    what, d->cmd_timeout_ms / 1000);
 	else if (rc != -ECONNRESET)
-		npuprof_err("%s for pid %d: lost the connection: %s", what, (int)d->app_pid, strerror(-rc));
-	return server_gone(d, rc);
+		npuprof_err("%s for pid %d: lost the connection: %s", what, (int)t->app_pid,
+			    strerror(-rc));
+	return target_gone(d, t, rc);
 }
 
+/* What start_one() found. */
+enum start_outcome {
+	START_COLLECTING, /* the app collects now */
+	START_REFUSED,	  /* it refused: its directory of this window is dropped */
+	START_GONE,	  /* it is gone, others live */
+	START_ALL_GONE,	  /* it was the last app: the session is over */
+};
+
+/* Ask @t's app to start. */
+static enum start_outcome start_one(struct msprof_dyn *d, struct msprof_target *t)
+{
+	int32_t status;
+	int rc = exchange(d, t, DYNPROF_START_REQ, &status);
+
+	if (rc) {
+		d->ops->discard_pid(d->s, t->app_pid);
+		return exchange_failed(d, t, "start", rc) == MSPROF_CMD_QUIT ? START_ALL_GONE
+									      : START_GONE;
+	}
+	if (status == DYNPROF_SUCCESS) {
+		reply("dynamic profiling for pid %d start success", (int)t->app_pid);
+		return START_COLLECTING;
+	}
+	/* The app is collecting already: our capture matches it, keep it. */
+	if (status == DYNPROF_ALREADY_START) {
+		npuprof_warn("dynamic profiling for pid %d already started", (int)t->app_pid);
+		return START_COLLECTING;
+	}
+	d->ops->discard_pid(d->s, t->app_pid);
+	d->failures++;
+	if (status == DYNPROF_NOT_SET_DEVICE)
+		npuprof_warn("dynamic profiling device for pid %d has not been set up: start again after the app has called aclrtSetDevice",
+			     (int)t->app_pid);
+	else
+		npuprof_err("dynamic profiling for pid %d start failed (%s)", (int)t->app_pid,
+			    dynprof_status_name(status));
+	return START_REFUSED;
+}
+
+/*
+ * Our capture starts first (one window for every process), then each app
+ * is asked; a window no app accepted is dropped whole.
+ */
 static int cmd_start(struct msprof_dyn *d)
 {
 	int was_running = d->ops->running(d->s);
-	int32_t status;
+	unsigned int i, collecting = 0;
 	int rc;
 
 	if (!was_running) {
 		rc = d->ops->start(d->s);
 		if (rc) {
-			npuprof_err("cannot start the capture for pid %d: %s", (int)d->app_pid,
-				    session_why(d, rc));
+			if (d->nr_targets == 1)
+				npuprof_err("cannot start the capture for pid %d: %s",
+					    (int)d->t[0].app_pid, session_why(d, rc));
+			else
+				npuprof_err("cannot start the capture: %s", session_why(d, rc));
+			d->failures++;
 			return MSPROF_CMD_CONTINUE;
 		}
 	}
-	rc = exchange(d, DYNPROF_START_REQ, &status);
-	if (rc) {
-		if (!was_running)
-			d->ops->discard(d->s);
-		return exchange_failed(d, "start", rc);
+	for (i = 0; i < d->nr_targets; i++) {
+		if (d->t[i].fd < 0)
+			continue;
+		switch (start_one(d, &d->t[i])) {
+		case START_ALL_GONE:
+			return MSPROF_CMD_QUIT;
+		case START_COLLECTING:
+			collecting++;
+			break;
+		default:
+			break;
+		}
 	}
-	if (status == DYNPROF_SUCCESS) {
-		reply("dynamic profiling for pid %d start success", (int)d->app_pid);
-		return MSPROF_CMD_CONTINUE;
-	}
-	/* The app is collecting already: our capture matches it, keep it. */
-	if (status == DYNPROF_ALREADY_START) {
-		npuprof_warn("dynamic profiling for pid %d already started", (int)d->app_pid);
-		return MSPROF_CMD_CONTINUE;
-	}
-	if (!was_running)
+	if (!was_running && !collecting && d->ops->running(d->s))
 		d->ops->discard(d->s);
-	if (status == DYNPROF_NOT_SET_DEVICE)
-		npuprof_warn("dynamic profiling device for pid %d has not been set up: start again after the app has called aclrtSetDevice",
-			     (int)d->app_pid);
-	else
-		npuprof_err("dynamic profiling for pid %d start failed (%s)", (int)d->app_pid,
-			    dynprof_status_name(status));
 	return MSPROF_CMD_CONTINUE;
 }
 
 static int cmd_stop(struct msprof_dyn *d)
 {
+	unsigned int i;
 	int32_t status;
 	int rc;
 
-	rc = exchange(d, DYNPROF_STOP_REQ, &status);
-	if (rc)
-		return exchange_failed(d, "stop", rc);
-	if (status == DYNPROF_SUCCESS)
-		reply("dynamic profiling for pid %d stop success", (int)d->app_pid);
-	else if (status == DYNPROF_NOT_START)
-		npuprof_warn("dynamic profiling for pid %d has not started", (int)d->app_pid);
-	else
-		npuprof_err("dynamic profiling for pid %d stop failed (%s)", (int)d->app_pid,
-			    dynprof_status_name(status));
-	/* Whatever the app says, the user asked to stop: save our capture. */
+	for (i = 0; i < d->nr_targets; i++) {
+		struct msprof_target *t = &d->t[i];
+
+		if (t->fd < 0)
+			continue;
+		rc = exchange(d, t, DYNPROF_STOP_REQ, &status);
+		if (rc) {
+			if (exchange_failed(d, t, "stop", rc) == MSPROF_CMD_QUIT)
+				return MSPROF_CMD_QUIT;
+			continue;
+		}
+		if (status == DYNPROF_SUCCESS) {
+			reply("dynamic profiling for pid %d stop success", (int)t->app_pid);
+		} else if (status == DYNPROF_NOT_START) {
+			npuprof_warn("dynamic profiling for pid %d has not started", (int)t->app_pid);
+		} else {
+			npuprof_err("dynamic profiling for pid %d stop failed (%s)", (int)t->app_pid,
+				    dynprof_status_name(status));
+			d->failures++;
+		}
+	}
+	/* Whatever the apps say, the user asked to stop: save our capture. */
 	if (d->ops->running(d->s))
 		finish_capture(d);
 	return MSPROF_CMD_CONTINUE;
@@ -232,23 +332,60 @@ static int cmd_stop(struct msprof_dyn *d)
 
 int msprof_cmd_quit(struct msprof_dyn *d)
 {
+	unsigned int i;
 	int32_t status;
 	int rc;
 
-	if (d->fd < 0)
+	if (!live_targets(d))
 		return MSPROF_CMD_QUIT;
 	if (d->ops->running(d->s) && cmd_stop(d) == MSPROF_CMD_QUIT)
 		return MSPROF_CMD_QUIT;
-	rc = exchange(d, DYNPROF_QUIT_REQ, &status);
-	if (rc)
-		return exchange_failed(d, "quit", rc);
-	if (status == DYNPROF_SUCCESS)
-		reply("dynamic profiling for pid %d quit success", (int)d->app_pid);
-	else
-		npuprof_err("dynamic profiling for pid %d quit failed (%s)", (int)d->app_pid,
-			    dynprof_status_name(status));
-	close_connection(d);
+	for (i = 0; i < d->nr_targets; i++) {
+		struct msprof_target *t = &d->t[i];
+
+		if (t->fd < 0)
+			continue;
+		rc = exchange(d, t, DYNPROF_QUIT_REQ, &status);
+		if (rc) {
+			if (exchange_failed(d, t, "quit", rc) == MSPROF_CMD_QUIT)
+				return MSPROF_CMD_QUIT;
+			continue;
+		}
+		if (status == DYNPROF_SUCCESS)
+			reply("dynamic profiling for pid %d quit success", (int)t->app_pid);
+		else
+			npuprof_err("dynamic profiling for pid %d quit failed (%s)", (int)t->app_pid,
+				    dynprof_status_name(status));
+		close(t->fd);
+		t->fd = -1;
+		t->gone = 1;
+	}
 	return MSPROF_CMD_QUIT;
+}
+
+/* Not in CANN's prompt: which processes this prompt controls, and how. */
+static int cmd_status(struct msprof_dyn *d)
+{
+	int running = d->ops->running(d->s);
+	unsigned int i;
+
+	reply("%u process%s, capture %s", d->nr_targets, d->nr_targets == 1 ? "" : "es",
+	      running ? "running" : "stopped");
+	for (i = 0; i < d->nr_targets; i++) {
+		const struct msprof_target *t = &d->t[i];
+		const char *dir = d->ops->prof_dir(d->s, t->app_pid);
+
+		if (t->fd >= 0)
+			reply("  pid %d: connected, %s%s%s", (int)t->app_pid,
+			      dir ? "capturing into " : running ? "not capturing (refused start)" : "idle",
+			      dir ? dir : "", "");
+		else
+			reply("  pid %d: gone (%s)", (int)t->app_pid,
+			      t->gone == 1 ? "quit" : t->gone == -ESRCH ? "the process exited"
+			      : t->gone == -ECONNRESET ? "its server closed the connection"
+			      : strerror(-t->gone));
+	}
+	return MSPROF_CMD_CONTINUE;
 }
 
 static int cmd_help(struct msprof_dyn *d)
@@ -259,12 +396,14 @@ static int cmd_help(struct msprof_dyn *d)
 }
 
 static const struct cmd_def cmd_defs[] = {
-	{ "start", cmd_start, "start: Start a collection in interactive mode." },
-	{ "stop", cmd_stop, "stop: Stop a collection that was started in interactive mode." },
-	{ "quit", msprof_cmd_quit, "quit (q): Stop collection and quit interactive mode." },
-	{ "q", msprof_cmd_quit, NULL },
-	{ "help", cmd_help, "help (h): Print this help." },
-	{ "h", cmd_help, NULL },
+	{ "start", cmd_start, "start: Start a collection in interactive mode.", 0 },
+	{ "stop", cmd_stop, "stop: Stop a collection that was started in interactive mode.", 0 },
+	{ "quit", msprof_cmd_quit, "quit (q): Stop collection and quit interactive mode.", 0 },
+	{ "q", msprof_cmd_quit, NULL, 0 },
+	{ "status", cmd_status,
+	  "status: List the controlled processes, whether each is capturing, and where to.", 1 },
+	{ "help", cmd_help, "help (h): Print this help.", 0 },
+	{ "h", cmd_help, NULL, 0 },
 };
 
 #define N_CMDS (sizeof(cmd_defs) / sizeof(cmd_defs[0]))
@@ -294,14 +433,17 @@ static const struct cmd_def *find_cmd(const char *word, int *ambiguous)
 	for (i = 0; i < N_CMDS; i++)
 		if (!strcmp(cmd_defs[i].name, word))
 			return &cmd_defs[i];
-	for (i = 0; i < N_CMDS; i++) {
-		if (strncmp(cmd_defs[i].name, word, len))
-			continue;
-		if (hit && hit->fn != cmd_defs[i].fn) {
-			*ambiguous = 1;
-			return NULL;
+	/* CANN's commands first: "sta" stays "start" beside our "status" */
+	for (int ours = 0; ours < 2 && !hit; ours++) {
+		for (i = 0; i < N_CMDS; i++) {
+			if (cmd_defs[i].ours != ours || strncmp(cmd_defs[i].name, word, len))
+				continue;
+			if (hit && hit->fn != cmd_defs[i].fn) {
+				*ambiguous = 1;
+				return NULL;
+			}
+			hit = &cmd_defs[i];
 		}
-		hit = &cmd_defs[i];
 	}
 	return hit;
 }
@@ -358,7 +500,7 @@ static int proc_alive(pid_t pid)
 	return paren[2] != 'Z' && paren[2] != 'X';
 }
 
-int msprof_app_alive(struct msprof_dyn *d)
+int msprof_app_alive(struct msprof_dyn *d, const struct msprof_target *t)
 {
 	int status;
 	pid_t r;
@@ -370,9 +512,9 @@ int msprof_app_alive(struct msprof_dyn *d)
 			d->child_status = status;
 		}
 	}
-	if (d->child > 0 && d->child == d->app_pid)
+	if (d->child > 0 && d->child == t->app_pid)
 		return !d->child_reaped;
-	return proc_alive(d->app_pid);
+	return proc_alive(t->app_pid);
 }
 
 static volatile sig_atomic_t got_sigint;
@@ -417,21 +559,31 @@ static void restore_signals(const struct sigaction old[3])
 	sigaction(SIGHUP, &old[2], NULL);
 }
 
-/* The socket is readable while no command is pending: a disconnect. */
-static int server_event(struct msprof_dyn *d)
+/* @t's socket is readable while no command is pending: a disconnect. */
+static int server_event(struct msprof_dyn *d, struct msprof_target *t)
 {
 	uint8_t buf[DYNPROF_MSG_SIZE];
 	struct dynprof_msg m;
 	int rc;
 
-	rc = dynprof_recv_all(d->fd, buf, sizeof(buf), DYNPROF_HANDSHAKE_TIMEOUT_MS);
+	rc = dynprof_recv_all(t->fd, buf, sizeof(buf), DYNPROF_HANDSHAKE_TIMEOUT_MS);
 	if (rc)
-		return server_gone(d, -ECONNRESET);
+		return target_gone(d, t, -ECONNRESET);
 	dynprof_decode_msg(buf, &m);
 	if (m.type == DYNPROF_DISCONNECT_RSQ)
-		return server_gone(d, -ECONNRESET);
+		return target_gone(d, t, -ECONNRESET);
 	npuprof_warn("unexpected %s from the server for pid %d ignored", dynprof_type_name(m.type),
-		     (int)d->app_pid);
+		     (int)t->app_pid);
+	return MSPROF_CMD_CONTINUE;
+}
+
+/* Look at every connected app: exited ones are dropped. */
+static int check_apps(struct msprof_dyn *d)
+{
+	for (unsigned int i = 0; i < d->nr_targets; i++)
+		if (d->t[i].fd >= 0 && !msprof_app_alive(d, &d->t[i]) &&
+		    target_gone(d, &d->t[i], -ESRCH) == MSPROF_CMD_QUIT)
+			return MSPROF_CMD_QUIT;
 	return MSPROF_CMD_CONTINUE;
 }
 
@@ -487,15 +639,18 @@ static int read_commands(struct msprof_dyn *d, int in_fd, char *buf, size_t *use
 /* One wait for input, a server event, a signal or the check interval. */
 static int loop_once(struct msprof_dyn *d, int in_fd, char *buf, size_t *used, int *prompt)
 {
-	struct pollfd p[2] = { { .fd = in_fd, .events = POLLIN }, { .fd = d->fd, .events = POLLIN } };
+	struct pollfd p[1 + MSPROF_MAX_TARGETS] = { { .fd = in_fd, .events = POLLIN } };
+	unsigned int i;
 	int n;
 
+	for (i = 0; i < d->nr_targets; i++)
+		p[1 + i] = (struct pollfd){ .fd = d->t[i].fd, .events = POLLIN };
 	if (d->tty && *prompt) {
 		fputs("(msprof) ", stdout);
 		fflush(stdout);
 		*prompt = 0;
 	}
-	n = poll(p, 2, MSPROF_CHECK_INTERVAL_MS);
+	n = poll(p, 1 + d->nr_targets, MSPROF_CHECK_INTERVAL_MS);
 	if (n < 0 && errno != EINTR) {
 		npuprof_err("waiting for commands: %s", strerror(errno));
 		return msprof_cmd_quit(d);
@@ -507,16 +662,17 @@ static int loop_once(struct msprof_dyn *d, int in_fd, char *buf, size_t *used, i
 		reply("%sUse 'quit' or 'q' to exit dynamic profiling.", d->tty ? "\n" : "");
 		*prompt = 1;
 	}
-	if (n > 0 && p[1].revents && server_event(d) == MSPROF_CMD_QUIT)
-		return MSPROF_CMD_QUIT;
+	/* fd -1 never has revents; a target closed meanwhile is skipped */
+	for (i = 0; n > 0 && i < d->nr_targets; i++)
+		if (p[1 + i].revents && d->t[i].fd == p[1 + i].fd &&
+		    server_event(d, &d->t[i]) == MSPROF_CMD_QUIT)
+			return MSPROF_CMD_QUIT;
 	if (n > 0 && p[0].revents) {
 		*prompt = 1;
 		if (read_commands(d, in_fd, buf, used) == MSPROF_CMD_QUIT)
 			return MSPROF_CMD_QUIT;
 	}
-	if (!msprof_app_alive(d))
-		return server_gone(d, -ESRCH);
-	return MSPROF_CMD_CONTINUE;
+	return check_apps(d);
 }
 
 int msprof_cmd_loop(struct msprof_dyn *d, int in_fd)

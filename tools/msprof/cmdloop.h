@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The dynamic-profiling prompt: a {name, fn} command table (start, stop,
- * quit/q, help/h; exact or unique-prefix match), the request/reply
- * exchange with the server in the app, the reply wording, and the loop
- * that reads commands from stdin while watching the app and the socket.
+ * quit/q, status, help/h; exact or unique-prefix match), the request/reply
+ * exchange with the server in each app, the reply wording, and the loop
+ * that reads commands from stdin while watching the apps and their sockets.
+ *
+ * One prompt controls every process of a session (--pid=P1,P2,...): each
+ * command goes to every server still connected, each reply names its pid,
+ * and a process that exits or whose server leaves is dropped (its data so
+ * far is saved) while the others go on.
  *
  * The capture session is reached through struct msprof_session_ops so a
  * unit test can drive the loop against a fake server on a socketpair with
@@ -20,8 +25,13 @@
 struct msprof_session_ops {
 	int (*start)(struct npuprof_session *s);
 	int (*running)(const struct npuprof_session *s);
-	int (*stop)(struct npuprof_session *s, struct npuprof_session_result *res);
+	int (*stop)(struct npuprof_session *s, struct npuprof_session_result *res,
+		    unsigned int nres);
 	int (*discard)(struct npuprof_session *s);
+	int (*discard_pid)(struct npuprof_session *s, pid_t pid);
+	int (*remove_pid)(struct npuprof_session *s, pid_t pid);
+	unsigned int (*nr_pids)(const struct npuprof_session *s);
+	const char *(*prof_dir)(const struct npuprof_session *s, pid_t pid);
 	const char *(*last_error)(const struct npuprof_session *s);
 };
 
@@ -29,10 +39,26 @@ struct msprof_session_ops {
  * links without the session code in unit tests). */
 extern const struct msprof_session_ops msprof_session_ops_real;
 
+/* Processes one prompt controls (NPUPROF_SESSION_MAX_PIDS). */
+#define MSPROF_MAX_TARGETS NPUPROF_SESSION_MAX_PIDS
+
 /**
- * struct msprof_dyn - one connection to one app
- * @fd:             connected socket to the server; -1 once it is gone
- * @app_pid:        the server's process (the app); named in every reply
+ * struct msprof_target - the connection to one app's server
+ * @fd:      connected socket; -1 once it is gone
+ * @app_pid: the server's process (the app); named in every reply
+ * @gone:    0 while connected, else why it ended: 1 quit, -ESRCH (the app
+ *           exited), -ECONNRESET (the server left), another -errno (an
+ *           exchange failed)
+ */
+struct msprof_target {
+	int fd;
+	pid_t app_pid;
+	int gone;
+};
+
+/**
+ * struct msprof_dyn - the prompt's state: the apps it controls
+ * @t:              the connections, @nr_targets of them
  * @child:          launch mode: the process msprof forked, else 0
  * @child_reaped:   @child has been waited for; @child_status holds its status
  * @child_status:   wait status of @child
@@ -42,11 +68,14 @@ extern const struct msprof_session_ops msprof_session_ops_real;
  * @cmd_timeout_ms: wait for one reply (DYNPROF_COMMAND_TIMEOUT_MS)
  * @lineno:         input lines read, for "stdin:N:" in batch mode
  * @gone:           0, or why the session ended without quit: -ESRCH (the
- *                  app exited) or -ECONNRESET (the server left)
+ *                  last app exited) or -ECONNRESET (its server left)
+ * @failures:       requested captures that failed: a process that could
+ *                  not be reached, refused a start or a stop, or left in
+ *                  the middle of a window; the exit status reports them
  */
 struct msprof_dyn {
-	int fd;
-	pid_t app_pid;
+	struct msprof_target t[MSPROF_MAX_TARGETS];
+	unsigned int nr_targets;
 	pid_t child;
 	int child_reaped;
 	int child_status;
@@ -56,6 +85,7 @@ struct msprof_dyn {
 	int cmd_timeout_ms;
 	unsigned long lineno;
 	int gone;
+	unsigned int failures;
 };
 
 /* msprof_cmd_run_line() results */
@@ -89,10 +119,10 @@ int msprof_cmd_quit(struct msprof_dyn *d);
 int msprof_cmd_loop(struct msprof_dyn *d, int in_fd);
 
 /**
- * msprof_app_alive() - 1 while @d->app_pid runs (reaps @d->child if it
+ * msprof_app_alive() - 1 while @t's app runs (reaps @d->child if it
  * exited), else 0.
  */
-int msprof_app_alive(struct msprof_dyn *d);
+int msprof_app_alive(struct msprof_dyn *d, const struct msprof_target *t);
 
 /** msprof_cmd_usage() - the command help printed by "help" and on errors. */
 void msprof_cmd_usage(void);

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * msprof --dynamic=on (see dynamic.h): launch or attach, connect to the
- * dynamic-profiling server in the app, hand it the parameters, open the
+ * dynamic-profiling server in each app, hand it the parameters, open the
  * capture session, run the prompt, and in launch mode wait for the app.
+ *
+ * Attach mode opens the session and selects each pid before it connects:
+ * a process another msprof already profiles is refused at once, naming
+ * that msprof, and its server is never disturbed.  With several pids each
+ * one's trouble is named and the others go on.
  *
  * The capture itself (npuprof.ko rings, BPF uprobes, PROF_XXX writing) is
  * session.h's; the socket protocol is dynprof_proto.h's.  This file only
@@ -35,6 +40,10 @@ const struct msprof_session_ops msprof_session_ops_real = {
 	.running = npuprof_session_running,
 	.stop = npuprof_session_stop,
 	.discard = npuprof_session_discard,
+	.discard_pid = npuprof_session_discard_pid,
+	.remove_pid = npuprof_session_remove_pid,
+	.nr_pids = npuprof_session_nr_pids,
+	.prof_dir = npuprof_session_prof_dir,
 	.last_error = npuprof_session_last_error,
 };
 
@@ -221,7 +230,8 @@ static int connect_unix(const char *path, int *fd)
  * in aclInit.  Try every MSPROF_CONNECT_RETRY_MS for up to
  * MSPROF_CONNECT_TIMEOUT_MS while the child lives.  Return: 0 or -errno.
  */
-static int connect_launched(const struct msprof_options *o, struct msprof_dyn *d)
+static int connect_launched(const struct msprof_options *o, struct msprof_dyn *d,
+			    struct msprof_target *t)
 {
 	int64_t deadline = npuprof_mono_ms() + MSPROF_CONNECT_TIMEOUT_MS;
 	char path[PATH_MAX], how[96];
@@ -233,9 +243,9 @@ static int connect_launched(const struct msprof_options *o, struct msprof_dyn *d
 			npuprof_err("the socket path %s is too long for a Unix socket: use a shorter $HOME", path);
 			return rc;
 		}
-		if (!rc && !connect_unix(path, &d->fd))
+		if (!rc && !connect_unix(path, &t->fd))
 			return 0;
-		if (!msprof_app_alive(d)) {
+		if (!msprof_app_alive(d, t)) {
 			describe_status(d->child_status, how, sizeof(how));
 			npuprof_err("%s (pid %d) %s before it opened the dynamic profiling socket %s: see its own messages above (the socket appears when the app calls aclInit)",
 				    o->app_argv[0], (int)d->child, how, path);
@@ -250,29 +260,34 @@ static int connect_launched(const struct msprof_options *o, struct msprof_dyn *d
 	}
 }
 
-/* Attach mode: one connect to --pid's socket (options checked it exists). */
-static int connect_attached(const struct msprof_options *o, struct msprof_dyn *d)
+/* Attach mode: one connect to @pid's socket. */
+static int connect_attached(pid_t pid, struct msprof_target *t)
 {
 	char proc[64], path[PATH_MAX];
 	struct stat st;
 	int rc;
 
-	snprintf(proc, sizeof(proc), "/proc/%d", (int)o->pid);
+	snprintf(proc, sizeof(proc), "/proc/%d", (int)pid);
 	if (stat(proc, &st)) {
-		npuprof_err("--pid=%d: the process has exited", (int)o->pid);
+		npuprof_err("--pid=%d: the process has exited", (int)pid);
 		return -ESRCH;
 	}
-	rc = msprof_socket_find(st.st_uid, o->pid, path, sizeof(path));
+	rc = msprof_socket_find(st.st_uid, pid, path, sizeof(path));
+	if (rc == -ENOENT) {
+		npuprof_err("server process %d did not create socket, or process has already exited: no dynamic profiling socket %s (start the app with PROFILING_MODE=dynamic)",
+			    (int)pid, path);
+		return rc;
+	}
 	if (!rc)
-		rc = connect_unix(path, &d->fd);
+		rc = connect_unix(path, &t->fd);
 	if (rc == -ECONNREFUSED)
 		npuprof_err("cannot connect to server for pid %d, maybe server is closed: nothing listens on %s (a stale socket can be removed with rm %s)",
-			    (int)o->pid, path, path);
+			    (int)pid, path, path);
 	else if (rc == -EACCES || rc == -EPERM)
 		npuprof_err("cannot connect to server for pid %d: %s: permission denied: run msprof as the app's user or as root",
-			    (int)o->pid, path);
+			    (int)pid, path);
 	else if (rc)
-		npuprof_err("cannot connect to server for pid %d: %s: %s", (int)o->pid, path, strerror(-rc));
+		npuprof_err("cannot connect to server for pid %d: %s: %s", (int)pid, path, strerror(-rc));
 	return rc;
 }
 
@@ -288,7 +303,7 @@ static pid_t peer_pid(int fd, pid_t fallback)
 }
 
 /* Send the 4100-byte parameter block and expect {PARAMS_RSQ, SUCCESS}. */
-static int send_params(struct msprof_dyn *d, const char *params)
+static int send_params(struct msprof_target *d, const char *params)
 {
 	static uint8_t block[DYNPROF_PARAMS_SIZE];
 	uint8_t buf[DYNPROF_MSG_SIZE];
@@ -322,7 +337,26 @@ static int send_params(struct msprof_dyn *d, const char *params)
 	return 0;
 }
 
-static int open_session(const struct msprof_options *o, const char *params, struct msprof_dyn *d)
+/* Say why @pid cannot be profiled, from the session's error @rc. */
+static void say_cannot_profile(struct msprof_dyn *d, pid_t pid, int rc)
+{
+	const char *context = npuprof_session_last_error(d->s);
+	char words[256];
+	pid_t owner = 0;
+
+	if (rc == -EBUSY && d->s && !npuprof_session_pid_owner(d->s, pid, &owner) && owner > 0) {
+		npuprof_err("cannot profile pid %d: msprof (pid %d) already profiles it: one msprof per process; quit that one first",
+			    (int)pid, (int)owner);
+		return;
+	}
+	msprof_session_words(rc, context, pid, words, sizeof(words));
+	npuprof_err("cannot profile pid %d: %s%s%s", (int)pid, words, context && *context ? "; failed: " : "",
+		    context ? context : "");
+}
+
+/* The capture session, with no process yet.  @pid: for the messages. */
+static int create_session(const struct msprof_options *o, const char *params, struct msprof_dyn *d,
+			  pid_t pid)
 {
 	struct npuprof_session_opts opts = {
 		.output = o->output_abs,
@@ -331,35 +365,36 @@ static int open_session(const struct msprof_options *o, const char *params, stru
 		.task_time = o->task_time != MSPROF_TASK_TIME_OFF,
 		.params_json = params,
 	};
-	struct npuprof_session *s = NULL;
-	const char *context;
-	char words[256];
-	int rc;
+	int rc = npuprof_session_create(&opts, &d->s);
 
-	rc = npuprof_session_open(&opts, d->app_pid, &s);
-	if (!rc) {
-		d->s = s;
-		return 0;
+	if (rc) {
+		d->s = NULL;
+		say_cannot_profile(d, pid, rc);
 	}
-	context = npuprof_session_last_error(s);
-	msprof_session_words(rc, context, d->app_pid, words, sizeof(words));
-	npuprof_err("cannot profile pid %d: %s%s%s", (int)d->app_pid, words, context && *context ? "; failed: " : "",
-		    context ? context : "");
+	return rc;
+}
+
+static int add_pid(struct msprof_dyn *d, pid_t pid)
+{
+	int rc = npuprof_session_add_pid(d->s, pid);
+
+	if (rc)
+		say_cannot_profile(d, pid, rc);
 	return rc;
 }
 
 /* After a failed setup: tell the server goodbye so it accepts the next client. */
-static void disconnect_quietly(struct msprof_dyn *d)
+static void disconnect_quietly(struct msprof_target *t)
 {
 	uint8_t buf[DYNPROF_MSG_SIZE];
 
-	if (d->fd < 0)
+	if (t->fd < 0)
 		return;
 	dynprof_encode_msg(buf, DYNPROF_QUIT_REQ, 0);
-	if (!dynprof_send_all(d->fd, buf, sizeof(buf), DYNPROF_HANDSHAKE_TIMEOUT_MS))
-		dynprof_recv_all(d->fd, buf, sizeof(buf), DYNPROF_HANDSHAKE_TIMEOUT_MS);
-	close(d->fd);
-	d->fd = -1;
+	if (!dynprof_send_all(t->fd, buf, sizeof(buf), DYNPROF_HANDSHAKE_TIMEOUT_MS))
+		dynprof_recv_all(t->fd, buf, sizeof(buf), DYNPROF_HANDSHAKE_TIMEOUT_MS);
+	close(t->fd);
+	t->fd = -1;
 }
 
 /* Launch mode: the app runs to its end; report how it ended. */
@@ -383,61 +418,127 @@ static void wait_app(struct msprof_dyn *d)
 	npuprof_warn("the app (pid %d) %s", (int)d->child, how);
 }
 
-/* Connect, hand over the parameters, open the capture.  Return: 0 or -errno. */
-static int set_up(const struct msprof_options *o, const char *params, struct msprof_dyn *d)
+/* Launch mode: start the app, connect, hand over the parameters, capture it. */
+static int set_up_launch(const struct msprof_options *o, const char *params, struct msprof_dyn *d)
 {
+	struct msprof_target *t = &d->t[0];
 	int rc;
 
-	if (o->app_argv) {
-		rc = launch_app(o, params, &d->child);
-		if (rc)
-			return rc;
-		d->app_pid = d->child;
-		rc = connect_launched(o, d);
-	} else {
-		d->app_pid = o->pid;
-		rc = connect_attached(o, d);
+	rc = launch_app(o, params, &d->child);
+	if (rc)
+		return rc;
+	d->nr_targets = 1;
+	t->app_pid = d->child;
+	rc = connect_launched(o, d, t);
+	if (rc)
+		return rc;
+	t->app_pid = peer_pid(t->fd, t->app_pid);
+	rc = send_params(t, params);
+	if (!rc)
+		rc = create_session(o, params, d, t->app_pid);
+	if (!rc)
+		rc = add_pid(d, t->app_pid);
+	return rc;
+}
+
+/* Attach mode, one pid: select it, connect, hand over the parameters. */
+static int attach_one(struct msprof_dyn *d, pid_t pid, const char *params)
+{
+	struct msprof_target *t = &d->t[d->nr_targets];
+	int rc;
+
+	*t = (struct msprof_target){ .fd = -1, .app_pid = pid };
+	rc = add_pid(d, pid);
+	if (rc)
+		return rc;
+	rc = connect_attached(pid, t);
+	if (!rc)
+		rc = send_params(t, params);
+	if (rc) {
+		disconnect_quietly(t);
+		npuprof_session_remove_pid(d->s, pid);
+		return rc;
 	}
+	d->nr_targets++;
+	return 0;
+}
+
+/* Attach mode: every --pid that can be reached; the others are named. */
+static int set_up_attach(const struct msprof_options *o, const char *params, struct msprof_dyn *d)
+{
+	unsigned int i;
+	int rc, last = 0;
+
+	rc = create_session(o, params, d, o->pids[0]);
 	if (rc)
 		return rc;
-	d->app_pid = peer_pid(d->fd, d->app_pid);
-	rc = send_params(d, params);
-	if (rc)
-		return rc;
-	return open_session(o, params, d);
+	for (i = 0; i < o->nr_pids; i++) {
+		rc = attach_one(d, o->pids[i], params);
+		if (rc) {
+			d->failures++;
+			last = rc;
+		}
+	}
+	if (!d->nr_targets)
+		return last ? last : -ESRCH;
+	if (d->failures)
+		npuprof_warn("profiling %u of the %u processes of --pid", d->nr_targets, o->nr_pids);
+	return 0;
+}
+
+/* "pid 12" or "3 pids: 12 13 14" */
+static void describe_targets(const struct msprof_dyn *d, char *buf, size_t size)
+{
+	size_t n;
+	unsigned int i;
+
+	if (d->nr_targets == 1) {
+		snprintf(buf, size, "pid %d", (int)d->t[0].app_pid);
+		return;
+	}
+	n = (size_t)snprintf(buf, size, "%u pids:", d->nr_targets);
+	for (i = 0; i < d->nr_targets && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, " %d", (int)d->t[i].app_pid);
 }
 
 int msprof_dynamic_run(const struct msprof_options *o)
 {
 	struct msprof_dyn d = {
-		.fd = -1,
 		.ops = &msprof_session_ops_real,
 		.tty = isatty(STDIN_FILENO),
 		.cmd_timeout_ms = DYNPROF_COMMAND_TIMEOUT_MS,
 	};
-	char *params;
+	char *params, who[1024];
+	unsigned int i;
 	int rc;
 
+	for (i = 0; i < MSPROF_MAX_TARGETS; i++)
+		d.t[i].fd = -1;
 	params = msprof_params_json(o, getpid());
 	if (!params) {
 		npuprof_err("building the profiling parameters: %s", strerror(ENOMEM));
-		return -ENOMEM;
+		return MSPROF_EXIT_FAILURE;
 	}
-	rc = set_up(o, params, &d);
+	rc = o->app_argv ? set_up_launch(o, params, &d) : set_up_attach(o, params, &d);
 	if (!rc) {
-		npuprof_info("dynamic profiling for pid %d is ready: type start, stop or quit (q)", (int)d.app_pid);
+		describe_targets(&d, who, sizeof(who));
+		npuprof_info("dynamic profiling for %s is ready: type start, stop or quit (q)", who);
 		msprof_cmd_loop(&d, STDIN_FILENO);
-		npuprof_session_close(d.s);
 	} else {
-		disconnect_quietly(&d);
+		for (i = 0; i < d.nr_targets; i++)
+			disconnect_quietly(&d.t[i]);
 		if (d.child && !d.child_reaped)
 			npuprof_warn("%s (pid %d) keeps running without profiling", o->app_argv[0], (int)d.child);
 	}
-	if (d.fd >= 0)
-		close(d.fd);
+	npuprof_session_close(d.s);
+	for (i = 0; i < d.nr_targets; i++)
+		if (d.t[i].fd >= 0)
+			close(d.t[i].fd);
 	/* A launch that failed because the app ended has said how already. */
 	if (d.child > 0 && !(rc && d.child_reaped))
 		wait_app(&d);
 	free(params);
-	return rc;
+	if (rc)
+		return MSPROF_EXIT_FAILURE;
+	return d.failures ? MSPROF_EXIT_PARTIAL : 0;
 }

@@ -44,10 +44,13 @@ void msprof_session_words(int err, const char *context, pid_t pid, char *buf, si
  * msprof_dynamic_run() - the whole of dynamic mode
  *
  * Launch mode forks the app with PROFILING_MODE=dynamic and waits for its
- * socket; attach mode connects to --pid's socket once.  Return: 0 when the
- * prompt ran and ended (quit, end of input, or the app exited); a negative
- * errno when no session could be set up (the message is printed).  In
- * launch mode the app is always waited for before returning.
+ * socket; attach mode connects once to the socket of each --pid.  Return:
+ * the exit status: 0 when the prompt ran and every requested capture
+ * succeeded (an app that exits ends its capture normally);
+ * MSPROF_EXIT_PARTIAL when some processes could not be reached or failed
+ * a command while others were captured; MSPROF_EXIT_FAILURE when no
+ * session could be set up (the messages are printed).  In launch mode the
+ * app is always waited for before returning.
  */
 int msprof_dynamic_run(const struct msprof_options *o);
 

@@ -3,7 +3,7 @@
  * msprof: npuprof's msprof-compatible command-line tool.
  *
  *   msprof --dynamic=on [options] <app> [args]   launch, then start/stop at a prompt
- *   msprof --dynamic=on --pid=PID [options]      attach to a running app
+ *   msprof --dynamic=on --pid=PID[,PID...]       attach to running apps
  *   msprof --export=on --output=DIR              PROF_XXX -> timeline JSON and CSV
  *
  * main() only sequences the parts: options.c parses and checks the command
@@ -37,7 +37,7 @@ static int run_export(const struct msprof_options *o)
  */
 static int run_dynamic(const struct msprof_options *o)
 {
-	return msprof_dynamic_run(o) ? MSPROF_EXIT_FAILURE : 0;
+	return msprof_dynamic_run(o);
 }
 
 int main(int argc, char **argv)

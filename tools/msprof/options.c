@@ -114,22 +114,50 @@ static int set_type(struct msprof_options *o, const char *val, char *err)
 	return fail(err, "Argument --type: invalid value: %s. Please input 'text' or 'db'.", val);
 }
 
+/* One pid of --pid: digits only (strtol alone would take " 12" and "+12"). */
+static int parse_one_pid(const char *val, size_t len, pid_t *pid)
+{
+	char buf[16], *end;
+	long v;
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, val, len);
+	buf[len] = '\0';
+	errno = 0;
+	v = strtol(buf, &end, 10);
+	if (buf[0] < '0' || buf[0] > '9' || *end || errno || v <= 0 || v > INT_MAX)
+		return -EINVAL;
+	*pid = (pid_t)v;
+	return 0;
+}
+
+/* --pid=P1[,P2...]: up to MSPROF_MAX_PIDS distinct processes. */
 static int set_pid(struct msprof_options *o, const char *val, char *err)
 {
-	char *end;
-	long pid;
+	const char *p = val;
+	unsigned int i;
 
-	if (strchr(val, ','))
-		return fail(err,
-			    "Argument --pid=%s: multi-PID attach is not supported yet. Please input one PID and run one msprof per process.",
-			    val);
-	errno = 0;
-	pid = strtol(val, &end, 10);
-	/* Digits only: strtol alone would take " 12" and "+12". */
-	if (val[0] < '0' || val[0] > '9' || *end || errno || pid <= 0 || pid > INT_MAX)
-		return fail(err, "Argument --pid: invalid value: %s. Please input a process ID (a positive number).",
-			    val);
-	o->pid = (pid_t)pid;
+	o->nr_pids = 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		pid_t pid;
+
+		if (parse_one_pid(p, len, &pid))
+			return fail(err, "Argument --pid: invalid value: %s. Please input process IDs (positive numbers separated by commas).",
+				    val);
+		for (i = 0; i < o->nr_pids; i++)
+			if (o->pids[i] == pid)
+				return fail(err, "Argument --pid=%s: pid %d is given twice.", val, (int)pid);
+		if (o->nr_pids == MSPROF_MAX_PIDS)
+			return fail(err, "Argument --pid=%s: at most %d processes per msprof.", val,
+				    MSPROF_MAX_PIDS);
+		o->pids[o->nr_pids++] = pid;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	o->pid = o->pids[0];
 	return 0;
 }
 
@@ -159,7 +187,8 @@ static int set_output(struct msprof_options *o, const char *val, char *err)
 
 static const struct opt_def opt_defs[] = {
 	{ "dynamic", set_dynamic, "on|off", "off", "dynamic profiling: start/stop collection from a prompt" },
-	{ "pid", set_pid, "PID", "none", "attach to a running app started with PROFILING_MODE=dynamic" },
+	{ "pid", set_pid, "PID[,PID...]", "none",
+	  "attach to running apps started with PROFILING_MODE=dynamic (up to 64; one PROF dir per process)" },
 	{ "output", set_output, "DIR", "current directory", "where PROF_XXX directories are written (created if missing)" },
 	{ "ascendcl", set_ascendcl, "on|off", "on", "record AscendCL API calls" },
 	{ "runtime-api", set_runtime_api, "on|off", "off", "record runtime API calls" },
@@ -405,7 +434,8 @@ int msprof_options_check(struct msprof_options *o, char *err)
 	rc = check_output(o, err);
 	if (rc)
 		return rc;
-	if (o->pid)
+	/* Several pids: each one's trouble is named at connect, the others go on. */
+	if (o->nr_pids == 1)
 		return check_pid(o, err);
 	return 0;
 }
@@ -457,7 +487,7 @@ void msprof_print_help(FILE *out)
 	fprintf(out,
 		"Usage:\n"
 		"  msprof --dynamic=on [options] <app> [app arguments]   launch an app, then start/stop at the prompt\n"
-		"  msprof --dynamic=on --pid=PID [options]               attach to an app started with PROFILING_MODE=dynamic\n"
+		"  msprof --dynamic=on --pid=PID[,PID...] [options]      attach to apps started with PROFILING_MODE=dynamic\n"
 		"  msprof --export=on --output=DIR                       export PROF_XXX data to timeline JSON and CSV\n"
 		"\nOptions (values follow '=': --output=/x, not --output /x):\n");
 	for (i = 0; i < N_OPTS; i++) {
@@ -475,7 +505,9 @@ void msprof_print_help(FILE *out)
 	}
 	fprintf(out, "  %-26s msprof's alias of --task-time\n", "--task-trace=...");
 	fprintf(out,
-		"\nCommands at the dynamic profiling prompt: start, stop, quit (q), help (h).\n"
-		"Exit status: 0 on success, %d on a usage error or failure.\n",
-		MSPROF_EXIT_USAGE);
+		"\nCommands at the dynamic profiling prompt: start, stop, quit (q), status, help (h).\n"
+		"One prompt controls every process of --pid: each command goes to all of them.\n"
+		"Exit status: 0 when every requested capture succeeded; %d on a usage error or\n"
+		"failure; %d when some processes were captured and others not (each is named).\n",
+		MSPROF_EXIT_USAGE, MSPROF_EXIT_PARTIAL);
 }

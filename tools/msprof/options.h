@@ -27,6 +27,10 @@
  */
 #define MSPROF_EXIT_USAGE 1
 #define MSPROF_EXIT_FAILURE 1
+/* Some of the requested processes were captured, others not (named on stderr). */
+#define MSPROF_EXIT_PARTIAL 4
+/* --pid takes at most this many processes (npuprof.ko's tgids per session). */
+#define MSPROF_MAX_PIDS 64
 
 #define MSPROF_OUTPUT_MAX 1024 /* msprof's limit on --output, in chars */
 #define MSPROF_ERR_MAX 512     /* size of the @err buffers below */
@@ -41,7 +45,8 @@ enum msprof_task_time {
 /**
  * struct msprof_options - one parsed command line
  * @dynamic:     --dynamic=on
- * @pid:         --pid value, 0 when not given
+ * @pid:         the first --pid, 0 when not given
+ * @pids:        every --pid (P1,P2,...), @nr_pids of them
  * @output:      --output as given, "" when not given
  * @output_abs:  absolute --output (cwd when not given); set by check
  * @ascendcl:    --ascendcl (default on)
@@ -55,6 +60,8 @@ enum msprof_task_time {
 struct msprof_options {
 	int dynamic;
 	pid_t pid;
+	pid_t pids[MSPROF_MAX_PIDS];
+	unsigned int nr_pids;
 	char output[MSPROF_OUTPUT_MAX + 1];
 	char output_abs[PATH_MAX];
 	int ascendcl;

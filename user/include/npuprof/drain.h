@@ -14,6 +14,12 @@
  *   NPUPROF_REC_LOST  -> host/data/npuprof.api.slice_<n> (one per ring, at stop)
  * Each slice starts with a NPUPROF_REC_STREAM_HDR record and gets a
  * <slice>.done file holding "filesize:<bytes>" when it is closed.
+ *
+ * One capture session may serve several processes through one set of
+ * rings (CANN's rule stays: one process, one PROF_XXX directory).  The
+ * drain then routes by the records' pid field: each route names a pid and
+ * its PROF_XXX directory, and the LOST records, which count a ring shared
+ * by all of them, go into every route's host series.
  */
 #ifndef NPUPROF_DRAIN_H
 #define NPUPROF_DRAIN_H
@@ -47,8 +53,22 @@ struct npuprof_drain_source {
 };
 
 /**
+ * struct npuprof_drain_route - where one process's records go
+ * @pid:      the tgid in the records' pid field
+ * @prof_dir: its existing PROF_XXX directory
+ */
+struct npuprof_drain_route {
+	uint32_t pid;
+	const char *prof_dir;
+};
+
+/**
  * struct npuprof_drain_config - where and how to write
- * @prof_dir:    existing PROF_XXX directory
+ * @prof_dir:    existing PROF_XXX directory for every record, when there
+ *               are no @routes
+ * @routes:      per-process directories (copied); a record of a pid no
+ *               route names is dropped and counted in stats.foreign
+ * @nr_routes:   entries of @routes, 0 for none
  * @slice_bytes: start a new slice once one holds this many compressed
  *               bytes (0: 16 MiB)
  * @zstd_level:  zstd level (0: 3)
@@ -57,6 +77,8 @@ struct npuprof_drain_source {
  */
 struct npuprof_drain_config {
 	const char *prof_dir;
+	const struct npuprof_drain_route *routes;
+	unsigned int nr_routes;
 	uint64_t slice_bytes;
 	int zstd_level;
 	unsigned int flush_ms;
@@ -80,6 +102,7 @@ struct npuprof_drain_stats {
 	uint64_t dropped;     /* records read but not appended: their series
 				 could not be created or written */
 	uint64_t skipped_bytes; /* ring bytes skipped after corrupt headers */
+	uint64_t foreign;     /* of @dropped: records of a pid no route names */
 };
 
 struct npuprof_drain;
@@ -95,8 +118,11 @@ int npuprof_drain_start(const struct npuprof_drain_config *cfg,
 
 /**
  * npuprof_drain_stop() - final drain, then close every slice
- * @d:  the drain; freed on return
- * @st: totals, may be NULL
+ * @d:        the drain; freed on return
+ * @st:       totals, may be NULL
+ * @route_st: with routes, one entry per route (same order): what went into
+ *            that route's directory (records, bytes, dropped, write_error;
+ *            lost is the shared rings' total); may be NULL
  *
  * Call after the producers were disabled: it consumes what is left, writes
  * one NPUPROF_REC_LOST record per ring, ends the zstd frames, waits for
@@ -105,6 +131,7 @@ int npuprof_drain_start(const struct npuprof_drain_config *cfg,
  * Return: 0, or the first write error (-ENOSPC for a full disk); data
  * written before the error stays readable.
  */
-int npuprof_drain_stop(struct npuprof_drain *d, struct npuprof_drain_stats *st);
+int npuprof_drain_stop(struct npuprof_drain *d, struct npuprof_drain_stats *st,
+		       struct npuprof_drain_stats *route_st);
 
 #endif /* NPUPROF_DRAIN_H */

@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A capture session: everything between one msprof "start" and "stop" for
- * one process.  Opening a session does the slow, fallible work once
- * (open npuprof.ko's rings, load the BPF programs, attach the uprobes for
- * the pid); start and stop are then quick: create the PROF_XXX directory,
- * enable capture and start the drain; disable, drain the rest and write
- * the control files.
+ * one or more processes.  Creating a session and adding its pids does the
+ * slow, fallible work once (open npuprof.ko's rings, load the BPF
+ * programs, attach the uprobes for each pid); start and stop are then
+ * quick: create one PROF_XXX directory per process, enable capture and
+ * start the drain; disable, drain the rest and write the control files.
+ *
+ * The processes of a session share its rings (npuprof.ko: possible CPUs x
+ * ring_pages pages; BPF: possible CPUs x 1 MiB), whatever their number, and
+ * the drain routes records by pid.  Ring counters (written, lost) are
+ * therefore the session's, and every process's info.json says which pids
+ * shared them.
  *
  * PROF_XXX layout follows CANN (shared/reference/msprof.md section 3):
  * PROF_<000001>_<local time to ms>_<pid %08d><8 letters A-R>/ with
@@ -19,6 +25,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+/* Processes one session can profile (npuprof.ko's NPUPROF_MAX_TGIDS). */
+#define NPUPROF_SESSION_MAX_PIDS 64
 
 /**
  * struct npuprof_session_opts - what to collect and where
@@ -39,14 +48,20 @@ struct npuprof_session_opts {
 };
 
 /**
- * struct npuprof_session_result - what one start/stop produced
+ * struct npuprof_session_result - what one start/stop produced for one process
+ * @pid:          the process
+ * @discarded:    1 when no directory was kept (not in the window, or the
+ *                app refused the start: npuprof_session_discard_pid())
  * @prof_dir:     path of the PROF_XXX directory
  * @api_records:  runtime API records saved
  * @task_records: device task records saved
- * @lost:         records lost because a ring was full (all CPUs, both sources)
+ * @lost:         records lost because a ring was full (all CPUs, both
+ *                sources; the session's rings, shared by its processes)
  * @write_error:  first -errno of a write (-ENOSPC: disk full), 0 if none
  */
 struct npuprof_session_result {
+	pid_t pid;
+	int discarded;
 	char prof_dir[4096];
 	uint64_t api_records;
 	uint64_t task_records;
@@ -57,16 +72,66 @@ struct npuprof_session_result {
 struct npuprof_session;
 
 /**
- * npuprof_session_open() - prepare capture of process @pid
+ * npuprof_session_create() - open the producers, with no process yet
  * Return: 0; -ENOENT when /dev/npuprof is missing (module not loaded)
- * and @task_time is on; -EPERM/-EACCES without root; -ESRCH when @pid is
- * gone; -ENOENT from the BPF side when @pid has no libascendcl.so mapped.
- * On failure nothing stays attached.
+ * and @task_time is on; -EPERM/-EACCES without root; -EMFILE when
+ * npuprof.ko has no free session.  On failure nothing stays open.
+ */
+int npuprof_session_create(const struct npuprof_session_opts *opts,
+			   struct npuprof_session **out);
+
+/**
+ * npuprof_session_add_pid() - profile process @pid too (between windows)
+ * Return: 0; -ESRCH when @pid is gone; -EBUSY when another session
+ * profiles it (npuprof.ko), or while a window runs; -ENOENT from the BPF
+ * side when @pid has no libascendcl.so mapped; -EEXIST when already in;
+ * -E2BIG beyond NPUPROF_SESSION_MAX_PIDS.  On failure nothing of @pid
+ * stays attached; npuprof_session_last_error() has the words.
+ */
+int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid);
+
+/**
+ * npuprof_session_remove_pid() - stop profiling @pid (it exited, or its
+ * server left).  During a window its data so far is kept and saved by the
+ * stop, which then drops it.  Return: 0, -ENOENT when not in the session.
+ */
+int npuprof_session_remove_pid(struct npuprof_session *s, pid_t pid);
+
+/**
+ * npuprof_session_discard_pid() - keep no directory of @pid for the
+ * running window (its app refused the start); it stays in the session for
+ * the next one.  Return: 0; -EINVAL when no window runs for it.
+ */
+int npuprof_session_discard_pid(struct npuprof_session *s, pid_t pid);
+
+/** npuprof_session_nr_pids() - processes in the session (0 for NULL). */
+unsigned int npuprof_session_nr_pids(const struct npuprof_session *s);
+
+/**
+ * npuprof_session_pid_owner() - after add_pid() said -EBUSY: the pid of
+ * the process (an msprof) whose session profiles @pid, in *@owner (0 when
+ * none).  Return: 0 or -errno.
+ */
+int npuprof_session_pid_owner(struct npuprof_session *s, pid_t pid, pid_t *owner);
+
+/**
+ * npuprof_session_prof_dir() - the PROF_XXX directory of @pid in the
+ * running window, NULL when it has none (no window, or discarded).
+ */
+const char *npuprof_session_prof_dir(const struct npuprof_session *s, pid_t pid);
+
+/**
+ * npuprof_session_open() - create a session for the one process @pid
+ * Return: as npuprof_session_create() and npuprof_session_add_pid().
  */
 int npuprof_session_open(const struct npuprof_session_opts *opts, pid_t pid,
 			 struct npuprof_session **out);
 
-/** npuprof_session_start() - new PROF_XXX dir, start_info, enable capture. */
+/**
+ * npuprof_session_start() - a new window: a PROF_XXX dir and start_info
+ * per process, enable capture.  Return: 0; -EALREADY; -ENOENT with no
+ * process; -errno of a directory (nothing is left of the window then).
+ */
 int npuprof_session_start(struct npuprof_session *s);
 
 /** npuprof_session_running() - 1 between start and stop. */
@@ -74,9 +139,14 @@ int npuprof_session_running(const struct npuprof_session *s);
 
 /**
  * npuprof_session_stop() - disable capture, drain, write end_info,
- * info.json and sample.json.  @res may be NULL.
+ * info.json and sample.json of every process in the window
+ * @res:  one result per process, in the order the pids were added (as
+ *        npuprof_session_nr_pids() counted them before the stop); may be NULL
+ * @nres: entries of @res
+ * Return: 0 or the first -errno (the data of every process is still saved).
  */
-int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_result *res);
+int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_result *res,
+			 unsigned int nres);
 
 /**
  * npuprof_session_discard() - undo a start the app refused: disable
