@@ -1,9 +1,16 @@
 #!/bin/sh
 # Runs inside the test VM (scripts/vm-run.sh): load the modules, capture the
-# sample AI task with msprof in launch or attach mode over a scripted
-# start/stop window, and leave everything in OUT for the host-side checks.
+# sample AI task with msprof over a scripted start/stop window, and leave
+# everything in OUT for the host-side checks.
 #
-#   scripts/guest-capture.sh launch|attach OUT [APP ARGS...]
+#   scripts/guest-capture.sh MODE OUT [APP ARGS...]
+# MODE: launch (msprof starts the app), attach (msprof --pid), or, for a job
+# of E2E_RANKS processes (default 4; rank r on device r, npusim devices=N):
+#   attach-ranks  one msprof --pid=P1,...,PN for all of them
+#   sessions      one msprof per rank, all at once, into the same OUT
+#   second        one msprof on rank 0, then a second one on the same pid:
+#                 refused at once (its output in OUT/second.log, status in
+#                 OUT/second.rc); the first capture goes on
 # Timing knobs (seconds, environment): E2E_BEFORE (before "start"),
 # E2E_WINDOW (between "start" and "stop").
 set -eu
@@ -12,8 +19,9 @@ out=$2
 shift 2
 before=${E2E_BEFORE:-3}
 window=${E2E_WINDOW:-4}
+ranks=${E2E_RANKS:-4}
 
-insmod build/kmod/npusim.ko
+insmod build/kmod/npusim.ko devices="$ranks"
 insmod build/kmod/npuprof.ko
 
 commands() {
@@ -22,6 +30,30 @@ commands() {
 	sleep "$window"
 	echo stop
 	echo quit
+}
+
+# wait_socket PID: until the app's dynamic-profiling server listens.
+wait_socket() {
+	i=0
+	while [ ! -S "$HOME/dynamic_profiling_socket_$1" ]; do
+		i=$((i + 1))
+		[ $i -le 300 ] || { echo "no socket from pid $1" >&2; exit 1; }
+		sleep 0.1
+	done
+}
+
+# start_ranks APP ARGS...: $ranks apps in attach mode, rank r on device r;
+# their pids in $pids (space separated) and $pid_list (comma separated).
+start_ranks() {
+	pids=
+	r=0
+	while [ $r -lt "$ranks" ]; do
+		PROFILING_MODE=dynamic build/bin/ai_task --device=$r "$@" >"$out/app.$r.out" 2>"$out/app.$r.err" &
+		pids="$pids $!"
+		r=$((r + 1))
+	done
+	for p in $pids; do wait_socket "$p"; done
+	pid_list=$(echo $pids | tr ' ' ',')
 }
 
 case $mode in
@@ -42,13 +74,58 @@ attach)
 		>"$out/msprof.log" 2>"$out/msprof.err"
 	wait "$app"
 	;;
+attach-ranks)
+	start_ranks "$@"
+	commands | build/bin/msprof --dynamic=on --pid="$pid_list" --output="$out" \
+		>"$out/msprof.log" 2>"$out/msprof.err"
+	echo $? >"$out/msprof.rc"
+	for p in $pids; do wait "$p"; done
+	;;
+sessions)
+	start_ranks "$@"
+	r=0
+	mpids=
+	for p in $pids; do
+		commands | build/bin/msprof --dynamic=on --pid="$p" --output="$out" \
+			>"$out/msprof.$r.log" 2>"$out/msprof.$r.err" &
+		mpids="$mpids $!"
+		r=$((r + 1))
+	done
+	wait_rc=0
+	for m in $mpids; do wait "$m" || wait_rc=$?; done
+	for p in $pids; do wait "$p"; done
+	cat "$out"/msprof.[0-9]*.log >"$out/msprof.log"
+	cat "$out"/msprof.[0-9]*.err >"$out/msprof.err"
+	echo $wait_rc >"$out/msprof.rc"
+	;;
+second)
+	start_ranks "$@"
+	first=${pids%% *}
+	first=${first:-$(echo $pids | cut -d' ' -f1)}
+	commands | build/bin/msprof --dynamic=on --pid="$first" --output="$out" \
+		>"$out/msprof.log" 2>"$out/msprof.err" &
+	msprof_pid=$!
+	sleep $((before + 1))
+	start_s=$(date +%s)
+	printf 'start\nstop\nquit\n' | build/bin/msprof --dynamic=on --pid="$first" --output="$out/second" \
+		>"$out/second.log" 2>&1
+	echo "$? $msprof_pid $(($(date +%s) - start_s))" >"$out/second.rc"
+	wait "$msprof_pid"
+	echo $? >"$out/msprof.rc"
+	for p in $pids; do wait "$p"; done
+	;;
 *)
-	echo "usage: guest-capture.sh launch|attach OUT [APP ARGS...]" >&2
+	echo "usage: guest-capture.sh launch|attach|attach-ranks|sessions|second OUT [APP ARGS...]" >&2
 	exit 2
 	;;
 esac
 # The app prints exactly one JSON line on stdout: its own count of calls.
-grep -h '^{' "$out/msprof.log" "$out/app.out" 2>/dev/null | tail -n 1 >"$out/app.json"
+case $mode in
+launch | attach)
+	grep -h '^{' "$out/msprof.log" "$out/app.out" 2>/dev/null | tail -n 1 >"$out/app.json" ;;
+*)
+	cat "$out"/app.[0-9]*.out | grep -h '^{' >"$out/app.json" ;;
+esac
 for d in "$out"/PROF_*; do
 	[ -d "$d" ] && mkdir -p "$out/records" &&
 		build/bin/npuprof-dump "$d" >"$out/records/$(basename "$d").jsonl"

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Check a dynamic-profiling capture against the sample app's own counts.
 
-Usage: check_capture.py OUT
-  OUT holds app.json (the sample AI task's exit line: exact API-call and
-  device-task counts per step, with CLOCK_MONOTONIC step bounds), the
-  PROF_XXX directories msprof wrote, and records/PROF_XXX.jsonl (every record,
-  from npuprof-dump).
+Usage: check_capture.py OUT [PROCESSES]
+  OUT holds app.json (the sample AI task's exit line, one per process of a
+  multi-process job: exact API-call and device-task counts per step, with
+  CLOCK_MONOTONIC step bounds), the PROF_XXX directories msprof wrote, and
+  records/PROF_XXX.jsonl (every record, from npuprof-dump).  PROCESSES, when
+  given, is how many processes must each have exactly one PROF dir.
 
-What must hold, for every PROF dir:
+What must hold, for every PROF dir (matched to its process's line of
+app.json by the pid in its info.json, or by the threads of its records):
+  - every API call and device task record belongs to that process;
   - capture window = [start_info.clockMonotonic, end_info.clockMonotonic];
     at least one step lies wholly inside it;
   - for each such step: the API records of that thread inside the step's
@@ -160,19 +163,53 @@ def check_timeline(prof):
              f"launch {starts[i]} us, task {ends[i]} us")
 
 
+def load_apps(out):
+    with open(os.path.join(out, "app.json"), encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def app_of(prof, recs, apps):
+    """The app.json line of the process this PROF dir is for."""
+    pid = json.load(open(os.path.join(prof, "host", "info.json")))["pid"]
+    for app in apps:
+        if app.get("pid") == pid:
+            return pid, app
+    tids = {r["tid"] for r in recs if r["type"] == "api"}
+    for app in apps:
+        if tids & {s["tid"] for s in app["steps"]}:
+            return pid, app
+    return pid, None
+
+
+def check_own_records(prof, recs, pid):
+    other = collections.Counter(r["pid"] for r in recs if r["type"] in ("api", "task") and r["pid"] != pid)
+    if other:
+        fail(f"{prof}: records of other processes {dict(other)} in the PROF dir of pid {pid}")
+
+
 def main():
     out = sys.argv[1]
-    app = json.load(open(os.path.join(out, "app.json")))
+    want_procs = int(sys.argv[2]) if len(sys.argv) > 2 else None
+    apps = load_apps(out)
     profs = sorted(p for p in glob.glob(os.path.join(out, "PROF_*")) if os.path.isdir(p))
     if not profs:
         fail(f"{out}: no PROF_* directory")
     steps = 0
+    per_pid = collections.Counter()
     for prof in profs:
         recs = load_records(os.path.join(out, "records", os.path.basename(prof) + ".jsonl"))
+        pid, app = app_of(prof, recs, apps)
+        per_pid[pid] += 1
+        if app is None:
+            fail(f"{prof}: no line of app.json belongs to pid {pid}")
+            continue
+        check_own_records(prof, recs, pid)
         check_no_duplicates(prof, recs)
         check_lost(prof, recs)
         steps += check_steps(prof, recs, app)
         check_timeline(prof)
+    if want_procs is not None and (len(per_pid) != want_procs or set(per_pid.values()) != {1}):
+        fail(f"{out}: PROF dirs per pid {dict(per_pid)}, want one for each of {want_procs} processes")
     print(f"{len(profs)} PROF dirs, {steps} steps checked, {len(bad)} findings")
     return 1 if bad else 0
 

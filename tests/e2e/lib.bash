@@ -7,7 +7,8 @@ shared_checker=../shared/checks/check_prof.py
 
 # e2e_run MODE APP_ARGS...: prints the output directory on success.
 e2e_run() {
-	local mode=$1 out
+	local mode=$1
+	# out stays set for the caller's own checks
 	shift
 	mkdir -p build/e2e
 	out=$(mktemp -d "$PWD/build/e2e/$mode.XXXXXX")
@@ -17,7 +18,7 @@ e2e_run() {
 	echo "--- msprof output"
 	cat "$out/msprof.log" "$out/msprof.err"
 	build/bin/msprof --export=on --output="$out" || { echo "export failed"; return 1; }
-	python3 tests/e2e/check_capture.py "$out" || return 1
+	python3 tests/e2e/check_capture.py "$out" ${E2E_PROCS:-} || return 1
 	if [[ -f $shared_checker ]]; then
 		python3 "$shared_checker" "$out" || return 1
 	else
