@@ -8,6 +8,7 @@
 # of E2E_RANKS processes (default 4; rank r on device r, npusim devices=N):
 #   attach-ranks  one msprof --pid=P1,...,PN for all of them
 #   sessions      one msprof per rank, all at once, into the same OUT
+#   kill-rank     as attach-ranks, and the last rank is killed mid-window
 #   second        one msprof on rank 0, then a second one on the same pid:
 #                 refused at once (its output in OUT/second.log, status in
 #                 OUT/second.rc); the first capture goes on
@@ -48,7 +49,7 @@ start_ranks() {
 	pids=
 	r=0
 	while [ $r -lt "$ranks" ]; do
-		PROFILING_MODE=dynamic build/bin/ai_task --device=$r "$@" >"$out/app.$r.out" 2>"$out/app.$r.err" &
+		RANK=$r LOCAL_RANK=$r WORLD_SIZE=$ranks PROFILING_MODE=dynamic build/bin/ai_task --device=$r "$@" >"$out/app.$r.out" 2>"$out/app.$r.err" &
 		pids="$pids $!"
 		r=$((r + 1))
 	done
@@ -74,12 +75,18 @@ attach)
 		>"$out/msprof.log" 2>"$out/msprof.err"
 	wait "$app"
 	;;
-attach-ranks)
+attach-ranks | kill-rank)
 	start_ranks "$@"
+	if [ "$mode" = kill-rank ]; then
+		# the last rank is killed in the middle of the window
+		victim=${pids##* }
+		( sleep $((before + window / 2)); kill -9 "$victim" ) &
+	fi
 	commands | build/bin/msprof --dynamic=on --pid="$pid_list" --output="$out" \
-		>"$out/msprof.log" 2>"$out/msprof.err"
+		--result="$out/result.jsonl" >"$out/msprof.log" 2>"$out/msprof.err"
 	echo $? >"$out/msprof.rc"
-	for p in $pids; do wait "$p"; done
+	for p in $pids; do wait "$p" || true; done
+	[ "$mode" = kill-rank ] && echo "$victim" >"$out/victim"
 	;;
 sessions)
 	start_ranks "$@"
@@ -115,7 +122,7 @@ second)
 	for p in $pids; do wait "$p"; done
 	;;
 *)
-	echo "usage: guest-capture.sh launch|attach|attach-ranks|sessions|second OUT [APP ARGS...]" >&2
+	echo "usage: guest-capture.sh launch|attach|attach-ranks|kill-rank|sessions|second OUT [APP ARGS...]" >&2
 	exit 2
 	;;
 esac

@@ -64,6 +64,7 @@ struct capture_clocks {
 struct session_member {
 	pid_t pid;
 	char comm[64];	/* read when added: the app may be gone by stop */
+	int rank;	/* RANK from its environment (launchers set it), -1 if none */
 	bool in_window; /* has a PROF_XXX directory in the running window */
 	bool discard;	/* remove that directory at stop (the app refused) */
 	bool leaving;	/* detached during the window: dropped at stop */
@@ -169,6 +170,36 @@ static int open_producers(struct npuprof_session *s)
 	return 0;
 }
 
+/*
+ * The job rank of @pid: RANK in its environment, as torchrun, mpirun
+ * (through its launcher scripts) and CANN's own samples set it; -1 when
+ * absent or unreadable.
+ */
+static int read_rank(pid_t pid)
+{
+	char path[64], buf[65536], *p, *end;
+	ssize_t n;
+	long v;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	for (p = buf; p < buf + n; p += strlen(p) + 1) {
+		if (strncmp(p, "RANK=", 5))
+			continue;
+		v = strtol(p + 5, &end, 10);
+		return end != p + 5 && !*end && v >= 0 && v < INT32_MAX ? (int)v : -1;
+	}
+	return -1;
+}
+
 static void read_comm(pid_t pid, char *buf, size_t size)
 {
 	char path[64];
@@ -268,6 +299,7 @@ int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid)
 	m = &s->members[s->nr_members++];
 	memset(m, 0, sizeof(*m));
 	m->pid = pid;
+	m->rank = read_rank(pid);
 	read_comm(pid, m->comm, sizeof(m->comm));
 	return 0;
 }
@@ -756,6 +788,8 @@ static int write_info(struct npuprof_session *s, const struct session_member *m,
 			"record_version", NPUPROF_RECORD_VERSION, "clockSamples", clock_samples(s),
 			"devices", data_devices(m), "rings", rings, "drain",
 			drain_json(s, rst, st));
+	if (doc && m->rank >= 0)
+		json_object_set_new(doc, "rank", json_integer(m->rank));
 	return write_json(s, m, "host/info.json", doc);
 }
 
@@ -786,11 +820,16 @@ static int finish_member(struct npuprof_session *s, struct session_member *m,
 		return err;
 	memset(res, 0, sizeof(*res));
 	res->pid = m->pid;
+	res->rank = m->rank;
 	snprintf(res->prof_dir, sizeof(res->prof_dir), "%s", m->prof_dir);
 	res->api_records = rst->api_records;
 	res->task_records = rst->task_records;
 	res->lost = lost;
 	res->write_error = rst->write_error;
+	res->dropped = rst->dropped;
+	res->skipped_bytes = st->skipped_bytes;
+	res->start_unix_ns = (int64_t)s->begin.real.tv_sec * 1000000000 + s->begin.real.tv_nsec;
+	res->end_unix_ns = (int64_t)s->end.real.tv_sec * 1000000000 + s->end.real.tv_nsec;
 	return err;
 }
 

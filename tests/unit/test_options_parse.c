@@ -127,13 +127,13 @@ static void test_errors(void)
 	BAD("Argument --pid=12,13,12: pid 12 is given twice.", "--pid=12,13,12");
 	BAD("Argument --help: does not take a value", "--help=1");
 	BAD("Argument --bogus: unknown option. Supported options: --dynamic --pid --output --ascendcl "
-	    "--runtime-api --task-time --export --type --help.",
+	    "--runtime-api --task-time --export --type --result --help.",
 	    "--bogus=1");
 	BAD("Argument --aicpu: this msprof option is not supported yet. Supported options: --dynamic --pid "
-	    "--output --ascendcl --runtime-api --task-time --export --type --help.",
+	    "--output --ascendcl --runtime-api --task-time --export --type --result --help.",
 	    "--aicpu=on");
 	BAD("Argument --application: this msprof option is not supported yet. Supported options: --dynamic "
-	    "--pid --output --ascendcl --runtime-api --task-time --export --type --help.",
+	    "--pid --output --ascendcl --runtime-api --task-time --export --type --result --help.",
 	    "--application=./app");
 	BAD("Argument --t: ambiguous, it could be --task-time or --type.", "--t=on");
 	/* Regression: prefixes were matched against supported names only, so
@@ -142,7 +142,7 @@ static void test_errors(void)
 	BAD("Argument --p: ambiguous, it could be --pid or --parse.", "--p=1");
 	BAD("Argument --e: ambiguous, it could be --export or --environment.", "--e=on");
 	BAD("Argument --app: this msprof option is not supported yet. Supported options: --dynamic "
-	    "--pid --output --ascendcl --runtime-api --task-time --export --type --help.",
+	    "--pid --output --ascendcl --runtime-api --task-time --export --type --result --help.",
 	    "--app=./x");
 }
 

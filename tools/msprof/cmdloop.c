@@ -24,6 +24,7 @@
 #include <npuprof/msg.h>
 
 #include "cmdloop.h"
+#include "result.h"
 
 #define MSPROF_CHECK_INTERVAL_MS 1000 /* how often the loop looks at the app */
 #define MSPROF_LINE_MAX 4096
@@ -102,6 +103,16 @@ static unsigned int live_targets(const struct msprof_dyn *d)
 	return n;
 }
 
+/* A --result line could not be written: say so once, count it. */
+void msprof_result_error(struct msprof_dyn *d)
+{
+	npuprof_err("writing the --result file failed: %s; the results of this capture are in the messages above",
+		    strerror(errno ? errno : EIO));
+	d->failures++;
+	fclose(d->result);
+	d->result = NULL;
+}
+
 /* Stop the running capture and say where each process's data is. */
 static void finish_capture(struct msprof_dyn *d)
 {
@@ -134,6 +145,8 @@ static void finish_capture(struct msprof_dyn *d)
 				    r->write_error == -ENOSPC ? ": free disk space under --output and collect again" : "");
 			d->failures++;
 		}
+		if (d->result && msprof_result_saved(d->result, r))
+			msprof_result_error(d);
 	}
 	free(res);
 }
@@ -248,6 +261,10 @@ static enum start_outcome start_one(struct msprof_dyn *d, struct msprof_target *
 	}
 	d->ops->discard_pid(d->s, t->app_pid);
 	d->failures++;
+	if (d->result && msprof_result_failed(d->result, t->app_pid, status == DYNPROF_NOT_SET_DEVICE
+				    ? "start refused: the app has not set a device yet"
+				    : "start refused by the app"))
+		msprof_result_error(d);
 	if (status == DYNPROF_NOT_SET_DEVICE)
 		npuprof_warn("dynamic profiling device for pid %d has not been set up: start again after the app has called aclrtSetDevice",
 			     (int)t->app_pid);

@@ -17,6 +17,7 @@
 #ifndef MSPROF_CMDLOOP_H
 #define MSPROF_CMDLOOP_H
 
+#include <stdio.h>
 #include <sys/types.h>
 
 #include <npuprof/session.h>
@@ -72,6 +73,7 @@ struct msprof_target {
  * @failures:       requested captures that failed: a process that could
  *                  not be reached, refused a start or a stop, or left in
  *                  the middle of a window; the exit status reports them
+ * @result:         --result stream, NULL when not asked for (result.h)
  */
 struct msprof_dyn {
 	struct msprof_target t[MSPROF_MAX_TARGETS];
@@ -86,6 +88,7 @@ struct msprof_dyn {
 	unsigned long lineno;
 	int gone;
 	unsigned int failures;
+	FILE *result;
 };
 
 /* msprof_cmd_run_line() results */
@@ -123,6 +126,12 @@ int msprof_cmd_loop(struct msprof_dyn *d, int in_fd);
  * exited), else 0.
  */
 int msprof_app_alive(struct msprof_dyn *d, const struct msprof_target *t);
+
+/**
+ * msprof_result_error() - a --result line could not be written: say so,
+ * count a failure and stop writing results.
+ */
+void msprof_result_error(struct msprof_dyn *d);
 
 /** msprof_cmd_usage() - the command help printed by "help" and on errors. */
 void msprof_cmd_usage(void);

@@ -34,6 +34,7 @@
 
 #include "cmdloop.h"
 #include "dynamic.h"
+#include "result.h"
 
 const struct msprof_session_ops msprof_session_ops_real = {
 	.start = npuprof_session_start,
@@ -463,6 +464,25 @@ static int attach_one(struct msprof_dyn *d, pid_t pid, const char *params)
 	return 0;
 }
 
+/* A failed attach_one() in the words of a --result line. */
+static const char *attach_why(int rc)
+{
+	switch (rc) {
+	case -ESRCH:
+		return "the process has exited";
+	case -ENOENT:
+		return "no dynamic profiling server, or no libascendcl.so mapped";
+	case -EBUSY:
+		return "another msprof profiles this process";
+	case -ECONNREFUSED:
+		return "the dynamic profiling server does not listen";
+	case -ETIMEDOUT:
+		return "the dynamic profiling server did not answer";
+	default:
+		return strerror(-rc);
+	}
+}
+
 /* Attach mode: every --pid that can be reached; the others are named. */
 static int set_up_attach(const struct msprof_options *o, const char *params, struct msprof_dyn *d)
 {
@@ -474,10 +494,12 @@ static int set_up_attach(const struct msprof_options *o, const char *params, str
 		return rc;
 	for (i = 0; i < o->nr_pids; i++) {
 		rc = attach_one(d, o->pids[i], params);
-		if (rc) {
-			d->failures++;
-			last = rc;
-		}
+		if (!rc)
+			continue;
+		d->failures++;
+		last = rc;
+		if (d->result && msprof_result_failed(d->result, o->pids[i], attach_why(rc)))
+			msprof_result_error(d);
 	}
 	if (!d->nr_targets)
 		return last ? last : -ESRCH;
@@ -519,6 +541,14 @@ int msprof_dynamic_run(const struct msprof_options *o)
 		npuprof_err("building the profiling parameters: %s", strerror(ENOMEM));
 		return MSPROF_EXIT_FAILURE;
 	}
+	if (o->result[0]) {
+		d.result = msprof_result_open(o->result);
+		if (!d.result) {
+			npuprof_err("--result=%s: %s", o->result, strerror(errno));
+			free(params);
+			return MSPROF_EXIT_FAILURE;
+		}
+	}
 	rc = o->app_argv ? set_up_launch(o, params, &d) : set_up_attach(o, params, &d);
 	if (!rc) {
 		describe_targets(&d, who, sizeof(who));
@@ -538,6 +568,8 @@ int msprof_dynamic_run(const struct msprof_options *o)
 	if (d.child > 0 && !(rc && d.child_reaped))
 		wait_app(&d);
 	free(params);
+	if (d.result)
+		fclose(d.result);
 	if (rc)
 		return MSPROF_EXIT_FAILURE;
 	return d.failures ? MSPROF_EXIT_PARTIAL : 0;

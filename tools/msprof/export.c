@@ -26,6 +26,7 @@
 
 #include "export.h"
 #include "export_model.h"
+#include "export_job.h"
 #include "export_summary.h"
 #include "export_timeline.h"
 
@@ -272,7 +273,9 @@ static void print_summary(const struct export_model *m, const char *out)
 	printf("  Output: %s\n", out);
 }
 
-static int export_one(const char *dir, const struct msprof_export_opts *opts)
+/* @row: filled for the job table when not NULL (and the export worked). */
+static int export_one(const char *dir, const struct msprof_export_opts *opts,
+		      struct export_job_row *row)
 {
 	struct export_model m;
 	char out[PATH_MAX];
@@ -303,6 +306,8 @@ static int export_one(const char *dir, const struct msprof_export_opts *opts)
 	npuprof_info("Export all data in %s done.", base_name(dir));
 	if (opts->print_summary)
 		print_summary(&m, out);
+	if (row)
+		err = export_job_row(&m, row);
 out_free:
 	export_model_free(&m);
 	return err;
@@ -354,14 +359,16 @@ static void free_list(char **v, long n)
 
 int msprof_export(const struct msprof_export_opts *opts)
 {
+	struct export_job_row *rows;
 	char **dirs = NULL;
+	size_t n_rows = 0;
 	long n, i;
 	int err, first = 0;
 
 	if (!opts || !opts->output)
 		return -EINVAL;
 	if (is_prof_dir(opts->output))
-		return export_one(opts->output, opts);
+		return export_one(opts->output, opts, NULL);
 	err = list_prof_dirs(opts->output, &dirs, &n);
 	if (err) {
 		npuprof_err("--output=%s: %s", opts->output, strerror(-err));
@@ -374,11 +381,16 @@ int msprof_export(const struct msprof_export_opts *opts)
 		free(dirs);
 		return -ENOENT;
 	}
+	rows = opts->print_summary ? calloc((size_t)n, sizeof(*rows)) : NULL;
 	for (i = 0; i < n; i++) {
-		err = export_one(dirs[i], opts);
+		err = export_one(dirs[i], opts, rows ? &rows[n_rows] : NULL);
 		if (err && !first)
 			first = err;
+		n_rows += rows && !err;
 	}
+	if (rows)
+		export_job_print(rows, n_rows, stdout);
+	free(rows);
 	free_list(dirs, n);
 	return first;
 }

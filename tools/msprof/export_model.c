@@ -324,6 +324,9 @@ static int read_info(struct export_model *m)
 	v = json_object_get(info, "pid");
 	if (json_is_integer(v))
 		m->app_pid = (uint32_t)json_integer_value(v);
+	v = json_object_get(info, "rank");
+	if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) < INT32_MAX)
+		m->rank = (int)json_integer_value(v);
 	v = json_object_get(info, "pid_name");
 	if (json_is_string(v))
 		snprintf(m->pid_name, sizeof(m->pid_name), "%s", json_string_value(v));
@@ -416,6 +419,7 @@ int export_model_load(const char *prof_dir, struct export_model *m)
 
 	memset(m, 0, sizeof(*m));
 	m->dir = strdup(prof_dir);
+	m->rank = -1;
 	if (!m->dir)
 		return -ENOMEM;
 	if (snprintf(host, sizeof(host), "%s/host/data", prof_dir) >= (int)sizeof(host))

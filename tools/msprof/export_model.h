@@ -139,6 +139,8 @@ struct xm_sample {
  * @dir:             the PROF_XXX path (owned)
  * @app_pid:         the profiled process (info.json "pid", else records)
  * @pid_name:        its name (info.json "pid_name"), "" if unknown
+ * @rank:            its rank in the job (info.json "rank", from the
+ *                   launcher's RANK), -1 if unknown
  * @calls:           API calls sorted by (pid, tid, entry_ns)
  * @tasks:           tasks sorted by (device, stream, task_id)
  * @devs:            devices sorted by id
@@ -155,6 +157,7 @@ struct export_model {
 	char *dir;
 	uint32_t app_pid;
 	char pid_name[64];
+	int rank;
 	struct xm_call *calls;
 	size_t n_calls;
 	struct xm_task *tasks;

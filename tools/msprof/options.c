@@ -185,6 +185,20 @@ static int set_output(struct msprof_options *o, const char *val, char *err)
 	return 0;
 }
 
+/* --result=FILE: ours, not CANN's; one JSON line per PROF dir is appended. */
+static int set_result(struct msprof_options *o, const char *val, char *err)
+{
+	size_t len = strlen(val);
+
+	if (!len)
+		return fail(err, "Argument --result: expected one argument (write --result=FILE)");
+	if (len >= sizeof(o->result))
+		return fail(err, "Argument --result is too long: %zu characters, at most %zu.", len,
+			    sizeof(o->result) - 1);
+	memcpy(o->result, val, len + 1);
+	return 0;
+}
+
 static const struct opt_def opt_defs[] = {
 	{ "dynamic", set_dynamic, "on|off", "off", "dynamic profiling: start/stop collection from a prompt" },
 	{ "pid", set_pid, "PID[,PID...]", "none",
@@ -196,6 +210,8 @@ static const struct opt_def opt_defs[] = {
 	{ "task-trace", set_task_time, NULL, NULL, NULL }, /* msprof's alias of --task-time */
 	{ "export", set_export, "on|off", "off", "export PROF_XXX data under --output to timeline JSON and CSV" },
 	{ "type", set_type, "text", "text", "export format" },
+	{ "result", set_result, "FILE", "none",
+	  "append one JSON line per PROF dir written (pid, dir, window, records, losses) for scripts" },
 	{ "help", NULL, NULL, NULL, "print this help" },
 };
 
@@ -216,7 +232,7 @@ static const char *const unsupported_opts[] = {
 };
 
 static const char supported_list[] =
-	"--dynamic --pid --output --ascendcl --runtime-api --task-time --export --type --help";
+	"--dynamic --pid --output --ascendcl --runtime-api --task-time --export --type --result --help";
 
 #define N_UNSUPPORTED (sizeof(unsupported_opts) / sizeof(unsupported_opts[0]))
 
@@ -418,6 +434,39 @@ static int check_pid(const struct msprof_options *o, char *err)
 	return 0;
 }
 
+/* --result: a regular file or none yet, in an existing writable directory. */
+static int check_result(const struct msprof_options *o, char *err)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	char *slash;
+
+	if (!o->result[0])
+		return 0;
+	if (o->export_on)
+		return fail(err, "Argument --result is for capture, not with --export.");
+	if (!stat(o->result, &st)) {
+		if (!S_ISREG(st.st_mode))
+			return fail(err, "Argument --result %s is not a regular file.", o->result);
+		if (access(o->result, W_OK))
+			return fail(err, "Argument --result %s permission denied.", o->result);
+		return 0;
+	}
+	snprintf(dir, sizeof(dir), "%s", o->result);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return fail(err, "Argument --result %s: directory %s does not exist.", o->result, dir);
+	if (access(dir, W_OK | X_OK))
+		return fail(err, "Argument --result %s: directory %s permission denied.", o->result, dir);
+	return 0;
+}
+
 int msprof_options_check(struct msprof_options *o, char *err)
 {
 	int rc;
@@ -432,6 +481,8 @@ int msprof_options_check(struct msprof_options *o, char *err)
 	if (rc)
 		return rc;
 	rc = check_output(o, err);
+	if (!rc)
+		rc = check_result(o, err);
 	if (rc)
 		return rc;
 	/* Several pids: each one's trouble is named at connect, the others go on. */

@@ -47,6 +47,7 @@ enum msprof_task_time {
  * @dynamic:     --dynamic=on
  * @pid:         the first --pid, 0 when not given
  * @pids:        every --pid (P1,P2,...), @nr_pids of them
+ * @result:      --result file, "" when not given
  * @output:      --output as given, "" when not given
  * @output_abs:  absolute --output (cwd when not given); set by check
  * @ascendcl:    --ascendcl (default on)
@@ -64,6 +65,7 @@ struct msprof_options {
 	unsigned int nr_pids;
 	char output[MSPROF_OUTPUT_MAX + 1];
 	char output_abs[PATH_MAX];
+	char result[PATH_MAX];
 	int ascendcl;
 	int runtime_api;
 	enum msprof_task_time task_time;

@@ -50,6 +50,7 @@ struct npuprof_session_opts {
 /**
  * struct npuprof_session_result - what one start/stop produced for one process
  * @pid:          the process
+ * @rank:         its RANK (from its environment), -1 when unknown
  * @discarded:    1 when no directory was kept (not in the window, or the
  *                app refused the start: npuprof_session_discard_pid())
  * @prof_dir:     path of the PROF_XXX directory
@@ -58,15 +59,24 @@ struct npuprof_session_opts {
  * @lost:         records lost because a ring was full (all CPUs, both
  *                sources; the session's rings, shared by its processes)
  * @write_error:  first -errno of a write (-ENOSPC: disk full), 0 if none
+ * @dropped:      records read from the rings but not saved (write failure)
+ * @skipped_bytes: ring bytes skipped after a corrupt record header
+ * @start_unix_ns: window start on the wall clock (start_info), ns
+ * @end_unix_ns:  window end on the wall clock (end_info), ns
  */
 struct npuprof_session_result {
 	pid_t pid;
+	int rank;
 	int discarded;
 	char prof_dir[4096];
 	uint64_t api_records;
 	uint64_t task_records;
 	uint64_t lost;
 	int write_error;
+	uint64_t dropped;
+	uint64_t skipped_bytes;
+	int64_t start_unix_ns;
+	int64_t end_unix_ns;
 };
 
 struct npuprof_session;

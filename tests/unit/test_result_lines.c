@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Description: --result lines are one JSON object per line, appended: a
+ * saved PROF dir gives pid, prof_dir, the window in Unix ns, record
+ * counts, losses by cause and complete = true only when nothing was lost,
+ * dropped or skipped and no write failed; a process without a directory
+ * gives prof_dir null, complete false and the reason.  A second open
+ * appends after the lines already there.
+ */
+#include <jansson.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "result.h"
+
+static json_t *line(char **cursor)
+{
+	char *nl = strchr(*cursor, '\n');
+	json_t *j;
+
+	if (!nl)
+		return NULL;
+	*nl = '\0';
+	j = json_loads(*cursor, 0, NULL);
+	*cursor = nl + 1;
+	return j;
+}
+
+static long long ival(json_t *o, const char *k)
+{
+	return json_integer_value(json_object_get(o, k));
+}
+
+int main(void)
+{
+	char path[] = "/tmp/npuprof-result-XXXXXX";
+	struct npuprof_session_result ok = {
+		.pid = 4242, .rank = 3, .prof_dir = "/out/PROF_000001_20261130120000000_00004242ABCDEFGH",
+		.api_records = 700, .task_records = 1932, .start_unix_ns = 1796042795885890123,
+		.end_unix_ns = 1796042799885890456,
+	};
+	struct npuprof_session_result lossy = ok;
+	char buf[4096], *cur = buf;
+	json_t *a, *b, *c, *lost;
+	FILE *f;
+	int fd = mkstemp(path);
+	ssize_t n;
+
+	if (fd < 0)
+		CHECK_SKIP("no temp file");
+	close(fd);
+	lossy.pid = 4243;
+	lossy.rank = -1;
+	lossy.lost = 5;
+	lossy.dropped = 2;
+	f = msprof_result_open(path);
+	CHECK(f != NULL);
+	if (!f)
+		return CHECK_DONE();
+	CHECK_EQ(msprof_result_saved(f, &ok), 0);
+	fclose(f);
+	f = msprof_result_open(path); /* appends */
+	CHECK_EQ(msprof_result_saved(f, &lossy), 0);
+	CHECK_EQ(msprof_result_failed(f, 4244, "the process has exited"), 0);
+	fclose(f);
+
+	fd = open(path, O_RDONLY);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	unlink(path);
+	CHECK(n > 0);
+	buf[n > 0 ? n : 0] = '\0';
+	a = line(&cur);
+	b = line(&cur);
+	c = line(&cur);
+	CHECK(a && b && c);
+	CHECK_STR(cur, "");
+	if (!a || !b || !c)
+		return CHECK_DONE();
+	CHECK_EQ(ival(a, "pid"), 4242);
+	CHECK_EQ(ival(a, "rank"), 3);
+	CHECK_STR(json_string_value(json_object_get(a, "prof_dir")), ok.prof_dir);
+	CHECK_EQ(ival(a, "start_ns"), 1796042795885890123ll);
+	CHECK_EQ(ival(a, "end_ns"), 1796042799885890456ll);
+	CHECK_EQ(ival(a, "api_records"), 700);
+	CHECK_EQ(ival(a, "task_records"), 1932);
+	CHECK(json_is_true(json_object_get(a, "complete")));
+	CHECK(json_is_null(json_object_get(a, "error")));
+	CHECK(json_string_value(json_object_get(a, "host")) != NULL);
+	lost = json_object_get(a, "lost");
+	CHECK_EQ(ival(lost, "ring_full"), 0);
+	CHECK_EQ(ival(lost, "write_failed"), 0);
+	CHECK_EQ(ival(lost, "corrupt_bytes"), 0);
+
+	CHECK_EQ(ival(b, "pid"), 4243);
+	CHECK(json_is_null(json_object_get(b, "rank")));
+	CHECK(json_is_false(json_object_get(b, "complete")));
+	CHECK_EQ(ival(json_object_get(b, "lost"), "ring_full"), 5);
+	CHECK_EQ(ival(json_object_get(b, "lost"), "write_failed"), 2);
+
+	CHECK_EQ(ival(c, "pid"), 4244);
+	CHECK(json_is_null(json_object_get(c, "prof_dir")));
+	CHECK(json_is_false(json_object_get(c, "complete")));
+	CHECK_STR(json_string_value(json_object_get(c, "error")), "the process has exited");
+	json_decref(a);
+	json_decref(b);
+	json_decref(c);
+	return CHECK_DONE();
+}

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Job-level table of an export (export_job.h).  Every figure comes from
+ * the joined model of one PROF dir: device busy time is the union of its
+ * drawn task intervals (streams run concurrently, so a plain sum would
+ * count the overlap twice); API time adds up outermost calls only (a call
+ * made inside another is already in its caller's time).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <npuprof/record.h>
+
+#include "export_job.h"
+
+#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
+
+struct span {
+	int64_t start, end;
+};
+
+static int cmp_span(const void *pa, const void *pb)
+{
+	const struct span *a = pa, *b = pb;
+
+	return CMP(a->start, b->start);
+}
+
+static int64_t union_ns(struct span *v, size_t n)
+{
+	int64_t total = 0, lo, hi;
+	size_t i;
+
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_span);
+	lo = v[0].start;
+	hi = v[0].end;
+	for (i = 1; i < n; i++) {
+		if (v[i].start > hi) {
+			total += hi - lo;
+			lo = v[i].start;
+		}
+		if (v[i].end > hi)
+			hi = v[i].end;
+	}
+	return total + hi - lo;
+}
+
+static int busy_ns(const struct export_model *m, int64_t *out)
+{
+	struct span *v = malloc((m->n_tasks ? m->n_tasks : 1) * sizeof(*v));
+	size_t i, n = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < m->n_tasks; i++)
+		if (m->tasks[i].drawn)
+			v[n++] = (struct span){ m->tasks[i].start_ns, m->tasks[i].end_ns };
+	*out = union_ns(v, n);
+	free(v);
+	return 0;
+}
+
+/* calls[] is sorted by (pid, tid, entry, outer first). */
+static int64_t api_ns(const struct export_model *m)
+{
+	int64_t total = 0;
+	uint64_t outer_end = 0;
+	size_t i;
+
+	for (i = 0; i < m->n_calls; i++) {
+		const struct xm_call *c = &m->calls[i];
+		int new_thread = !i || c->tid != c[-1].tid || c->pid != c[-1].pid;
+
+		if (!new_thread && c->entry_ns < outer_end)
+			continue; /* inside the outer call */
+		total += (int64_t)(c->exit_ns - c->entry_ns);
+		outer_end = c->exit_ns;
+	}
+	return total;
+}
+
+static int cmp_i64(const void *pa, const void *pb)
+{
+	return CMP(*(const int64_t *)pa, *(const int64_t *)pb);
+}
+
+static int step_ns(const struct export_model *m, int64_t *out)
+{
+	int64_t *gaps = malloc((m->n_calls ? m->n_calls : 1) * sizeof(*gaps));
+	uint64_t last = 0;
+	size_t i, n = 0;
+
+	if (!gaps)
+		return -ENOMEM;
+	for (i = 0; i < m->n_calls; i++) {
+		const struct xm_call *c = &m->calls[i];
+
+		if (i && (c->tid != c[-1].tid || c->pid != c[-1].pid))
+			last = 0;
+		if (c->api != NPUPROF_API_RT_SYNC_STREAM)
+			continue;
+		if (last)
+			gaps[n++] = (int64_t)(c->exit_ns - last);
+		last = c->exit_ns;
+	}
+	if (n) {
+		qsort(gaps, n, sizeof(*gaps), cmp_i64);
+		*out = gaps[n / 2];
+	} else {
+		*out = -1;
+	}
+	free(gaps);
+	return 0;
+}
+
+int export_job_row(const struct export_model *m, struct export_job_row *row)
+{
+	const char *base = strrchr(m->dir, '/');
+	int err;
+
+	memset(row, 0, sizeof(*row));
+	base = base ? base + 1 : m->dir;
+	snprintf(row->name, sizeof(row->name), "%s", base);
+	/* PROF_000001_<yyyymmddHHMMSS>mmm_...: the window to the second */
+	if (strlen(base) > 26)
+		snprintf(row->window, sizeof(row->window), "%.14s", base + 12);
+	row->pid = m->app_pid;
+	row->rank = m->rank;
+	row->api_ns = api_ns(m);
+	err = busy_ns(m, &row->busy_ns);
+	if (!err)
+		err = step_ns(m, &row->step_ns);
+	return err;
+}
+
+static int cmp_row(const void *pa, const void *pb)
+{
+	const struct export_job_row *a = pa, *b = pb;
+	int c = strcmp(a->window, b->window);
+
+	if (!c)
+		c = CMP((unsigned int)a->rank, (unsigned int)b->rank); /* unknown (-1) last */
+	if (!c)
+		c = CMP(a->pid, b->pid);
+	return c;
+}
+
+static void print_window(const struct export_job_row *r, size_t n, FILE *out)
+{
+	const struct export_job_row *slow = &r[0], *fast = &r[0];
+	int by_step = 1;
+	char rank[16];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		by_step &= r[i].step_ns > 0;
+	fprintf(out, "Job summary: %zu processes in the window of %.4s-%.2s-%.2s %.2s:%.2s:%.2s\n", n,
+		r->window, r->window + 4, r->window + 6, r->window + 8, r->window + 10,
+		r->window + 12);
+	fprintf(out, "  %5s %8s %16s %16s %14s  %s\n", "Rank", "Pid", "Device busy(us)", "API time(us)",
+		"Step(us)", "PROF dir");
+	for (i = 0; i < n; i++) {
+		int64_t key = by_step ? r[i].step_ns : r[i].busy_ns;
+
+		snprintf(rank, sizeof(rank), r[i].rank >= 0 ? "%d" : "-", r[i].rank);
+		fprintf(out, "  %5s %8u %16.3f %16.3f ", rank, r[i].pid, (double)r[i].busy_ns / 1e3,
+			(double)r[i].api_ns / 1e3);
+		if (r[i].step_ns > 0)
+			fprintf(out, "%14.3f  %s\n", (double)r[i].step_ns / 1e3, r[i].name);
+		else
+			fprintf(out, "%14s  %s\n", "-", r[i].name);
+		if (key > (by_step ? slow->step_ns : slow->busy_ns))
+			slow = &r[i];
+		if (key < (by_step ? fast->step_ns : fast->busy_ns))
+			fast = &r[i];
+	}
+	snprintf(rank, sizeof(rank), slow->rank >= 0 ? "rank %d" : "rank unknown", slow->rank);
+	if (by_step)
+		fprintf(out, "  Slowest: %s (pid %u), median step %.3f us, %.1f%% above the fastest\n",
+			rank, slow->pid, (double)slow->step_ns / 1e3,
+			100.0 * (double)(slow->step_ns - fast->step_ns) / (double)fast->step_ns);
+	else
+		fprintf(out, "  Slowest: %s (pid %u), device busy %.3f us (no step time: no repeated stream synchronize)\n",
+			rank, slow->pid, (double)slow->busy_ns / 1e3);
+}
+
+void export_job_print(struct export_job_row *rows, size_t n, FILE *out)
+{
+	size_t lo = 0, hi;
+
+	qsort(rows, n, sizeof(*rows), cmp_row);
+	for (lo = 0; lo < n; lo = hi) {
+		for (hi = lo; hi < n && !strcmp(rows[hi].window, rows[lo].window); hi++)
+			;
+		if (hi - lo >= 2)
+			print_window(&rows[lo], hi - lo, out);
+	}
+}

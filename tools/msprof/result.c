@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+/*
+ * --result lines (format in result.h).  Each line is built whole and
+ * written with one fwrite and a flush, so a script reading the file while
+ * msprof runs never sees half a line.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "result.h"
+
+FILE *msprof_result_open(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "a");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+/* Write @line (steals it) and a newline; flush. */
+static int put_line(FILE *f, json_t *line)
+{
+	char host[256] = "";
+	char *text;
+	int err = 0;
+
+	if (!line)
+		return -ENOMEM;
+	gethostname(host, sizeof(host) - 1);
+	json_object_set_new(line, "host", json_string(host));
+	text = json_dumps(line, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(line);
+	if (!text)
+		return -ENOMEM;
+	if (fprintf(f, "%s\n", text) < 0 || fflush(f))
+		err = -EIO;
+	free(text);
+	return err;
+}
+
+int msprof_result_saved(FILE *f, const struct npuprof_session_result *r)
+{
+	int complete = !r->lost && !r->dropped && !r->skipped_bytes && !r->write_error;
+	json_t *line;
+
+	line = json_pack("{s:i, s:o, s:s, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}, s:b, s:s?}", "pid",
+			 (int)r->pid, "rank", r->rank >= 0 ? json_integer(r->rank) : json_null(),
+			 "prof_dir", r->prof_dir, "start_ns", (json_int_t)r->start_unix_ns, "end_ns",
+			 (json_int_t)r->end_unix_ns, "api_records", (json_int_t)r->api_records,
+			 "task_records", (json_int_t)r->task_records, "lost", "ring_full",
+			 (json_int_t)r->lost, "write_failed", (json_int_t)r->dropped,
+			 "corrupt_bytes", (json_int_t)r->skipped_bytes, "complete", complete, "error",
+			 r->write_error ? strerror(-r->write_error) : NULL);
+	return put_line(f, line);
+}
+
+int msprof_result_failed(FILE *f, pid_t pid, const char *why)
+{
+	return put_line(f, json_pack("{s:i, s:n, s:b, s:s}", "pid", (int)pid, "prof_dir", "complete",
+				     0, "error", why));
+}
