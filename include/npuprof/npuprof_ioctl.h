@@ -39,7 +39,19 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define NPUPROF_ABI_VERSION 1
+/*
+ * ABI version: a major and a minor in one __u32 (npuprof_info.abi_version),
+ * major in bits 0-15 and minor in bits 16-31, so the plain 1 that modules
+ * reported before there was a minor reads as 1.0.  A minor bump only adds
+ * (ioctls, meanings of values that were errors before); a reader accepts
+ * any module of its own major.  A major bump breaks existing readers.
+ */
+#define NPUPROF_ABI_MAJOR 1
+#define NPUPROF_ABI_MINOR 0
+#define NPUPROF_ABI_VERSION_OF(major, minor) ((__u32)(major) | (__u32)(minor) << 16)
+#define NPUPROF_ABI_MAJOR_OF(version) ((version) & 0xffffU)
+#define NPUPROF_ABI_MINOR_OF(version) ((version) >> 16)
+#define NPUPROF_ABI_VERSION NPUPROF_ABI_VERSION_OF(NPUPROF_ABI_MAJOR, NPUPROF_ABI_MINOR)
 #define NPUPROF_DEV_NAME "npuprof"
 #define NPUPROF_MAX_TGIDS 64
 #define NPUPROF_MAX_CPUS 1024
@@ -66,7 +78,7 @@ struct npuprof_ring_producer {
 
 /**
  * struct npuprof_info - geometry and versions (NPUPROF_IOC_GET_INFO)
- * @abi_version:    NPUPROF_ABI_VERSION of the module
+ * @abi_version:    NPUPROF_ABI_VERSION of the module (major and minor)
  * @record_version: NPUPROF_RECORD_VERSION of the module
  * @nr_cpu_ids:     number of CPU ids; regions exist for possible CPUs only
  * @page_size:      bytes per page (consumer and producer pages)

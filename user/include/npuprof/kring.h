@@ -19,7 +19,8 @@ struct npuprof_kring;
  *
  * Return: 0; -ENOENT when the device does not exist (module not loaded);
  * -EACCES/-EPERM without privileges; -EBUSY when another reader has it;
- * -EPROTO when the module's ABI or record version differs from ours.
+ * -EPROTO when the module's ABI major or record version differs from ours
+ * (any ABI minor of our major is accepted).
  */
 int npuprof_kring_open(const char *path, struct npuprof_kring **out);
 
