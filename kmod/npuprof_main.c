@@ -2,11 +2,11 @@
 /*
  * npuprof.ko: records the NPU driver's task tracepoints of selected
  * processes into per-CPU ring buffers that a reader maps through the
- * /dev/npuprof misc device.  This file holds module init/exit, the device
- * file operations, the ioctls and poll(); the user ABI is
+ * /dev/npuprof misc device; every open is a capture session of its own
+ * (session.c).  This file holds module init/exit, the device file
+ * operations, the ioctls and poll(); the user ABI is
  * include/npuprof/npuprof_ioctl.h.
  */
-#include <linux/bitops.h>
 #include <linux/compat.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -14,21 +14,47 @@
 #include <linux/poll.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/uaccess.h>
 #include "npuprof.h"
 
 static unsigned int ring_pages = 256;
 module_param(ring_pages, uint, 0444);
 MODULE_PARM_DESC(ring_pages,
-		 "data pages per CPU ring, a power of two (default 256 = 1 MiB)");
+		 "data pages per CPU ring of each session, a power of two (default 256 = 1 MiB)");
 
 static unsigned long watermark = 64 * 1024;
 module_param(watermark, ulong, 0444);
 MODULE_PARM_DESC(watermark,
 		 "pending bytes that wake a reader (default 65536, at most half a ring)");
 
-/* Bit 0 set while /dev/npuprof is open: one reader at a time. */
-static unsigned long npuprof_open_flag;
+static unsigned int max_sessions = 64;
+module_param(max_sessions, uint, 0444);
+MODULE_PARM_DESC(max_sessions,
+		 "capture sessions (opens of /dev/npuprof) at once, each with possible CPUs x (ring_pages + 2) pages of rings; one more open fails with EUSERS (default 64)");
+
+/* Sessions that exist now, at most max_sessions. */
+static DEFINE_SPINLOCK(npuprof_sessions_lock);
+static unsigned int npuprof_nr_sessions;
+
+static bool npuprof_session_slot_get(void)
+{
+	bool ok;
+
+	spin_lock(&npuprof_sessions_lock);
+	ok = npuprof_nr_sessions < max_sessions;
+	if (ok)
+		npuprof_nr_sessions++;
+	spin_unlock(&npuprof_sessions_lock);
+	return ok;
+}
+
+static void npuprof_session_slot_put(void)
+{
+	spin_lock(&npuprof_sessions_lock);
+	npuprof_nr_sessions--;
+	spin_unlock(&npuprof_sessions_lock);
+}
 
 static long npuprof_ioc_get_info(struct npuprof_session *s,
 				 void __user *uarg)
@@ -147,31 +173,38 @@ static int npuprof_mmap(struct file *file, struct vm_area_struct *vma)
 	return npuprof_rings_mmap(&s->rings, vma);
 }
 
-/* A new session with its own rings, capture off, no tgid. */
+/*
+ * Every open is a new session with its own rings, capture off, no tgid.
+ * EUSERS, not EMFILE or ENFILE: those name the caller's and the system's
+ * file limits, and user space must tell this limit apart from them.
+ */
 static int npuprof_open(struct inode *inode, struct file *file)
 {
 	struct npuprof_session *s;
 
-	if (test_and_set_bit_lock(0, &npuprof_open_flag))
-		return -EBUSY;
+	if (!npuprof_session_slot_get())
+		return -EUSERS;
 	s = npuprof_session_create(ring_pages, watermark);
 	if (IS_ERR(s)) {
 		/* -EINVAL cannot happen: init checked ring_pages. */
-		pr_warn_ratelimited("npuprof: %s[%d]: no memory for a capture session: %u possible CPUs x (ring_pages=%u + 2) pages; load npuprof.ko with a smaller ring_pages\n",
+		pr_warn_ratelimited("npuprof: %s[%d]: no memory for a capture session: %u possible CPUs x (ring_pages=%u + 2) pages; close other sessions or load npuprof.ko with a smaller ring_pages\n",
 				    current->comm, task_tgid_nr(current),
 				    num_possible_cpus(), ring_pages);
-		clear_bit_unlock(0, &npuprof_open_flag);
+		npuprof_session_slot_put();
 		return PTR_ERR(s);
 	}
 	file->private_data = s;
 	return nonseekable_open(inode, file);
 }
 
-/* Last close: capture off, tgids free for other sessions, rings freed. */
+/*
+ * Last reference to the file gone (mappings hold one): capture off, its
+ * tgids free for other sessions, rings freed.
+ */
 static int npuprof_release(struct inode *inode, struct file *file)
 {
 	npuprof_session_destroy(file->private_data);
-	clear_bit_unlock(0, &npuprof_open_flag);
+	npuprof_session_slot_put();
 	return 0;
 }
 
@@ -202,6 +235,10 @@ static int __init npuprof_init(void)
 		pr_err("npuprof: ring_pages=%u: must be a power of two up to 65536\n",
 		       ring_pages);
 		return ret;
+	}
+	if (!max_sessions) {
+		pr_err("npuprof: max_sessions=0: at least one session is needed\n");
+		return -EINVAL;
 	}
 	ret = npuprof_tp_init();
 	if (ret) {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reader of npuprof.ko: opens /dev/npuprof, maps every possible CPU's ring
- * (two mmap()s per CPU, as the ABI header says) and wraps the control
- * ioctls.  All functions return 0 or a negative errno; none sets errno.
+ * Reader of npuprof.ko: opens /dev/npuprof (a capture session of its own),
+ * maps every possible CPU's ring (two mmap()s per CPU, as the ABI header
+ * says) and wraps the control ioctls.  All functions return 0 or a
+ * negative errno; none sets errno.
  */
 #ifndef NPUPROF_KRING_H
 #define NPUPROF_KRING_H
@@ -17,8 +18,13 @@ struct npuprof_kring;
  * @path: device path, NULL for "/dev/npuprof"
  * @out:  the new reader on success
  *
+ * Every open is a capture session of its own (its rings, tgids and
+ * enable state), alongside those of other readers.
+ *
  * Return: 0; -ENOENT when the device does not exist (module not loaded);
- * -EACCES/-EPERM without privileges; -EBUSY when another reader has it;
+ * -EACCES/-EPERM without privileges; -EUSERS when the module has its
+ * max_sessions sessions open already (-EBUSY from a module of ABI 1.0,
+ * which had one session); -ENOMEM when it has no memory for the rings;
  * -EPROTO when the module's ABI major or record version differs from ours
  * (any ABI minor of our major is accepted).
  */
@@ -30,10 +36,16 @@ void npuprof_kring_close(struct npuprof_kring *kr);
 /** npuprof_kring_fd() - the device fd, to poll() for POLLIN. */
 int npuprof_kring_fd(const struct npuprof_kring *kr);
 
-/** npuprof_kring_add_tgid() - record this process (-ENOSPC when full). */
+/**
+ * npuprof_kring_add_tgid() - record this process in our session
+ *
+ * Return: 0, also when our session has it already; -EBUSY when another
+ * session records it (nothing changes); -ENOSPC when our session has
+ * NPUPROF_MAX_TGIDS processes; -EINVAL for 0.
+ */
 int npuprof_kring_add_tgid(struct npuprof_kring *kr, pid_t tgid);
 
-/** npuprof_kring_del_tgid() - stop recording it (-ENOENT if not there). */
+/** npuprof_kring_del_tgid() - stop recording it (-ENOENT if not ours). */
 int npuprof_kring_del_tgid(struct npuprof_kring *kr, pid_t tgid);
 
 /** npuprof_kring_enable() - start capture; resets written/lost counters. */
