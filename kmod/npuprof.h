@@ -113,6 +113,7 @@ bool npuprof_session_readable(struct npuprof_session *s);
 int npuprof_tgid_add(struct npuprof_session *s, u32 tgid);
 int npuprof_tgid_del(struct npuprof_session *s, u32 tgid);
 void npuprof_tgid_drop_session(struct npuprof_session *s);
+struct pid *npuprof_tgid_owner(u32 tgid);
 struct npuprof_session *npuprof_tgid_session(u32 tgid);
 
 /* probes.c */

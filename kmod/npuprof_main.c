@@ -15,6 +15,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include "npuprof.h"
 
@@ -119,6 +120,24 @@ static long npuprof_ioc_tgid(struct npuprof_session *s, unsigned int cmd,
 	return npuprof_tgid_del(s, tgid);
 }
 
+/* Any session's tgid; the reserved fields keep room for later minors. */
+static long npuprof_ioc_tgid_owner(void __user *uarg)
+{
+	struct npuprof_tgid_owner req;
+	struct pid *owner;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	if (!req.tgid || memchr_inv(req.reserved, 0, sizeof(req.reserved)))
+		return -EINVAL;
+	owner = npuprof_tgid_owner(req.tgid);
+	req.owner_pid = owner ? pid_vnr(owner) : 0;
+	put_pid(owner);
+	if (copy_to_user(uarg, &req, sizeof(req)))
+		return -EFAULT;
+	return 0;
+}
+
 /* ENABLE and DISABLE: the session's lock orders them. */
 static long npuprof_ioc_capture(struct npuprof_session *s, unsigned int cmd)
 {
@@ -151,6 +170,8 @@ static long npuprof_ioctl(struct file *file, unsigned int cmd,
 	case NPUPROF_IOC_ENABLE:
 	case NPUPROF_IOC_DISABLE:
 		return npuprof_ioc_capture(s, cmd);
+	case NPUPROF_IOC_TGID_OWNER:
+		return npuprof_ioc_tgid_owner(uarg);
 	default:
 		return -ENOTTY;
 	}

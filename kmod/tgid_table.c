@@ -147,6 +147,26 @@ void npuprof_tgid_drop_session(struct npuprof_session *s)
 }
 
 /**
+ * npuprof_tgid_owner() - the process that opened the session owning @tgid
+ * @tgid: process asked about
+ *
+ * Return: a reference the caller drops with put_pid(), or NULL when no
+ * session owns @tgid.
+ */
+struct pid *npuprof_tgid_owner(u32 tgid)
+{
+	struct npuprof_tgid_ent *e;
+	struct pid *owner = NULL;
+
+	mutex_lock(&npuprof_tgid_mutex);
+	e = npuprof_tgid_find(tgid);
+	if (e)
+		owner = get_pid(e->session->owner);
+	mutex_unlock(&npuprof_tgid_mutex);
+	return owner;
+}
+
+/**
  * npuprof_tgid_session() - the session that owns @tgid, for the probe
  * @tgid: the event's tgid
  *

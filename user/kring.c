@@ -195,6 +195,20 @@ int npuprof_kring_del_tgid(struct npuprof_kring *kr, pid_t tgid)
 	return kring_ioctl(kr, NPUPROF_IOC_DEL_TGID, &v);
 }
 
+int npuprof_kring_tgid_owner(struct npuprof_kring *kr, pid_t tgid, pid_t *owner)
+{
+	struct npuprof_tgid_owner req = { .tgid = (__u32)tgid };
+	int err;
+
+	if (tgid <= 0)
+		return -EINVAL;
+	err = kring_ioctl(kr, NPUPROF_IOC_TGID_OWNER, &req);
+	if (err)
+		return err;
+	*owner = (pid_t)req.owner_pid;
+	return 0;
+}
+
 int npuprof_kring_enable(struct npuprof_kring *kr)
 {
 	return kring_ioctl(kr, NPUPROF_IOC_ENABLE, NULL);

@@ -37,7 +37,8 @@
  * once: one more open() fails with EUSERS (EMFILE and ENFILE would be the
  * caller's or the system's file limit).  A tgid belongs to at most one
  * session: ADD_TGID of a tgid another session owns fails with EBUSY and
- * changes nothing.  Each event goes only to the session that owns its tgid, if
+ * changes nothing, and TGID_OWNER names the process that opened that
+ * session.  Each event goes only to the session that owns its tgid, if
  * that session is enabled, so one session's full ring never costs another
  * session a record.
  *
@@ -47,7 +48,7 @@
  * writing into this session) and drains what is left.  The last close of
  * the file (mappings hold it open too) disables capture, gives its tgids
  * up to other sessions and frees its rings.  Modules of ABI 1.0 had one
- * session (a second open() failed with EBUSY).
+ * session (a second open() failed with EBUSY) and no TGID_OWNER.
  */
 #ifndef NPUPROF_IOCTL_H
 #define NPUPROF_IOCTL_H
@@ -63,7 +64,7 @@
  * any module of its own major.  A major bump breaks existing readers.
  */
 #define NPUPROF_ABI_MAJOR 1
-#define NPUPROF_ABI_MINOR 1 /* 1.1: a session per open() */
+#define NPUPROF_ABI_MINOR 1 /* 1.1: a session per open(), TGID_OWNER */
 #define NPUPROF_ABI_VERSION_OF(major, minor) ((__u32)(major) | (__u32)(minor) << 16)
 #define NPUPROF_ABI_MAJOR_OF(version) ((version) & 0xffffU)
 #define NPUPROF_ABI_MINOR_OF(version) ((version) >> 16)
@@ -147,6 +148,21 @@ struct npuprof_tp_status {
 	__u32 pad;
 };
 
+/**
+ * struct npuprof_tgid_owner - who records a tgid (NPUPROF_IOC_TGID_OWNER)
+ * @tgid:      in: the process asked about, not 0 (EINVAL)
+ * @owner_pid: out: tgid of the process that opened the session owning
+ *             @tgid, this session's or another's, as the caller's pid
+ *             namespace sees it; 0 when no session owns @tgid (or the
+ *             opener is not visible in that namespace)
+ * @reserved:  in: 0 (EINVAL otherwise), room for later minors
+ */
+struct npuprof_tgid_owner {
+	__u32 tgid;
+	__u32 owner_pid;
+	__u32 reserved[6];
+};
+
 #define NPUPROF_IOC_MAGIC 0xB7
 #define NPUPROF_IOC_GET_INFO _IOR(NPUPROF_IOC_MAGIC, 1, struct npuprof_info)
 #define NPUPROF_IOC_ADD_TGID _IOW(NPUPROF_IOC_MAGIC, 2, __u32) /* ENOSPC when full, EBUSY when another session has it */
@@ -155,5 +171,6 @@ struct npuprof_tp_status {
 #define NPUPROF_IOC_DISABLE _IO(NPUPROF_IOC_MAGIC, 5) /* waits for probes */
 #define NPUPROF_IOC_GET_STATS _IOWR(NPUPROF_IOC_MAGIC, 6, struct npuprof_cpu_stats)
 #define NPUPROF_IOC_GET_TP_STATUS _IOR(NPUPROF_IOC_MAGIC, 7, struct npuprof_tp_status)
+#define NPUPROF_IOC_TGID_OWNER _IOWR(NPUPROF_IOC_MAGIC, 8, struct npuprof_tgid_owner) /* 1.1 */
 
 #endif /* NPUPROF_IOCTL_H */

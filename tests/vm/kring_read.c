@@ -7,7 +7,7 @@
  * have left 8 bytes).  Pinned to one CPU:
  *  1. open succeeds (no -EPROTO for the matching module); a second open
  *     is a session of its own, which cannot take the tgid the first one
- *     records: -EBUSY;
+ *     records (-EBUSY) and is told who records it (our pid);
  *  2. K = 1000 events fired in batches over about 11 laps while reading
  *     with npuprof_kring_consume(): after DISABLE and a last read, exactly
  *     K records, in firing order, every field as fired; written K, lost 0;
@@ -240,7 +240,11 @@ int main(void)
 	CHECK_EQ(npuprof_kring_add_tgid(kr, TGID), 0);
 	CHECK_EQ(npuprof_kring_open(NULL, &second), 0);
 	if (second) {
+		pid_t owner = -1;
+
 		CHECK_EQ(npuprof_kring_add_tgid(second, TGID), -EBUSY);
+		CHECK_EQ(npuprof_kring_tgid_owner(second, TGID, &owner), 0);
+		CHECK_EQ(owner, getpid());
 		npuprof_kring_close(second);
 	}
 	CHECK_EQ(npuprof_kring_tp_attached(kr), (int)KT_ALL_TP);

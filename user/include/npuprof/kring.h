@@ -48,6 +48,19 @@ int npuprof_kring_add_tgid(struct npuprof_kring *kr, pid_t tgid);
 /** npuprof_kring_del_tgid() - stop recording it (-ENOENT if not ours). */
 int npuprof_kring_del_tgid(struct npuprof_kring *kr, pid_t tgid);
 
+/**
+ * npuprof_kring_tgid_owner() - which process records @tgid
+ * @tgid:  the process asked about
+ * @owner: out: the process that opened the session recording @tgid (ours
+ *         or another reader's, e.g. another msprof), as our pid namespace
+ *         sees it; 0 when no session records it
+ *
+ * Names the other reader after npuprof_kring_add_tgid() returned -EBUSY.
+ *
+ * Return: 0; -EINVAL for a @tgid <= 0; -ENOTTY from a module of ABI 1.0.
+ */
+int npuprof_kring_tgid_owner(struct npuprof_kring *kr, pid_t tgid, pid_t *owner);
+
 /** npuprof_kring_enable() - start capture; resets written/lost counters. */
 int npuprof_kring_enable(struct npuprof_kring *kr);
 
