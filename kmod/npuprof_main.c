@@ -253,8 +253,8 @@ static int __init npuprof_init(void)
 
 	ret = npuprof_rings_check(ring_pages);
 	if (ret) {
-		pr_err("npuprof: ring_pages=%u: must be a power of two up to 65536\n",
-		       ring_pages);
+		pr_err("npuprof: cannot set up rings of ring_pages=%u for %u CPU ids: ring_pages must be a power of two up to 65536, CPU ids at most %u\n",
+		       ring_pages, nr_cpu_ids, NPUPROF_MAX_CPUS);
 		return ret;
 	}
 	if (!max_sessions) {

@@ -9,7 +9,7 @@
  */
 #include <linux/err.h>
 #include <linux/lockdep.h>
-#include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include "npuprof.h"
@@ -106,7 +106,7 @@ void npuprof_session_start(struct npuprof_session *s)
 {
 	npuprof_session_stop(s);
 	npuprof_rings_reset_counters(&s->rings);
-	smp_store_release(&s->enabled, 1);
+	smp_store_release(&s->enabled, 1); /* pairs with the probe's acquire */
 }
 
 /**

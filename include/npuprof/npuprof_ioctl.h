@@ -29,7 +29,8 @@
  *
  * Sessions.  Every open() of /dev/npuprof is one capture session with its
  * own rings, tgids, enable state, counters and poll() readiness; mmap(),
- * poll() and every ioctl act on the session of the file they are given.
+ * poll() and every ioctl act on the session of the file they are given
+ * (descriptors dup()ed or inherited from that open() share it).
  * The rings are allocated at open: possible CPUs x (ring_pages + 2) pages
  * per session (1 MiB of data + 8 KiB per CPU at the default ring_pages
  * 256 and 4 KiB pages), open() fails with ENOMEM when they cannot be had.
@@ -165,7 +166,8 @@ struct npuprof_tgid_owner {
 
 #define NPUPROF_IOC_MAGIC 0xB7
 #define NPUPROF_IOC_GET_INFO _IOR(NPUPROF_IOC_MAGIC, 1, struct npuprof_info)
-#define NPUPROF_IOC_ADD_TGID _IOW(NPUPROF_IOC_MAGIC, 2, __u32) /* ENOSPC when full, EBUSY when another session has it */
+/* ADD_TGID also fails with EBUSY when another session owns the tgid. */
+#define NPUPROF_IOC_ADD_TGID _IOW(NPUPROF_IOC_MAGIC, 2, __u32) /* ENOSPC when full */
 #define NPUPROF_IOC_DEL_TGID _IOW(NPUPROF_IOC_MAGIC, 3, __u32) /* ENOENT if absent */
 #define NPUPROF_IOC_ENABLE _IO(NPUPROF_IOC_MAGIC, 4)  /* resets counters */
 #define NPUPROF_IOC_DISABLE _IO(NPUPROF_IOC_MAGIC, 5) /* waits for probes */
