@@ -4,7 +4,9 @@
  *
  *   ring_backend.c   per-CPU ring regions (vmalloc_user) and their mmap
  *   ring_frontend.h  reserve/commit fast path used by the probe
- *   probes.c         tracepoint probe: filter by tgid, write task records
+ *   session.c        a capture session: its rings, enable/disable, teardown
+ *   tgid_table.c     which session owns a tgid (RCU hash, probe lookup)
+ *   probes.c         tracepoint probe: route by tgid, write task records
  *   tp_attach.c      find the driver's tracepoints by name, attach probes
  *   npuprof_main.c   module init/exit, /dev/npuprof, ioctls, poll
  *
@@ -14,10 +16,13 @@
 #ifndef NPUPROF_KMOD_H
 #define NPUPROF_KMOD_H
 
+#include <linux/list.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/irq_work.h>
 #include <linux/mm_types.h>
+#include <linux/mutex.h>
+#include <linux/pid.h>
 #include <npuprof/npuprof_ioctl.h>
 #include <npuprof/record.h>
 #include <npuprof/npu_driver_tp.h>
@@ -58,24 +63,34 @@ struct npuprof_rings {
 };
 
 /**
- * struct npuprof_state - the one capture session of the module
- * @rings:     per-CPU ring buffers (allocated at module load)
+ * struct npuprof_session - one open of /dev/npuprof: a capture session
+ * @rings:     its per-CPU ring buffers, allocated at open
  * @enabled:   capture on; probes read it with acquire semantics
- * @tgids:     selected tgids, 0 = free slot; read locklessly by probes
+ * @tgids:     entries of tgid_table.c this session owns, under that
+ *             table's mutex
+ * @nr_tgids:  how many (at most NPUPROF_MAX_TGIDS)
+ * @owner:     the process that opened the session (NPUPROF_IOC_TGID_OWNER)
+ * @lock:      serialises ENABLE and DISABLE of this session
  * @wq:        poll() waiters
  * @wake_work: defers the reader wake-up out of probe context
+ *
+ * Probes find a session through the tgid table under RCU and write its
+ * rings; npuprof_session_destroy() unhashes it and waits for them before
+ * anything is freed.
  */
-struct npuprof_state {
+struct npuprof_session {
 	struct npuprof_rings rings;
 	int enabled;
-	u32 tgids[NPUPROF_MAX_TGIDS];
+	struct list_head tgids;
+	unsigned int nr_tgids;
+	struct pid *owner;
+	struct mutex lock;
 	wait_queue_head_t wq;
 	struct irq_work wake_work;
 };
 
-extern struct npuprof_state npuprof_state;
-
 /* ring_backend.c */
+int npuprof_rings_check(unsigned int pages);
 int npuprof_rings_alloc(struct npuprof_rings *rs, unsigned int pages,
 			u64 watermark);
 void npuprof_rings_free(struct npuprof_rings *rs);
@@ -83,9 +98,23 @@ int npuprof_rings_mmap(struct npuprof_rings *rs, struct vm_area_struct *vma);
 u64 npuprof_ring_pending(const struct npuprof_rings *rs,
 			 const struct npuprof_ring *r);
 void npuprof_rings_reset_counters(struct npuprof_rings *rs);
-void npuprof_rings_discard(struct npuprof_rings *rs);
 int npuprof_rings_stats(const struct npuprof_rings *rs,
 			struct npuprof_cpu_stats *st);
+
+/* session.c */
+struct npuprof_session *npuprof_session_create(unsigned int ring_pages,
+					       u64 watermark);
+void npuprof_session_destroy(struct npuprof_session *s);
+void npuprof_session_start(struct npuprof_session *s);
+void npuprof_session_stop(struct npuprof_session *s);
+bool npuprof_session_readable(struct npuprof_session *s);
+
+/* tgid_table.c */
+int npuprof_tgid_add(struct npuprof_session *s, u32 tgid);
+int npuprof_tgid_del(struct npuprof_session *s, u32 tgid);
+void npuprof_tgid_drop_session(struct npuprof_session *s);
+struct pid *npuprof_tgid_owner(u32 tgid);
+struct npuprof_session *npuprof_tgid_session(u32 tgid);
 
 /* probes.c */
 void npuprof_task_probe(void *data, NPU_TP_PROBE_PARAMS);

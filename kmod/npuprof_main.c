@@ -2,117 +2,65 @@
 /*
  * npuprof.ko: records the NPU driver's task tracepoints of selected
  * processes into per-CPU ring buffers that a reader maps through the
- * /dev/npuprof misc device.  This file holds module init/exit, the device
- * file operations, the ioctls and poll(); the user ABI is
+ * /dev/npuprof misc device; every open is a capture session of its own
+ * (session.c).  This file holds module init/exit, the device file
+ * operations, the ioctls and poll(); the user ABI is
  * include/npuprof/npuprof_ioctl.h.
  */
-#include <linux/bitops.h>
 #include <linux/compat.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
 #include <linux/poll.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/tracepoint.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include "npuprof.h"
 
 static unsigned int ring_pages = 256;
 module_param(ring_pages, uint, 0444);
 MODULE_PARM_DESC(ring_pages,
-		 "data pages per CPU ring, a power of two (default 256 = 1 MiB)");
+		 "data pages per CPU ring of each session, a power of two (default 256 = 1 MiB)");
 
 static unsigned long watermark = 64 * 1024;
 module_param(watermark, ulong, 0444);
 MODULE_PARM_DESC(watermark,
 		 "pending bytes that wake a reader (default 65536, at most half a ring)");
 
-struct npuprof_state npuprof_state;
+static unsigned int max_sessions = 64;
+module_param(max_sessions, uint, 0444);
+MODULE_PARM_DESC(max_sessions,
+		 "capture sessions (opens of /dev/npuprof) at once, each with possible CPUs x (ring_pages + 2) pages of rings; one more open fails with EUSERS (default 64)");
 
-/* Serialises the control ioctls, open and release. */
-static DEFINE_MUTEX(npuprof_ctl_mutex);
-/* Bit 0 set while /dev/npuprof is open: one reader at a time. */
-static unsigned long npuprof_open_flag;
+/* Sessions that exist now, at most max_sessions. */
+static DEFINE_SPINLOCK(npuprof_sessions_lock);
+static unsigned int npuprof_nr_sessions;
 
-static void npuprof_wake_work_fn(struct irq_work *work)
+static bool npuprof_session_slot_get(void)
 {
-	wake_up_all(&npuprof_state.wq);
+	bool ok;
+
+	spin_lock(&npuprof_sessions_lock);
+	ok = npuprof_nr_sessions < max_sessions;
+	if (ok)
+		npuprof_nr_sessions++;
+	spin_unlock(&npuprof_sessions_lock);
+	return ok;
 }
 
-/*
- * Stop capture and return once no probe can still be writing: probes run
- * with preemption disabled inside the tracepoint call, which is what
- * tracepoint_synchronize_unregister() (SRCU + RCU grace period) waits for.
- * Caller holds npuprof_ctl_mutex.
- */
-static void npuprof_capture_stop(void)
+static void npuprof_session_slot_put(void)
 {
-	if (!READ_ONCE(npuprof_state.enabled))
-		return;
-	WRITE_ONCE(npuprof_state.enabled, 0);
-	tracepoint_synchronize_unregister();
-	irq_work_sync(&npuprof_state.wake_work);
-	wake_up_all(&npuprof_state.wq); /* the final drain must not wait */
+	spin_lock(&npuprof_sessions_lock);
+	npuprof_nr_sessions--;
+	spin_unlock(&npuprof_sessions_lock);
 }
 
-/*
- * Reset the counters and start capture.  Stopping first guarantees no
- * producer is writing the counters while they are zeroed; the release
- * store pairs with the probe's acquire load.  Caller holds the mutex.
- */
-static void npuprof_capture_start(void)
+static long npuprof_ioc_get_info(struct npuprof_session *s,
+				 void __user *uarg)
 {
-	npuprof_capture_stop();
-	npuprof_rings_reset_counters(&npuprof_state.rings);
-	smp_store_release(&npuprof_state.enabled, 1);
-}
-
-static int npuprof_tgid_add(u32 tgid)
-{
-	int free_slot = -1;
-	unsigned int i;
-
-	if (!tgid)
-		return -EINVAL;
-	for (i = 0; i < NPUPROF_MAX_TGIDS; i++) {
-		if (npuprof_state.tgids[i] == tgid)
-			return 0; /* already selected */
-		if (!npuprof_state.tgids[i] && free_slot < 0)
-			free_slot = i;
-	}
-	if (free_slot < 0)
-		return -ENOSPC;
-	WRITE_ONCE(npuprof_state.tgids[free_slot], tgid);
-	return 0;
-}
-
-static int npuprof_tgid_del(u32 tgid)
-{
-	unsigned int i;
-
-	if (!tgid)
-		return -ENOENT;
-	for (i = 0; i < NPUPROF_MAX_TGIDS; i++) {
-		if (npuprof_state.tgids[i] == tgid) {
-			WRITE_ONCE(npuprof_state.tgids[i], 0);
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
-static void npuprof_tgid_clear(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < NPUPROF_MAX_TGIDS; i++)
-		WRITE_ONCE(npuprof_state.tgids[i], 0);
-}
-
-static long npuprof_ioc_get_info(void __user *uarg)
-{
-	const struct npuprof_rings *rs = &npuprof_state.rings;
+	const struct npuprof_rings *rs = &s->rings;
 	struct npuprof_info *info;
 	unsigned int cpu;
 	long ret = 0;
@@ -135,14 +83,15 @@ static long npuprof_ioc_get_info(void __user *uarg)
 	return ret;
 }
 
-static long npuprof_ioc_get_stats(void __user *uarg)
+static long npuprof_ioc_get_stats(struct npuprof_session *s,
+				  void __user *uarg)
 {
 	struct npuprof_cpu_stats st;
 	int ret;
 
 	if (copy_from_user(&st, uarg, sizeof(st)))
 		return -EFAULT;
-	ret = npuprof_rings_stats(&npuprof_state.rings, &st);
+	ret = npuprof_rings_stats(&s->rings, &st);
 	if (ret)
 		return ret;
 	if (copy_to_user(uarg, &st, sizeof(st)))
@@ -159,94 +108,124 @@ static long npuprof_ioc_get_tp_status(void __user *uarg)
 	return 0;
 }
 
-/* The ioctls that change state; caller holds npuprof_ctl_mutex. */
-static long npuprof_ioctl_locked(unsigned int cmd, void __user *uarg)
+static long npuprof_ioc_tgid(struct npuprof_session *s, unsigned int cmd,
+			     void __user *uarg)
 {
 	u32 tgid;
 
+	if (get_user(tgid, (u32 __user *)uarg))
+		return -EFAULT;
+	if (cmd == NPUPROF_IOC_ADD_TGID)
+		return npuprof_tgid_add(s, tgid);
+	return npuprof_tgid_del(s, tgid);
+}
+
+/* Any session's tgid; the reserved fields keep room for later minors. */
+static long npuprof_ioc_tgid_owner(void __user *uarg)
+{
+	struct npuprof_tgid_owner req;
+	struct pid *owner;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	if (!req.tgid || memchr_inv(req.reserved, 0, sizeof(req.reserved)))
+		return -EINVAL;
+	owner = npuprof_tgid_owner(req.tgid);
+	req.owner_pid = owner ? pid_vnr(owner) : 0;
+	put_pid(owner);
+	if (copy_to_user(uarg, &req, sizeof(req)))
+		return -EFAULT;
+	return 0;
+}
+
+/* ENABLE and DISABLE: the session's lock orders them. */
+static long npuprof_ioc_capture(struct npuprof_session *s, unsigned int cmd)
+{
+	mutex_lock(&s->lock);
+	if (cmd == NPUPROF_IOC_ENABLE)
+		npuprof_session_start(s);
+	else
+		npuprof_session_stop(s);
+	mutex_unlock(&s->lock);
+	return 0;
+}
+
+/* Every ioctl acts on the session of @file only. */
+static long npuprof_ioctl(struct file *file, unsigned int cmd,
+			  unsigned long arg)
+{
+	struct npuprof_session *s = file->private_data;
+	void __user *uarg = (void __user *)arg;
+
 	switch (cmd) {
+	case NPUPROF_IOC_GET_INFO:
+		return npuprof_ioc_get_info(s, uarg);
+	case NPUPROF_IOC_GET_STATS:
+		return npuprof_ioc_get_stats(s, uarg);
+	case NPUPROF_IOC_GET_TP_STATUS:
+		return npuprof_ioc_get_tp_status(uarg);
 	case NPUPROF_IOC_ADD_TGID:
-		if (get_user(tgid, (u32 __user *)uarg))
-			return -EFAULT;
-		return npuprof_tgid_add(tgid);
 	case NPUPROF_IOC_DEL_TGID:
-		if (get_user(tgid, (u32 __user *)uarg))
-			return -EFAULT;
-		return npuprof_tgid_del(tgid);
+		return npuprof_ioc_tgid(s, cmd, uarg);
 	case NPUPROF_IOC_ENABLE:
-		npuprof_capture_start();
-		return 0;
 	case NPUPROF_IOC_DISABLE:
-		npuprof_capture_stop();
-		return 0;
+		return npuprof_ioc_capture(s, cmd);
+	case NPUPROF_IOC_TGID_OWNER:
+		return npuprof_ioc_tgid_owner(uarg);
 	default:
 		return -ENOTTY;
 	}
 }
 
-static long npuprof_ioctl(struct file *file, unsigned int cmd,
-			  unsigned long arg)
-{
-	void __user *uarg = (void __user *)arg;
-	long ret;
-
-	switch (cmd) {
-	case NPUPROF_IOC_GET_INFO:
-		return npuprof_ioc_get_info(uarg);
-	case NPUPROF_IOC_GET_STATS:
-		return npuprof_ioc_get_stats(uarg);
-	case NPUPROF_IOC_GET_TP_STATUS:
-		return npuprof_ioc_get_tp_status(uarg);
-	}
-	mutex_lock(&npuprof_ctl_mutex);
-	ret = npuprof_ioctl_locked(cmd, uarg);
-	mutex_unlock(&npuprof_ctl_mutex);
-	return ret;
-}
-
-/*
- * POLLIN when a ring holds at least the watermark, or anything at all
- * once capture is off, so the reader's final drain never waits.
- */
 static __poll_t npuprof_poll(struct file *file, poll_table *wait)
 {
-	const struct npuprof_rings *rs = &npuprof_state.rings;
-	u64 need;
-	unsigned int cpu;
+	struct npuprof_session *s = file->private_data;
 
-	poll_wait(file, &npuprof_state.wq, wait);
+	poll_wait(file, &s->wq, wait);
 	/* Pairs with wq_has_sleeper() in the probe: queue, then look. */
 	smp_mb();
-	need = READ_ONCE(npuprof_state.enabled) ? rs->watermark : 1;
-	for_each_possible_cpu(cpu)
-		if (npuprof_ring_pending(rs, rs->ring[cpu]) >= need)
-			return EPOLLIN | EPOLLRDNORM;
-	return 0;
+	return npuprof_session_readable(s) ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
 static int npuprof_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	return npuprof_rings_mmap(&npuprof_state.rings, vma);
+	struct npuprof_session *s = file->private_data;
+
+	return npuprof_rings_mmap(&s->rings, vma);
 }
 
+/*
+ * Every open is a new session with its own rings, capture off, no tgid.
+ * EUSERS, not EMFILE or ENFILE: those name the caller's and the system's
+ * file limits, and user space must tell this limit apart from them.
+ */
 static int npuprof_open(struct inode *inode, struct file *file)
 {
-	if (test_and_set_bit_lock(0, &npuprof_open_flag))
-		return -EBUSY;
-	/* Capture is off while closed: no producer, rings can be reset. */
-	mutex_lock(&npuprof_ctl_mutex);
-	npuprof_rings_discard(&npuprof_state.rings);
-	mutex_unlock(&npuprof_ctl_mutex);
+	struct npuprof_session *s;
+
+	if (!npuprof_session_slot_get())
+		return -EUSERS;
+	s = npuprof_session_create(ring_pages, watermark);
+	if (IS_ERR(s)) {
+		/* -EINVAL cannot happen: init checked ring_pages. */
+		pr_warn_ratelimited("npuprof: %s[%d]: no memory for a capture session: %u possible CPUs x (ring_pages=%u + 2) pages; close other sessions or load npuprof.ko with a smaller ring_pages\n",
+				    current->comm, task_tgid_nr(current),
+				    num_possible_cpus(), ring_pages);
+		npuprof_session_slot_put();
+		return PTR_ERR(s);
+	}
+	file->private_data = s;
 	return nonseekable_open(inode, file);
 }
 
+/*
+ * Last reference to the file gone (mappings hold one): capture off, its
+ * tgids free for other sessions, rings freed.
+ */
 static int npuprof_release(struct inode *inode, struct file *file)
 {
-	mutex_lock(&npuprof_ctl_mutex);
-	npuprof_capture_stop();
-	npuprof_tgid_clear();
-	mutex_unlock(&npuprof_ctl_mutex);
-	clear_bit_unlock(0, &npuprof_open_flag);
+	npuprof_session_destroy(file->private_data);
+	npuprof_session_slot_put();
 	return 0;
 }
 
@@ -272,23 +251,21 @@ static int __init npuprof_init(void)
 {
 	int ret;
 
-	init_waitqueue_head(&npuprof_state.wq);
-	init_irq_work(&npuprof_state.wake_work, npuprof_wake_work_fn);
-	ret = npuprof_rings_alloc(&npuprof_state.rings, ring_pages, watermark);
+	ret = npuprof_rings_check(ring_pages);
 	if (ret) {
-		if (ret == -ENOMEM)
-			pr_err("npuprof: not enough memory for rings of ring_pages=%u on every possible CPU: load with a smaller ring_pages\n",
-			       ring_pages);
-		else
-			pr_err("npuprof: cannot set up rings of ring_pages=%u: %pe (ring_pages must be a power of two up to 65536)\n",
-			       ring_pages, ERR_PTR(ret));
+		pr_err("npuprof: cannot set up rings of ring_pages=%u for %u CPU ids: ring_pages must be a power of two up to 65536, CPU ids at most %u\n",
+		       ring_pages, nr_cpu_ids, NPUPROF_MAX_CPUS);
 		return ret;
+	}
+	if (!max_sessions) {
+		pr_err("npuprof: max_sessions=0: at least one session is needed\n");
+		return -EINVAL;
 	}
 	ret = npuprof_tp_init();
 	if (ret) {
 		pr_err("npuprof: cannot watch for driver tracepoints: %pe\n",
 		       ERR_PTR(ret));
-		goto out_free_rings;
+		return ret;
 	}
 	ret = misc_register(&npuprof_miscdev);
 	if (ret) {
@@ -300,23 +277,17 @@ static int __init npuprof_init(void)
 
 out_tp_exit:
 	npuprof_tp_exit();
-out_free_rings:
-	npuprof_rings_free(&npuprof_state.rings);
 	return ret;
 }
 
 /*
- * No file can be open here (fops owner holds the module), so capture is
- * off; still stop it, detach every probe and wait for running ones
- * before the rings go away.
+ * No file can be open here (fops owner holds the module), so no session
+ * exists; detach every probe and wait for running ones.
  */
 static void __exit npuprof_exit(void)
 {
 	misc_deregister(&npuprof_miscdev);
-	WRITE_ONCE(npuprof_state.enabled, 0);
 	npuprof_tp_exit();
-	irq_work_sync(&npuprof_state.wake_work);
-	npuprof_rings_free(&npuprof_state.rings);
 }
 
 module_init(npuprof_init);

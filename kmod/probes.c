@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The tracepoint probe: one struct npuprof_rec_task per driver tracepoint
- * hit of a selected tgid, written into the ring of the CPU it runs on.
+ * hit of a tgid some session owns, written into that session's ring of
+ * the CPU it runs on.
  * tp_attach.c registers this one function on all four tracepoints; the
  * probe data says which event (enum npuprof_task_event) it was.
  */
@@ -11,19 +12,6 @@
 #include <linux/timekeeping.h>
 #include "npuprof.h"
 #include "ring_frontend.h"
-
-/* Lockless: ioctls write slots with WRITE_ONCE under their mutex. */
-static bool npuprof_tgid_selected(u32 tgid)
-{
-	unsigned int i;
-
-	if (!tgid)
-		return false;
-	for (i = 0; i < NPUPROF_MAX_TGIDS; i++)
-		if (READ_ONCE(npuprof_state.tgids[i]) == tgid)
-			return true;
-	return false;
-}
 
 /*
  * Fill the reserved record.  hdr.ts is taken here, inside the IRQ-off
@@ -59,10 +47,13 @@ static void npuprof_fill_task(struct npuprof_rec_task *rec, unsigned int cpu,
  *        kernel name (may be NULL; at most 31 bytes are kept)
  *
  * Runs with preemption disabled (tracepoint call site), in process,
- * softirq or hardirq context.  Everything between reserve and commit runs
- * with local IRQs disabled: the driver fires these tracepoints from
- * process context (submit) and from hrtimer callbacks (start/end), so a
- * probe can interrupt another probe on the same CPU.  Blocking IRQs for
+ * softirq or hardirq context.  The event goes to the one session that owns
+ * @tgid, if that session is enabled (tgid_table.c: an RCU lookup, valid
+ * until we return), so a full ring only ever loses its own session's
+ * records.  Everything between reserve and commit runs with local IRQs
+ * disabled: the driver fires these tracepoints from process context
+ * (submit) and from hrtimer callbacks (start/end), so a probe can
+ * interrupt another probe on the same CPU.  Blocking IRQs for
  * the ~100-byte copy makes each CPU's ring a strict single producer at the
  * cost of a few hundred ns of IRQ latency, instead of the nested
  * reservation counters a lock-free multi-context ring would need.  NMIs
@@ -71,19 +62,22 @@ static void npuprof_fill_task(struct npuprof_rec_task *rec, unsigned int cpu,
  */
 void npuprof_task_probe(void *data, NPU_TP_PROBE_PARAMS)
 {
-	struct npuprof_rings *rs = &npuprof_state.rings;
+	struct npuprof_session *s;
+	struct npuprof_rings *rs;
 	struct npuprof_rec_task *rec;
 	struct npuprof_ring *r;
 	unsigned long flags;
 	bool wake = false;
 	unsigned int cpu;
 
-	/* Acquire pairs with ENABLE's release: counters reset before use. */
-	if (!smp_load_acquire(&npuprof_state.enabled))
+	if (unlikely(in_nmi()))
 		return;
-	if (!npuprof_tgid_selected(tgid) || unlikely(in_nmi()))
+	s = npuprof_tgid_session(tgid);
+	/* Acquire pairs with ENABLE's release: counters reset before use. */
+	if (!s || !smp_load_acquire(&s->enabled))
 		return;
 
+	rs = &s->rings;
 	local_irq_save(flags);
 	cpu = smp_processor_id();
 	r = rs->ring[cpu];
@@ -106,6 +100,6 @@ void npuprof_task_probe(void *data, NPU_TP_PROBE_PARAMS)
 	 * waitqueue's locks.  irq_work defers it to a clean IRQ context;
 	 * wq_has_sleeper() (a full barrier) skips the work with no reader.
 	 */
-	if (wake && wq_has_sleeper(&npuprof_state.wq))
-		irq_work_queue(&npuprof_state.wake_work);
+	if (wake && wq_has_sleeper(&s->wq))
+		irq_work_queue(&s->wake_work);
 }

@@ -40,6 +40,24 @@ static struct npuprof_ring *npuprof_ring_alloc(const struct npuprof_rings *rs,
 }
 
 /**
+ * npuprof_rings_check() - whether rings of @pages can be set up at all
+ * @pages: data pages per CPU
+ *
+ * Lets module init refuse a bad ring_pages before any session allocates.
+ *
+ * Return: 0; -EINVAL unless @pages is a power of two in 1..65536 and the
+ * CPU ids fit the GET_INFO bitmap.
+ */
+int npuprof_rings_check(unsigned int pages)
+{
+	if (!pages || !is_power_of_2(pages) || pages > NPUPROF_MAX_RING_PAGES)
+		return -EINVAL;
+	if (nr_cpu_ids > NPUPROF_MAX_CPUS)
+		return -EINVAL; /* the GET_INFO bitmap could not describe them */
+	return 0;
+}
+
+/**
  * npuprof_rings_alloc() - allocate one ring per possible CPU
  * @rs:        filled in
  * @pages:     data pages per CPU, a power of two, 1..65536
@@ -51,11 +69,11 @@ int npuprof_rings_alloc(struct npuprof_rings *rs, unsigned int pages,
 			u64 watermark)
 {
 	unsigned int cpu;
+	int ret;
 
-	if (!pages || !is_power_of_2(pages) || pages > NPUPROF_MAX_RING_PAGES)
-		return -EINVAL;
-	if (nr_cpu_ids > NPUPROF_MAX_CPUS)
-		return -EINVAL; /* the GET_INFO bitmap could not describe them */
+	ret = npuprof_rings_check(pages);
+	if (ret)
+		return ret;
 	rs->data_size = (u64)pages * PAGE_SIZE;
 	rs->region_size = rs->data_size + 2 * PAGE_SIZE;
 	rs->watermark = clamp_t(u64, watermark, NPUPROF_REC_ALIGN,
@@ -164,24 +182,6 @@ void npuprof_rings_reset_counters(struct npuprof_rings *rs)
 	for_each_possible_cpu(cpu) {
 		WRITE_ONCE(rs->ring[cpu]->prod->written, 0);
 		WRITE_ONCE(rs->ring[cpu]->prod->lost, 0);
-	}
-}
-
-/**
- * npuprof_rings_discard() - drop unread data left by an earlier reader
- * @rs: rings; capture must be off and no probe running
- *
- * Moves each consumer_pos to its producer_pos, so a new reader starts with
- * empty rings instead of records of an earlier session.
- */
-void npuprof_rings_discard(struct npuprof_rings *rs)
-{
-	unsigned int cpu;
-
-	for_each_possible_cpu(cpu) {
-		struct npuprof_ring *r = rs->ring[cpu];
-
-		smp_store_release(&r->cons->consumer_pos, r->head);
 	}
 }
 

@@ -2,7 +2,7 @@
 /*
  * Reader of npuprof.ko's per-CPU ring buffers (ABI in
  * include/npuprof/npuprof_ioctl.h).  Opening the device asks for its
- * geometry, refuses a module built for another ABI or record version, and
+ * geometry, refuses a module of another ABI major or record version, and
  * maps every possible CPU's region with two mmap()s: the consumer page
  * read-write (the only page we may write) and the producer page plus data
  * read-only.  Reading the rings is ring.c's job; this file only finds them
@@ -41,10 +41,14 @@ static bool kring_cpu_possible(const struct npuprof_info *info, unsigned int cpu
 	return info->possible[cpu / 64] & (1ULL << (cpu % 64));
 }
 
-/* The geometry must be what the ABI promises before we map anything by it. */
+/*
+ * Same ABI major, any minor: a newer minor only adds, an older one lacks
+ * what came later (its ioctls fail with -ENOTTY).  The geometry must be
+ * what the ABI promises before we map anything by it.
+ */
 static int kring_check_info(const struct npuprof_info *info)
 {
-	if (info->abi_version != NPUPROF_ABI_VERSION ||
+	if (NPUPROF_ABI_MAJOR_OF(info->abi_version) != NPUPROF_ABI_MAJOR ||
 	    info->record_version != NPUPROF_RECORD_VERSION)
 		return -EPROTO;
 	if (!info->nr_cpu_ids || info->nr_cpu_ids > NPUPROF_MAX_CPUS || !info->page_size)
@@ -189,6 +193,20 @@ int npuprof_kring_del_tgid(struct npuprof_kring *kr, pid_t tgid)
 	__u32 v = (__u32)tgid;
 
 	return kring_ioctl(kr, NPUPROF_IOC_DEL_TGID, &v);
+}
+
+int npuprof_kring_tgid_owner(struct npuprof_kring *kr, pid_t tgid, pid_t *owner)
+{
+	struct npuprof_tgid_owner req = { .tgid = (__u32)tgid };
+	int err;
+
+	if (tgid <= 0)
+		return -EINVAL;
+	err = kring_ioctl(kr, NPUPROF_IOC_TGID_OWNER, &req);
+	if (err)
+		return err;
+	*owner = (pid_t)req.owner_pid;
+	return 0;
 }
 
 int npuprof_kring_enable(struct npuprof_kring *kr)

@@ -27,11 +27,29 @@
  * written and counted in @lost (discard mode: the newest records are lost,
  * never a silent drop).
  *
- * Control: a reader opens /dev/npuprof (one open at a time: EBUSY
- * otherwise), adds the tgids to record, enables capture, poll()s for
- * POLLIN (data at or above the watermark, or any data after DISABLE),
- * disables capture (returns once no probe can still be writing) and drains
- * what is left.  Closing the device disables capture and clears the tgids.
+ * Sessions.  Every open() of /dev/npuprof is one capture session with its
+ * own rings, tgids, enable state, counters and poll() readiness; mmap(),
+ * poll() and every ioctl act on the session of the file they are given
+ * (descriptors dup()ed or inherited from that open() share it).
+ * The rings are allocated at open: possible CPUs x (ring_pages + 2) pages
+ * per session (1 MiB of data + 8 KiB per CPU at the default ring_pages
+ * 256 and 4 KiB pages), open() fails with ENOMEM when they cannot be had.
+ * At most max_sessions sessions (module parameter, default 64) exist at
+ * once: one more open() fails with EUSERS (EMFILE and ENFILE would be the
+ * caller's or the system's file limit).  A tgid belongs to at most one
+ * session: ADD_TGID of a tgid another session owns fails with EBUSY and
+ * changes nothing, and TGID_OWNER names the process that opened that
+ * session.  Each event goes only to the session that owns its tgid, if
+ * that session is enabled, so one session's full ring never costs another
+ * session a record.
+ *
+ * Control: a reader opens /dev/npuprof, adds the tgids to record, enables
+ * capture, poll()s for POLLIN (data at or above the watermark, or any data
+ * after DISABLE), disables capture (returns once no probe can still be
+ * writing into this session) and drains what is left.  The last close of
+ * the file (mappings hold it open too) disables capture, gives its tgids
+ * up to other sessions and frees its rings.  Modules of ABI 1.0 had one
+ * session (a second open() failed with EBUSY) and no TGID_OWNER.
  */
 #ifndef NPUPROF_IOCTL_H
 #define NPUPROF_IOCTL_H
@@ -39,9 +57,21 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define NPUPROF_ABI_VERSION 1
+/*
+ * ABI version: a major and a minor in one __u32 (npuprof_info.abi_version),
+ * major in bits 0-15 and minor in bits 16-31, so the plain 1 that modules
+ * reported before there was a minor reads as 1.0.  A minor bump only adds
+ * (ioctls, meanings of values that were errors before); a reader accepts
+ * any module of its own major.  A major bump breaks existing readers.
+ */
+#define NPUPROF_ABI_MAJOR 1
+#define NPUPROF_ABI_MINOR 1 /* 1.1: a session per open(), TGID_OWNER */
+#define NPUPROF_ABI_VERSION_OF(major, minor) ((__u32)(major) | (__u32)(minor) << 16)
+#define NPUPROF_ABI_MAJOR_OF(version) ((version) & 0xffffU)
+#define NPUPROF_ABI_MINOR_OF(version) ((version) >> 16)
+#define NPUPROF_ABI_VERSION NPUPROF_ABI_VERSION_OF(NPUPROF_ABI_MAJOR, NPUPROF_ABI_MINOR)
 #define NPUPROF_DEV_NAME "npuprof"
-#define NPUPROF_MAX_TGIDS 64
+#define NPUPROF_MAX_TGIDS 64 /* per session */
 #define NPUPROF_MAX_CPUS 1024
 
 /**
@@ -66,7 +96,7 @@ struct npuprof_ring_producer {
 
 /**
  * struct npuprof_info - geometry and versions (NPUPROF_IOC_GET_INFO)
- * @abi_version:    NPUPROF_ABI_VERSION of the module
+ * @abi_version:    NPUPROF_ABI_VERSION of the module (major and minor)
  * @record_version: NPUPROF_RECORD_VERSION of the module
  * @nr_cpu_ids:     number of CPU ids; regions exist for possible CPUs only
  * @page_size:      bytes per page (consumer and producer pages)
@@ -119,13 +149,30 @@ struct npuprof_tp_status {
 	__u32 pad;
 };
 
+/**
+ * struct npuprof_tgid_owner - who records a tgid (NPUPROF_IOC_TGID_OWNER)
+ * @tgid:      in: the process asked about, not 0 (EINVAL)
+ * @owner_pid: out: tgid of the process that opened the session owning
+ *             @tgid, this session's or another's, as the caller's pid
+ *             namespace sees it; 0 when no session owns @tgid (or the
+ *             opener is not visible in that namespace)
+ * @reserved:  in: 0 (EINVAL otherwise), room for later minors
+ */
+struct npuprof_tgid_owner {
+	__u32 tgid;
+	__u32 owner_pid;
+	__u32 reserved[6];
+};
+
 #define NPUPROF_IOC_MAGIC 0xB7
 #define NPUPROF_IOC_GET_INFO _IOR(NPUPROF_IOC_MAGIC, 1, struct npuprof_info)
+/* ADD_TGID also fails with EBUSY when another session owns the tgid. */
 #define NPUPROF_IOC_ADD_TGID _IOW(NPUPROF_IOC_MAGIC, 2, __u32) /* ENOSPC when full */
 #define NPUPROF_IOC_DEL_TGID _IOW(NPUPROF_IOC_MAGIC, 3, __u32) /* ENOENT if absent */
 #define NPUPROF_IOC_ENABLE _IO(NPUPROF_IOC_MAGIC, 4)  /* resets counters */
 #define NPUPROF_IOC_DISABLE _IO(NPUPROF_IOC_MAGIC, 5) /* waits for probes */
 #define NPUPROF_IOC_GET_STATS _IOWR(NPUPROF_IOC_MAGIC, 6, struct npuprof_cpu_stats)
 #define NPUPROF_IOC_GET_TP_STATUS _IOR(NPUPROF_IOC_MAGIC, 7, struct npuprof_tp_status)
+#define NPUPROF_IOC_TGID_OWNER _IOWR(NPUPROF_IOC_MAGIC, 8, struct npuprof_tgid_owner) /* 1.1 */
 
 #endif /* NPUPROF_IOCTL_H */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reader of npuprof.ko: opens /dev/npuprof, maps every possible CPU's ring
- * (two mmap()s per CPU, as the ABI header says) and wraps the control
- * ioctls.  All functions return 0 or a negative errno; none sets errno.
+ * Reader of npuprof.ko: opens /dev/npuprof (a capture session of its own),
+ * maps every possible CPU's ring (two mmap()s per CPU, as the ABI header
+ * says) and wraps the control ioctls.  All functions return 0 or a
+ * negative errno; none sets errno.
  */
 #ifndef NPUPROF_KRING_H
 #define NPUPROF_KRING_H
@@ -17,9 +18,15 @@ struct npuprof_kring;
  * @path: device path, NULL for "/dev/npuprof"
  * @out:  the new reader on success
  *
+ * Every open is a capture session of its own (its rings, tgids and
+ * enable state), alongside those of other readers.
+ *
  * Return: 0; -ENOENT when the device does not exist (module not loaded);
- * -EACCES/-EPERM without privileges; -EBUSY when another reader has it;
- * -EPROTO when the module's ABI or record version differs from ours.
+ * -EACCES/-EPERM without privileges; -EUSERS when the module has its
+ * max_sessions sessions open already (-EBUSY from a module of ABI 1.0,
+ * which had one session); -ENOMEM when it has no memory for the rings;
+ * -EPROTO when the module's ABI major or record version differs from ours
+ * (any ABI minor of our major is accepted).
  */
 int npuprof_kring_open(const char *path, struct npuprof_kring **out);
 
@@ -29,11 +36,30 @@ void npuprof_kring_close(struct npuprof_kring *kr);
 /** npuprof_kring_fd() - the device fd, to poll() for POLLIN. */
 int npuprof_kring_fd(const struct npuprof_kring *kr);
 
-/** npuprof_kring_add_tgid() - record this process (-ENOSPC when full). */
+/**
+ * npuprof_kring_add_tgid() - record this process in our session
+ *
+ * Return: 0, also when our session has it already; -EBUSY when another
+ * session records it (nothing changes); -ENOSPC when our session has
+ * NPUPROF_MAX_TGIDS processes; -EINVAL for 0.
+ */
 int npuprof_kring_add_tgid(struct npuprof_kring *kr, pid_t tgid);
 
-/** npuprof_kring_del_tgid() - stop recording it (-ENOENT if not there). */
+/** npuprof_kring_del_tgid() - stop recording it (-ENOENT if not ours). */
 int npuprof_kring_del_tgid(struct npuprof_kring *kr, pid_t tgid);
+
+/**
+ * npuprof_kring_tgid_owner() - which process records @tgid
+ * @tgid:  the process asked about
+ * @owner: out: the process that opened the session recording @tgid (ours
+ *         or another reader's, e.g. another msprof), as our pid namespace
+ *         sees it; 0 when no session records it
+ *
+ * Names the other reader after npuprof_kring_add_tgid() returned -EBUSY.
+ *
+ * Return: 0; -EINVAL for a @tgid <= 0; -ENOTTY from a module of ABI 1.0.
+ */
+int npuprof_kring_tgid_owner(struct npuprof_kring *kr, pid_t tgid, pid_t *owner);
 
 /** npuprof_kring_enable() - start capture; resets written/lost counters. */
 int npuprof_kring_enable(struct npuprof_kring *kr);

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which capture session owns a tgid.  A tgid belongs to at most one
+ * session, and the probe looks the event's tgid up on every tracepoint
+ * hit, so the table is an RCU hash (linux/hashtable.h): readers take no
+ * lock, writers are serialised by one mutex.  An entry points at its
+ * session; a session outlives its entries by a grace period (see
+ * npuprof_session_destroy()), so the pointer a probe found stays valid
+ * until the probe returns.
+ */
+#include <linux/hashtable.h>
+#include <linux/mutex.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include "npuprof.h"
+
+/*
+ * 1024 buckets (8 KiB): chains stay a few entries long even with
+ * max_sessions x NPUPROF_MAX_TGIDS = 4096 tgids at the defaults, and the
+ * usual handful of tgids leaves nearly every bucket empty, so an event of
+ * an unselected process costs one hash and one load.
+ */
+#define NPUPROF_TGID_HASH_BITS 10
+
+/**
+ * struct npuprof_tgid_ent - one owned tgid
+ * @node:    in npuprof_tgids (RCU)
+ * @sibling: in the owning session's @tgids list (mutex)
+ * @session: the owner
+ * @tgid:    the process
+ * @rcu:     frees the entry once no probe can still see it
+ */
+struct npuprof_tgid_ent {
+	struct hlist_node node;
+	struct list_head sibling;
+	struct npuprof_session *session;
+	u32 tgid;
+	struct rcu_head rcu;
+};
+
+static DEFINE_HASHTABLE(npuprof_tgids, NPUPROF_TGID_HASH_BITS);
+/* Serialises writers of npuprof_tgids and of every session's tgid list. */
+static DEFINE_MUTEX(npuprof_tgid_mutex);
+
+/* Caller holds npuprof_tgid_mutex. */
+static struct npuprof_tgid_ent *npuprof_tgid_find(u32 tgid)
+{
+	struct npuprof_tgid_ent *e;
+
+	hash_for_each_possible(npuprof_tgids, e, node, tgid)
+		if (e->tgid == tgid)
+			return e;
+	return NULL;
+}
+
+/* Caller holds npuprof_tgid_mutex; @e is freed after a grace period. */
+static void npuprof_tgid_unhash(struct npuprof_tgid_ent *e)
+{
+	hash_del_rcu(&e->node);
+	list_del(&e->sibling);
+	e->session->nr_tgids--;
+	kfree_rcu(e, rcu);
+}
+
+/**
+ * npuprof_tgid_add() - make session @s the owner of @tgid
+ * @s:    the session
+ * @tgid: process to record
+ *
+ * Return: 0, also when @s owns @tgid already; -EINVAL for tgid 0; -EBUSY
+ * when another session owns it (nothing changes); -ENOSPC when @s owns
+ * NPUPROF_MAX_TGIDS tgids; -ENOMEM.
+ */
+int npuprof_tgid_add(struct npuprof_session *s, u32 tgid)
+{
+	struct npuprof_tgid_ent *e;
+	int ret = 0;
+
+	if (!tgid)
+		return -EINVAL;
+	mutex_lock(&npuprof_tgid_mutex);
+	e = npuprof_tgid_find(tgid);
+	if (e) {
+		ret = e->session == s ? 0 : -EBUSY;
+		goto out_unlock;
+	}
+	if (s->nr_tgids >= NPUPROF_MAX_TGIDS) {
+		ret = -ENOSPC;
+		goto out_unlock;
+	}
+	e = kmalloc(sizeof(*e), GFP_KERNEL);
+	if (!e) {
+		ret = -ENOMEM;
+		goto out_unlock;
+	}
+	e->session = s;
+	e->tgid = tgid;
+	list_add(&e->sibling, &s->tgids);
+	s->nr_tgids++;
+	hash_add_rcu(npuprof_tgids, &e->node, tgid);
+out_unlock:
+	mutex_unlock(&npuprof_tgid_mutex);
+	return ret;
+}
+
+/**
+ * npuprof_tgid_del() - stop recording @tgid in session @s
+ * @s:    the session
+ * @tgid: process
+ *
+ * A probe that found the entry just before may still write one record of
+ * @tgid into @s; DISABLE is the barrier for that, not this.
+ *
+ * Return: 0; -ENOENT when @s does not own @tgid (another session's tgid
+ * stays untouched).
+ */
+int npuprof_tgid_del(struct npuprof_session *s, u32 tgid)
+{
+	struct npuprof_tgid_ent *e;
+	int ret = 0;
+
+	mutex_lock(&npuprof_tgid_mutex);
+	e = tgid ? npuprof_tgid_find(tgid) : NULL;
+	if (e && e->session == s)
+		npuprof_tgid_unhash(e);
+	else
+		ret = -ENOENT;
+	mutex_unlock(&npuprof_tgid_mutex);
+	return ret;
+}
+
+/**
+ * npuprof_tgid_drop_session() - give up every tgid session @s owns
+ * @s: the session, about to be destroyed
+ *
+ * On return no new lookup finds @s and other sessions may take its tgids;
+ * probes that found it before may still run until a grace period ends.
+ */
+void npuprof_tgid_drop_session(struct npuprof_session *s)
+{
+	struct npuprof_tgid_ent *e, *tmp;
+
+	mutex_lock(&npuprof_tgid_mutex);
+	list_for_each_entry_safe(e, tmp, &s->tgids, sibling)
+		npuprof_tgid_unhash(e);
+	mutex_unlock(&npuprof_tgid_mutex);
+}
+
+/**
+ * npuprof_tgid_owner() - the process that opened the session owning @tgid
+ * @tgid: process asked about
+ *
+ * Return: a reference the caller drops with put_pid(), or NULL when no
+ * session owns @tgid.
+ */
+struct pid *npuprof_tgid_owner(u32 tgid)
+{
+	struct npuprof_tgid_ent *e;
+	struct pid *owner = NULL;
+
+	mutex_lock(&npuprof_tgid_mutex);
+	e = npuprof_tgid_find(tgid);
+	if (e)
+		owner = get_pid(e->session->owner);
+	mutex_unlock(&npuprof_tgid_mutex);
+	return owner;
+}
+
+/**
+ * npuprof_tgid_session() - the session that owns @tgid, for the probe
+ * @tgid: the event's tgid
+ *
+ * Lock-free.  The caller must be in an RCU read-side critical section (a
+ * tracepoint probe is: it runs with preemption disabled) and may use the
+ * session until that section ends.
+ *
+ * Return: the session, or NULL when no session owns @tgid.
+ */
+struct npuprof_session *npuprof_tgid_session(u32 tgid)
+{
+	struct npuprof_tgid_ent *e;
+
+	hash_for_each_possible_rcu_notrace(npuprof_tgids, e, node, tgid)
+		if (e->tgid == tgid)
+			return e->session;
+	return NULL;
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Description: ABI 1.1 of npuprof.ko is a compatible extension of 1.0.
+ * Every 1.0 ioctl number is unchanged (the numbers encode the struct
+ * sizes, so the layouts are too); TGID_OWNER is number 8 with a 32-byte
+ * struct; the version word encodes 1.1 so that the plain 1 of 1.0 modules
+ * decodes as major 1, minor 0, the major a 1.1 reader requires.
+ */
+#include <stddef.h>
+
+#include "check.h"
+#include <npuprof/npuprof_ioctl.h>
+
+/* The numbers of ABI 1.0, as its header produced them on x86-64. */
+static void check_v1_0_numbers(void)
+{
+	CHECK_EQ(NPUPROF_IOC_GET_INFO, 0x80a8b701);
+	CHECK_EQ(NPUPROF_IOC_ADD_TGID, 0x4004b702);
+	CHECK_EQ(NPUPROF_IOC_DEL_TGID, 0x4004b703);
+	CHECK_EQ(NPUPROF_IOC_ENABLE, 0xb704);
+	CHECK_EQ(NPUPROF_IOC_DISABLE, 0xb705);
+	CHECK_EQ(NPUPROF_IOC_GET_STATS, 0xc018b706);
+	CHECK_EQ(NPUPROF_IOC_GET_TP_STATUS, 0x8008b707);
+	CHECK_EQ(sizeof(struct npuprof_info), 168);
+	CHECK_EQ(offsetof(struct npuprof_info, abi_version), 0);
+	CHECK_EQ(sizeof(((struct npuprof_info *)0)->abi_version), 4);
+}
+
+static void check_tgid_owner(void)
+{
+	CHECK_EQ(NPUPROF_IOC_TGID_OWNER, 0xc020b708);
+	CHECK_EQ(sizeof(struct npuprof_tgid_owner), 32);
+	CHECK_EQ(offsetof(struct npuprof_tgid_owner, tgid), 0);
+	CHECK_EQ(offsetof(struct npuprof_tgid_owner, owner_pid), 4);
+	CHECK_EQ(offsetof(struct npuprof_tgid_owner, reserved), 8);
+}
+
+static void check_version(void)
+{
+	CHECK_EQ(NPUPROF_ABI_MAJOR, 1);
+	CHECK_EQ(NPUPROF_ABI_MINOR, 1);
+	CHECK_EQ(NPUPROF_ABI_VERSION, 0x00010001);
+	CHECK_EQ(NPUPROF_ABI_MAJOR_OF(NPUPROF_ABI_VERSION), 1);
+	CHECK_EQ(NPUPROF_ABI_MINOR_OF(NPUPROF_ABI_VERSION), 1);
+	/* What a 1.0 module reports. */
+	CHECK_EQ(NPUPROF_ABI_VERSION_OF(1, 0), 1);
+	CHECK_EQ(NPUPROF_ABI_MAJOR_OF(1u), 1);
+	CHECK_EQ(NPUPROF_ABI_MINOR_OF(1u), 0);
+	/* A later minor keeps the major; a major bump does not. */
+	CHECK_EQ(NPUPROF_ABI_MAJOR_OF(NPUPROF_ABI_VERSION_OF(1, 7)), 1);
+	CHECK_EQ(NPUPROF_ABI_MAJOR_OF(NPUPROF_ABI_VERSION_OF(2, 0)), 2);
+}
+
+int main(void)
+{
+	check_v1_0_numbers();
+	check_tgid_owner();
+	check_version();
+	return CHECK_DONE();
+}
