@@ -82,9 +82,10 @@ attach-ranks | kill-rank)
 		victim=${pids##* }
 		( sleep $((before + window / 2)); kill -9 "$victim" ) &
 	fi
+	rc=0
 	commands | build/bin/msprof --dynamic=on --pid="$pid_list" --output="$out" \
-		--result="$out/result.jsonl" >"$out/msprof.log" 2>"$out/msprof.err"
-	echo $? >"$out/msprof.rc"
+		--result="$out/result.jsonl" >"$out/msprof.log" 2>"$out/msprof.err" || rc=$?
+	echo $rc >"$out/msprof.rc"
 	for p in $pids; do wait "$p" || true; done
 	[ "$mode" = kill-rank ] && echo "$victim" >"$out/victim"
 	;;
@@ -114,11 +115,13 @@ second)
 	msprof_pid=$!
 	sleep $((before + 1))
 	start_s=$(date +%s)
+	rc2=0
 	printf 'start\nstop\nquit\n' | build/bin/msprof --dynamic=on --pid="$first" --output="$out/second" \
-		>"$out/second.log" 2>&1
-	echo "$? $msprof_pid $(($(date +%s) - start_s))" >"$out/second.rc"
-	wait "$msprof_pid"
-	echo $? >"$out/msprof.rc"
+		>"$out/second.log" 2>&1 || rc2=$?
+	echo "$rc2 $msprof_pid $(($(date +%s) - start_s))" >"$out/second.rc"
+	rc1=0
+	wait "$msprof_pid" || rc1=$?
+	echo $rc1 >"$out/msprof.rc"
 	for p in $pids; do wait "$p"; done
 	;;
 *)

@@ -343,10 +343,10 @@ unsigned int npuprof_session_nr_pids(const struct npuprof_session *s)
 
 int npuprof_session_pid_owner(struct npuprof_session *s, pid_t pid, pid_t *owner)
 {
-	(void)s;
-	(void)pid;
 	*owner = 0;
-	return -ENOSYS; /* filled in with npuprof.ko's owner query */
+	if (!s->kring)
+		return -ENODEV;
+	return npuprof_kring_tgid_owner(s->kring, pid, owner);
 }
 
 const char *npuprof_session_prof_dir(const struct npuprof_session *s, pid_t pid)

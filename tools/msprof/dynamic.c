@@ -113,7 +113,12 @@ void msprof_session_words(int err, const char *context, pid_t pid, char *buf, si
 			 (int)pid);
 		break;
 	case -EBUSY:
-		snprintf(buf, size, "npuprof.ko is in use by another capture: quit the other msprof first");
+		snprintf(buf, size, "another msprof already profiles process %d: one msprof per process; quit that one first",
+			 (int)pid);
+		break;
+	case -EUSERS:
+		snprintf(buf, size,
+			 "npuprof.ko has as many capture sessions open as it allows (max_sessions): quit another msprof, or reload npuprof.ko with a larger max_sessions");
 		break;
 	case -EOPNOTSUPP:
 	case -ENOSYS:

@@ -84,8 +84,8 @@ struct npuprof_session;
 /**
  * npuprof_session_create() - open the producers, with no process yet
  * Return: 0; -ENOENT when /dev/npuprof is missing (module not loaded)
- * and @task_time is on; -EPERM/-EACCES without root; -EMFILE when
- * npuprof.ko has no free session.  On failure nothing stays open.
+ * and @task_time is on; -EPERM/-EACCES without root; -EUSERS when
+ * npuprof.ko has max_sessions sessions open already.  On failure nothing stays open.
  */
 int npuprof_session_create(const struct npuprof_session_opts *opts,
 			   struct npuprof_session **out);
