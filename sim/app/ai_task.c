@@ -158,7 +158,8 @@ static int run_workers(struct worker *workers, const struct options *opt, const 
 	if (!tids)
 		return (int)opt->threads;
 	for (i = 0; i < opt->threads; i++) {
-		workers[i] = (struct worker){ .idx = i, .opt = opt, .kernel_path = kpath };
+		workers[i] = (struct worker){ .idx = i, .device = thread_device(opt, i),
+					      .opt = opt, .kernel_path = kpath };
 		err = pthread_create(&tids[i], NULL, worker_main, &workers[i]);
 		if (err) {
 			fprintf(stderr, "ai_task: cannot start thread %u: %s\n", i, strerror(err));
@@ -172,6 +173,26 @@ static int run_workers(struct worker *workers, const struct options *opt, const 
 	}
 	free(tids);
 	return failed + (int)(opt->threads - started);
+}
+
+/* The progress line the task starts with. */
+static void say_start(const struct options *opt)
+{
+	char where[16 + APP_MAX_THREADS * 4] = "device ";
+	unsigned int i;
+
+	if (opt->quiet)
+		return;
+	if (opt->nr_devices) {
+		strcpy(where, "devices ");
+		for (i = 0; i < opt->nr_devices; i++)
+			snprintf(where + strlen(where), sizeof(where) - strlen(where), "%s%d",
+				 i ? "," : "", opt->devices[i]);
+	} else {
+		snprintf(where + strlen(where), sizeof(where) - strlen(where), "%d", opt->device);
+	}
+	fprintf(stderr, "ai_task: pid %d: %u thread(s) x %u step(s) on %s\n", (int)getpid(),
+		opt->threads, opt->steps, where);
 }
 
 int main(int argc, char **argv)
@@ -188,9 +209,7 @@ int main(int argc, char **argv)
 	workers = calloc(opt.threads, sizeof(*workers));
 	if (!workers || (!opt.kernels && write_default_kernels(kpath, sizeof(kpath))))
 		return 1;
-	if (!opt.quiet)
-		fprintf(stderr, "ai_task: pid %d: %u thread(s) x %u step(s) on device %d\n",
-			(int)getpid(), opt.threads, opt.steps, opt.device);
+	say_start(&opt);
 	if (!app_count(&proc, API_INIT, aclInit(NULL), "aclInit", "setup", 0)) {
 		failed = run_workers(workers, &opt, opt.kernels ? opt.kernels : kpath);
 		if (app_count(&proc, API_FINALIZE, aclFinalize(), "aclFinalize", "teardown", 0))

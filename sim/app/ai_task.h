@@ -55,11 +55,18 @@ struct counts {
 	unsigned int kernels[K_MAX];
 };
 
+/* Limits of the options that size arrays; device ids are 0..APP_MAX_DEVICE. */
+#define APP_MAX_THREADS 64
+#define APP_MAX_DEVICE 63
+
 struct options {
 	unsigned int steps;
 	unsigned int threads;
 	unsigned int streams; /* per thread */
-	int device;
+	int device;	      /* thread 0's device */
+	/* --devices: thread i runs on devices[i % nr_devices]; 0: all on device */
+	unsigned int nr_devices;
+	int devices[APP_MAX_THREADS];
 	unsigned int step_gap_ms;
 	const char *kernels; /* kernel binary path; NULL: write the default */
 	size_t bytes;	     /* H2D and D2H copy size */
@@ -82,6 +89,7 @@ struct step_record {
 struct worker {
 	unsigned int idx;
 	pid_t tid;
+	int device;
 	const struct options *opt;
 	const char *kernel_path;
 	struct counts other; /* setup and teardown */
@@ -96,6 +104,9 @@ struct worker {
  * wrong with which option.
  */
 int parse_options(int argc, char **argv, struct options *opt);
+
+/** thread_device() - the device worker thread @idx runs on. */
+int thread_device(const struct options *opt, unsigned int idx);
 
 /** worker_main() - pthread entry: setup, the steps, teardown. */
 void *worker_main(void *arg);

@@ -3,6 +3,7 @@
  * Command line of the sample AI task.  Every error names the option, the
  * value given and the values allowed.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -20,6 +21,8 @@ static void usage(FILE *out)
 	      "  --threads=T       host threads, each with its own streams, 1..64 (1)\n"
 	      "  --streams=S       streams per thread, 1..16 (1)\n"
 	      "  --device=D        device id, 0..63 (0)\n"
+	      "  --devices=LIST    comma-separated device ids, at most one per thread:\n"
+	      "                    thread i runs on entry i % count (not with --device)\n"
 	      "  --step-gap-ms=G   idle ms between steps, 0..60000 (50)\n"
 	      "  --kernels=FILE    kernel binary with MatMul, Add, LayerNorm and Softmax\n"
 	      "                    (default: a built-in one; format in acl/acl_rt.h)\n"
@@ -47,14 +50,38 @@ static int parse_uint(const char *name, const char *arg, unsigned long long min,
 	return 0;
 }
 
-enum { OPT_STEPS = 1, OPT_THREADS, OPT_STREAMS, OPT_DEVICE, OPT_GAP, OPT_KERNELS,
-       OPT_BYTES, OPT_QUIET, OPT_HELP };
+/* --devices=LIST: 1..APP_MAX_THREADS device ids, comma-separated. */
+static int parse_devices(const char *arg, struct options *opt)
+{
+	const char *p = arg;
+	unsigned long v;
+	char *end;
+
+	opt->nr_devices = 0;
+	do {
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (!isdigit((unsigned char)*p) || errno || v > APP_MAX_DEVICE ||
+		    (*end && *end != ',') || opt->nr_devices == APP_MAX_THREADS) {
+			fprintf(stderr, "ai_task: --devices=%s: expected 1 to %d device ids from 0 to %d, separated by commas\n",
+				arg, APP_MAX_THREADS, APP_MAX_DEVICE);
+			return -EINVAL;
+		}
+		opt->devices[opt->nr_devices++] = (int)v;
+		p = end + 1;
+	} while (*end);
+	return 0;
+}
+
+enum { OPT_STEPS = 1, OPT_THREADS, OPT_STREAMS, OPT_DEVICE, OPT_DEVICES, OPT_GAP,
+       OPT_KERNELS, OPT_BYTES, OPT_QUIET, OPT_HELP };
 
 static const struct option long_opts[] = {
 	{ "steps", required_argument, NULL, OPT_STEPS },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "streams", required_argument, NULL, OPT_STREAMS },
 	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "devices", required_argument, NULL, OPT_DEVICES },
 	{ "step-gap-ms", required_argument, NULL, OPT_GAP },
 	{ "kernels", required_argument, NULL, OPT_KERNELS },
 	{ "bytes", required_argument, NULL, OPT_BYTES },
@@ -75,7 +102,7 @@ static int apply_option(int c, const char *arg, struct options *opt)
 		opt->steps = (unsigned int)v;
 		break;
 	case OPT_THREADS:
-		err = parse_uint("threads", arg, 1, 64, &v);
+		err = parse_uint("threads", arg, 1, APP_MAX_THREADS, &v);
 		opt->threads = (unsigned int)v;
 		break;
 	case OPT_STREAMS:
@@ -83,9 +110,11 @@ static int apply_option(int c, const char *arg, struct options *opt)
 		opt->streams = (unsigned int)v;
 		break;
 	case OPT_DEVICE:
-		err = parse_uint("device", arg, 0, 63, &v);
+		err = parse_uint("device", arg, 0, APP_MAX_DEVICE, &v);
 		opt->device = (int)v;
 		break;
+	case OPT_DEVICES:
+		return parse_devices(arg, opt);
 	case OPT_GAP:
 		err = parse_uint("step-gap-ms", arg, 0, 60000, &v);
 		opt->step_gap_ms = (unsigned int)v;
@@ -114,8 +143,29 @@ static int apply_option(int c, const char *arg, struct options *opt)
 	return err;
 }
 
+#define SEEN(c) (seen & (1UL << (c)))
+
+/* Options that exclude or need each other; @seen has bit OPT_x per option given. */
+static int check_combinations(struct options *opt, unsigned long seen)
+{
+	if (SEEN(OPT_DEVICES) && SEEN(OPT_DEVICE)) {
+		fputs("ai_task: --devices cannot go with --device: --devices already says every thread's device\n",
+		      stderr);
+		return -EINVAL;
+	}
+	if (opt->nr_devices > opt->threads) {
+		fprintf(stderr, "ai_task: --devices: %u devices for %u thread(s); give at most one per thread\n",
+			opt->nr_devices, opt->threads);
+		return -EINVAL;
+	}
+	if (opt->nr_devices)
+		opt->device = opt->devices[0];
+	return 0;
+}
+
 int parse_options(int argc, char **argv, struct options *opt)
 {
+	unsigned long seen = 0;
 	int c, err;
 
 	*opt = (struct options){
@@ -127,11 +177,17 @@ int parse_options(int argc, char **argv, struct options *opt)
 		err = apply_option(c, optarg, opt);
 		if (err)
 			return err;
+		seen |= 1UL << c;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "ai_task: %s: unexpected argument; options take the form --name=value\n",
 			argv[optind]);
 		return -EINVAL;
 	}
-	return 0;
+	return check_combinations(opt, seen);
+}
+
+int thread_device(const struct options *opt, unsigned int idx)
+{
+	return opt->nr_devices ? opt->devices[idx % opt->nr_devices] : opt->device;
 }

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * The one JSON line the sample AI task prints at exit:
- *   {"pid":P,"device":D,"threads":T,"streams":S,
+ *   {"pid":P,"device":D,"devices":[d,...],
+ *    "threads":T,"streams":S,
  *    "api":{name:count,...},"tasks":{"AI_CORE":n,"MEMCPY":n,"EVENT_RECORD":n},
  *    "kernels":{name:count,...},
- *    "steps":[{"step":i,"thread":t,"tid":x,"begin_ns":b,"end_ns":e,
+ *    "steps":[{"step":i,"thread":t,"tid":x,"device":d,"begin_ns":b,"end_ns":e,
  *              "api":{...},"tasks":{...},"kernels":{...}},...],
  *    "error":"..."}            (only when a call failed)
+ * "device" is thread 0's device, "devices" the device of each thread, by
+ * thread index (all the same unless --devices was given).
  * Totals cover the whole run (aclInit to aclFinalize, setup and teardown
  * included); steps only what lies between their begin_ns and end_ns.
  * Maps list only names with a non-zero count, except "tasks", which always
@@ -60,6 +63,7 @@ static json_t *step_json(const struct worker *w, const struct step_record *s)
 	json_object_set_new(o, "step", json_integer(s->step));
 	json_object_set_new(o, "thread", json_integer(w->idx));
 	json_object_set_new(o, "tid", json_integer(w->tid));
+	json_object_set_new(o, "device", json_integer(w->device));
 	json_object_set_new(o, "begin_ns", json_integer((json_int_t)s->begin_ns));
 	json_object_set_new(o, "end_ns", json_integer((json_int_t)s->end_ns));
 	set_counts(o, &s->c);
@@ -69,12 +73,13 @@ static json_t *step_json(const struct worker *w, const struct step_record *s)
 int print_report(const struct options *opt, const struct counts *proc,
 		 const struct worker *workers, const char *error)
 {
-	json_t *root = json_object(), *steps = json_array();
+	json_t *root = json_object(), *steps = json_array(), *devices = json_array();
 	struct counts total = *proc;
 	unsigned int t, i;
 	char *text;
 
 	for (t = 0; t < opt->threads; t++) {
+		json_array_append_new(devices, json_integer(thread_device(opt, t)));
 		add_counts(&total, &workers[t].other);
 		for (i = 0; i < workers[t].nr_steps; i++) {
 			add_counts(&total, &workers[t].steps[i].c);
@@ -83,6 +88,7 @@ int print_report(const struct options *opt, const struct counts *proc,
 	}
 	json_object_set_new(root, "pid", json_integer(getpid()));
 	json_object_set_new(root, "device", json_integer(opt->device));
+	json_object_set_new(root, "devices", devices);
 	json_object_set_new(root, "threads", json_integer(opt->threads));
 	json_object_set_new(root, "streams", json_integer(opt->streams));
 	set_counts(root, &total);
