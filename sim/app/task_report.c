@@ -15,11 +15,18 @@
  * Maps list only names with a non-zero count, except "tasks", which always
  * has all three.  begin_ns/end_ns are CLOCK_MONOTONIC ns.  Steps are
  * ordered by thread, then step.
+ *
+ * The line goes out in one write(), so the lines of several processes
+ * (ranks of one job) sharing a file or terminal never interleave.  (On a
+ * pipe, a write longer than PIPE_BUF, 4096 bytes, can still be split when
+ * the pipe fills and the writer has to wait; a reader that keeps up gets
+ * whole lines.)
  */
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "ai_task.h"
@@ -70,13 +77,36 @@ static json_t *step_json(const struct worker *w, const struct step_record *s)
 	return o;
 }
 
+/* Write all of @len bytes of @text to stdout, in one write() unless cut short. */
+static int write_line(const char *text, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(STDOUT_FILENO, text, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = -errno;
+
+			fprintf(stderr, "ai_task: cannot write the JSON report to stdout: %s\n",
+				strerror(-err));
+			return err;
+		}
+		text += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 int print_report(const struct options *opt, const struct counts *proc,
 		 const struct worker *workers, const char *error)
 {
 	json_t *root = json_object(), *steps = json_array(), *devices = json_array();
 	struct counts total = *proc;
 	unsigned int t, i;
-	char *text;
+	char *text, *line;
+	int err;
 
 	for (t = 0; t < opt->threads; t++) {
 		json_array_append_new(devices, json_integer(thread_device(opt, t)));
@@ -97,12 +127,14 @@ int print_report(const struct options *opt, const struct counts *proc,
 		json_object_set_new(root, "error", json_string(error));
 	text = json_dumps(root, JSON_COMPACT);
 	json_decref(root);
-	if (!text) {
+	if (!text || asprintf(&line, "%s\n", text) < 0) {
+		free(text);
 		fprintf(stderr, "ai_task: out of memory formatting the JSON report\n");
 		return -ENOMEM;
 	}
-	printf("%s\n", text);
-	fflush(stdout);
 	free(text);
-	return 0;
+	fflush(stdout); /* whatever stdio still holds goes first */
+	err = write_line(line, strlen(line));
+	free(line);
+	return err;
 }
