@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * The one JSON line the sample AI task prints at exit:
- *   {"pid":P,"device":D,"devices":[d,...],
+ * The one JSON line each rank of the sample AI task prints at exit:
+ *   {"pid":P,"rank":R,"world_size":W,"device":D,"devices":[d,...],
  *    "threads":T,"streams":S,
  *    "api":{name:count,...},"tasks":{"AI_CORE":n,"MEMCPY":n,"EVENT_RECORD":n},
  *    "kernels":{name:count,...},
  *    "steps":[{"step":i,"thread":t,"tid":x,"device":d,"begin_ns":b,"end_ns":e,
  *              "api":{...},"tasks":{...},"kernels":{...}},...],
  *    "error":"..."}            (only when a call failed)
+ * A process started without --rank (nor by --ranks) is rank 0 of 1.
  * "device" is thread 0's device, "devices" the device of each thread, by
  * thread index (all the same unless --devices was given).
  * Totals cover the whole run (aclInit to aclFinalize, setup and teardown
@@ -117,6 +118,8 @@ int print_report(const struct options *opt, const struct counts *proc,
 		}
 	}
 	json_object_set_new(root, "pid", json_integer(getpid()));
+	json_object_set_new(root, "rank", json_integer(opt->rank >= 0 ? opt->rank : 0));
+	json_object_set_new(root, "world_size", json_integer(opt->world_size));
 	json_object_set_new(root, "device", json_integer(opt->device));
 	json_object_set_new(root, "devices", devices);
 	json_object_set_new(root, "threads", json_integer(opt->threads));
