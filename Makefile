@@ -108,7 +108,12 @@ $(BUILD)/bin/ai_task: $(APP_SRCS) $(BUILD)/lib/libascendcl.so
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $(APP_SRCS) -L$(BUILD)/lib -lascendcl -Wl,-rpath,'$$ORIGIN/../lib' -ljansson -lpthread
 
-sim: $(BUILD)/lib/libascendcl.so $(BUILD)/bin/ai_task
+# The wrapper that starts ai_task ranks with &, next to the binary it runs.
+$(BUILD)/bin/run_ranks.sh: sim/app/run_ranks.sh
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
+sim: $(BUILD)/lib/libascendcl.so $(BUILD)/bin/ai_task $(BUILD)/bin/run_ranks.sh
 
 # Host unit tests: one program per behaviour.
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Sample AI task for the simulated NPU: main() initialises ACL, runs the
- * worker threads (task_worker.c), finalises ACL and prints the one JSON
- * line of counts (task_report.c).  Exit status: 0 success, 1 an ACL call
- * failed (stderr names the call, the step and the thread), 2 bad usage.
+ * Sample AI task for the simulated NPU: main() parses the options
+ * (task_options.c) and either launches ranks (task_launch.c) or is one:
+ * run_rank() initialises ACL, runs the worker threads (task_worker.c),
+ * finalises ACL and prints the one JSON line of counts (task_report.c).
+ * Exit status: 0 success, 1 an ACL call failed (stderr names the call, the
+ * step and the thread) or, for a launcher, a rank did not exit 0 (stderr
+ * names the rank), 2 bad usage.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -158,7 +161,8 @@ static int run_workers(struct worker *workers, const struct options *opt, const 
 	if (!tids)
 		return (int)opt->threads;
 	for (i = 0; i < opt->threads; i++) {
-		workers[i] = (struct worker){ .idx = i, .opt = opt, .kernel_path = kpath };
+		workers[i] = (struct worker){ .idx = i, .device = thread_device(opt, i),
+					      .opt = opt, .kernel_path = kpath };
 		err = pthread_create(&tids[i], NULL, worker_main, &workers[i]);
 		if (err) {
 			fprintf(stderr, "ai_task: cannot start thread %u: %s\n", i, strerror(err));
@@ -174,34 +178,67 @@ static int run_workers(struct worker *workers, const struct options *opt, const 
 	return failed + (int)(opt->threads - started);
 }
 
-int main(int argc, char **argv)
+/* The progress line a rank starts with. */
+static void say_start(const struct options *opt)
+{
+	char where[16 + APP_MAX_THREADS * 4] = "device ";
+	unsigned int i;
+
+	if (opt->quiet)
+		return;
+	if (opt->nr_devices) {
+		strcpy(where, "devices ");
+		for (i = 0; i < opt->nr_devices; i++)
+			snprintf(where + strlen(where), sizeof(where) - strlen(where), "%s%d",
+				 i ? "," : "", opt->devices[i]);
+	} else {
+		snprintf(where + strlen(where), sizeof(where) - strlen(where), "%d", opt->device);
+	}
+	if (opt->rank >= 0)
+		fprintf(stderr, "ai_task: rank %d of %u, pid %d: %u thread(s) x %u step(s) on %s\n",
+			opt->rank, opt->world_size, (int)getpid(), opt->threads, opt->steps, where);
+	else
+		fprintf(stderr, "ai_task: pid %d: %u thread(s) x %u step(s) on %s\n", (int)getpid(),
+			opt->threads, opt->steps, where);
+}
+
+int run_rank(const struct options *opt)
 {
 	struct counts proc = { 0 };
 	struct worker *workers;
-	struct options opt;
 	char kpath[4096] = "";
-	int err, failed = 1;
+	int failed = 1;
 
-	err = parse_options(argc, argv, &opt);
-	if (err)
-		return err > 0 ? 0 : 2;
-	workers = calloc(opt.threads, sizeof(*workers));
-	if (!workers || (!opt.kernels && write_default_kernels(kpath, sizeof(kpath))))
+	workers = calloc(opt->threads, sizeof(*workers));
+	if (!workers || (!opt->kernels && write_default_kernels(kpath, sizeof(kpath)))) {
+		free(workers);
 		return 1;
-	if (!opt.quiet)
-		fprintf(stderr, "ai_task: pid %d: %u thread(s) x %u step(s) on device %d\n",
-			(int)getpid(), opt.threads, opt.steps, opt.device);
+	}
+	say_start(opt);
 	if (!app_count(&proc, API_INIT, aclInit(NULL), "aclInit", "setup", 0)) {
-		failed = run_workers(workers, &opt, opt.kernels ? opt.kernels : kpath);
+		failed = run_workers(workers, opt, opt->kernels ? opt->kernels : kpath);
 		if (app_count(&proc, API_FINALIZE, aclFinalize(), "aclFinalize", "teardown", 0))
 			failed++;
 	}
 	if (kpath[0])
 		unlink(kpath);
-	if (print_report(&opt, &proc, workers, first_error[0] ? first_error : NULL))
+	if (print_report(opt, &proc, workers, first_error[0] ? first_error : NULL))
 		failed++;
-	for (unsigned int i = 0; i < opt.threads; i++)
+	for (unsigned int i = 0; i < opt->threads; i++)
 		free(workers[i].steps);
 	free(workers);
 	return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt;
+	int err;
+
+	err = parse_options(argc, argv, &opt);
+	if (err)
+		return err > 0 ? 0 : 2;
+	if (opt.ranks)
+		return launch_ranks(&opt, argv[0]);
+	return run_rank(&opt);
 }

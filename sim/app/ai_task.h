@@ -5,6 +5,12 @@
  * it makes and every device task those calls queue, per step and thread,
  * and prints them as one JSON line, so a profiler's output can be checked
  * against exact expected numbers.
+ *
+ * It runs in one of two forms.  A rank (the default, or --rank=R) is one
+ * process that calls aclInit and runs the worker threads; run_rank().  A
+ * launcher (--ranks=N) calls no ACL function: like torchrun it starts N
+ * rank processes, one per device, and waits for them; launch_ranks() in
+ * task_launch.c.
  */
 #ifndef SIM_APP_AI_TASK_H
 #define SIM_APP_AI_TASK_H
@@ -55,15 +61,29 @@ struct counts {
 	unsigned int kernels[K_MAX];
 };
 
+/* Limits of the options that size arrays; device ids are 0..APP_MAX_DEVICE. */
+#define APP_MAX_THREADS 64
+#define APP_MAX_DEVICE 63
+
+/* How a launcher starts its ranks: fork only, or fork and exec itself. */
+enum spawn_mode { SPAWN_FORK, SPAWN_EXEC };
+
 struct options {
 	unsigned int steps;
 	unsigned int threads;
 	unsigned int streams; /* per thread */
-	int device;
+	int device;	      /* thread 0's device; a launcher's rank 0 */
+	/* --devices: thread i runs on devices[i % nr_devices]; 0: all on device */
+	unsigned int nr_devices;
+	int devices[APP_MAX_THREADS];
 	unsigned int step_gap_ms;
 	const char *kernels; /* kernel binary path; NULL: write the default */
 	size_t bytes;	     /* H2D and D2H copy size */
 	int quiet;
+	unsigned int ranks; /* launcher: rank processes to start; 0: be a rank */
+	enum spawn_mode spawn;
+	int rank;		 /* this process's rank; -1: not part of a job */
+	unsigned int world_size; /* ranks in the job; 1 when not part of one */
 };
 
 /**
@@ -82,6 +102,7 @@ struct step_record {
 struct worker {
 	unsigned int idx;
 	pid_t tid;
+	int device;
 	const struct options *opt;
 	const char *kernel_path;
 	struct counts other; /* setup and teardown */
@@ -96,6 +117,37 @@ struct worker {
  * wrong with which option.
  */
 int parse_options(int argc, char **argv, struct options *opt);
+
+/** thread_device() - the device worker thread @idx runs on. */
+int thread_device(const struct options *opt, unsigned int idx);
+
+/**
+ * rank_argv() - the command line that makes a process rank @rank of
+ * launcher @opt, on device opt->device + @rank: "--rank=R --device=D" and
+ * every option a rank takes, as parse_options() reads them back.
+ * @argv0: the argv[0] to give it.
+ * Return: a NULL-terminated array the caller frees with free_argv(), or
+ * NULL when out of memory.
+ */
+char **rank_argv(const struct options *opt, unsigned int rank, const char *argv0);
+
+void free_argv(char **argv);
+
+/**
+ * run_rank() - be one rank: aclInit, the worker threads, aclFinalize, and
+ * the JSON line on stdout.
+ * Return: the exit status, 0 when every call succeeded, else 1.
+ */
+int run_rank(const struct options *opt);
+
+/**
+ * launch_ranks() - start opt->ranks rank processes (opt->spawn says how),
+ * forward SIGINT and SIGTERM to them and wait for all; name on stderr
+ * each rank that did not exit 0.  Calls no ACL function.
+ * @argv0: argv[0], passed on to exec'd ranks.
+ * Return: the exit status, 0 when every rank exited 0, else 1.
+ */
+int launch_ranks(const struct options *opt, const char *argv0);
 
 /** worker_main() - pthread entry: setup, the steps, teardown. */
 void *worker_main(void *arg);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * One thread of the sample AI task: open the device, create streams,
+ * One thread of the sample AI task: open its device, create streams,
  * memory, an event and the kernels; run the steps; release everything.
  * Each ACL call is followed by app_count() so the counts are exact, failed
  * calls included, and every device task a successful call queues is
@@ -46,11 +46,12 @@ static void count_task(struct counts *c, enum app_task t, int kernel)
 static int setup_device(struct worker *w, struct thread_res *r)
 {
 	struct counts *c = &w->other;
+	char what[32];
 	unsigned int i;
 	int err;
 
-	err = app_count(c, API_SET_DEVICE, aclrtSetDevice(w->opt->device), "aclrtSetDevice",
-			"setup", w->idx);
+	snprintf(what, sizeof(what), "aclrtSetDevice(%d)", w->device);
+	err = app_count(c, API_SET_DEVICE, aclrtSetDevice(w->device), what, "setup", w->idx);
 	r->device_set = !err;
 	for (i = 0; !err && i < w->opt->streams; i++)
 		err = app_count(c, API_CREATE_STREAM, aclrtCreateStream(&r->streams[i]),
@@ -214,7 +215,7 @@ static int teardown(struct worker *w, struct thread_res *r)
 		if (r->streams[i])
 			err |= app_count(c, API_DESTROY_STREAM, aclrtDestroyStream(r->streams[i]),
 					 "aclrtDestroyStream", "teardown", w->idx);
-	err |= app_count(c, API_RESET_DEVICE, aclrtResetDevice(w->opt->device), "aclrtResetDevice",
+	err |= app_count(c, API_RESET_DEVICE, aclrtResetDevice(w->device), "aclrtResetDevice",
 			 "teardown", w->idx);
 	return err ? -EIO : 0;
 }
