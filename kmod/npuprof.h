@@ -67,7 +67,7 @@ struct npuprof_rings {
  * @rings:     its per-CPU ring buffers, allocated at open
  * @enabled:   capture on; probes read it with acquire semantics
  * @tgids:     entries of tgid_table.c this session owns, under that
- *             table's mutex
+ *             table's lock
  * @nr_tgids:  how many (at most NPUPROF_MAX_TGIDS)
  * @owner:     the process that opened the session (NPUPROF_IOC_TGID_OWNER)
  * @lock:      serialises ENABLE and DISABLE of this session

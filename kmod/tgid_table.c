@@ -3,15 +3,17 @@
  * Which capture session owns a tgid.  A tgid belongs to at most one
  * session, and the probe looks the event's tgid up on every tracepoint
  * hit, so the table is an RCU hash (linux/hashtable.h): readers take no
- * lock, writers are serialised by one mutex.  An entry points at its
+ * lock, writers are serialised by one spinlock (not a mutex: writers will
+ * include tracepoint probes, which must not sleep; nothing sleeps under
+ * it, entries are allocated before it is taken).  An entry points at its
  * session; a session outlives its entries by a grace period (see
  * npuprof_session_destroy()), so the pointer a probe found stays valid
  * until the probe returns.
  */
 #include <linux/hashtable.h>
-#include <linux/mutex.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include "npuprof.h"
 
 /*
@@ -25,7 +27,7 @@
 /**
  * struct npuprof_tgid_ent - one owned tgid
  * @node:    in npuprof_tgids (RCU)
- * @sibling: in the owning session's @tgids list (mutex)
+ * @sibling: in the owning session's @tgids list (npuprof_tgid_lock)
  * @session: the owner
  * @tgid:    the process
  * @rcu:     frees the entry once no probe can still see it
@@ -40,9 +42,9 @@ struct npuprof_tgid_ent {
 
 static DEFINE_HASHTABLE(npuprof_tgids, NPUPROF_TGID_HASH_BITS);
 /* Serialises writers of npuprof_tgids and of every session's tgid list. */
-static DEFINE_MUTEX(npuprof_tgid_mutex);
+static DEFINE_SPINLOCK(npuprof_tgid_lock);
 
-/* Caller holds npuprof_tgid_mutex. */
+/* Caller holds npuprof_tgid_lock. */
 static struct npuprof_tgid_ent *npuprof_tgid_find(u32 tgid)
 {
 	struct npuprof_tgid_ent *e;
@@ -53,7 +55,7 @@ static struct npuprof_tgid_ent *npuprof_tgid_find(u32 tgid)
 	return NULL;
 }
 
-/* Caller holds npuprof_tgid_mutex; @e is freed after a grace period. */
+/* Caller holds npuprof_tgid_lock; @e is freed after a grace period. */
 static void npuprof_tgid_unhash(struct npuprof_tgid_ent *e)
 {
 	hash_del_rcu(&e->node);
@@ -73,12 +75,15 @@ static void npuprof_tgid_unhash(struct npuprof_tgid_ent *e)
  */
 int npuprof_tgid_add(struct npuprof_session *s, u32 tgid)
 {
-	struct npuprof_tgid_ent *e;
+	struct npuprof_tgid_ent *e, *new;
 	int ret = 0;
 
 	if (!tgid)
 		return -EINVAL;
-	mutex_lock(&npuprof_tgid_mutex);
+	new = kmalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	spin_lock(&npuprof_tgid_lock);
 	e = npuprof_tgid_find(tgid);
 	if (e) {
 		ret = e->session == s ? 0 : -EBUSY;
@@ -88,18 +93,15 @@ int npuprof_tgid_add(struct npuprof_session *s, u32 tgid)
 		ret = -ENOSPC;
 		goto out_unlock;
 	}
-	e = kmalloc(sizeof(*e), GFP_KERNEL);
-	if (!e) {
-		ret = -ENOMEM;
-		goto out_unlock;
-	}
-	e->session = s;
-	e->tgid = tgid;
-	list_add(&e->sibling, &s->tgids);
+	new->session = s;
+	new->tgid = tgid;
+	list_add(&new->sibling, &s->tgids);
 	s->nr_tgids++;
-	hash_add_rcu(npuprof_tgids, &e->node, tgid);
+	hash_add_rcu(npuprof_tgids, &new->node, tgid);
+	new = NULL;
 out_unlock:
-	mutex_unlock(&npuprof_tgid_mutex);
+	spin_unlock(&npuprof_tgid_lock);
+	kfree(new);
 	return ret;
 }
 
@@ -119,13 +121,13 @@ int npuprof_tgid_del(struct npuprof_session *s, u32 tgid)
 	struct npuprof_tgid_ent *e;
 	int ret = 0;
 
-	mutex_lock(&npuprof_tgid_mutex);
+	spin_lock(&npuprof_tgid_lock);
 	e = tgid ? npuprof_tgid_find(tgid) : NULL;
 	if (e && e->session == s)
 		npuprof_tgid_unhash(e);
 	else
 		ret = -ENOENT;
-	mutex_unlock(&npuprof_tgid_mutex);
+	spin_unlock(&npuprof_tgid_lock);
 	return ret;
 }
 
@@ -140,10 +142,10 @@ void npuprof_tgid_drop_session(struct npuprof_session *s)
 {
 	struct npuprof_tgid_ent *e, *tmp;
 
-	mutex_lock(&npuprof_tgid_mutex);
+	spin_lock(&npuprof_tgid_lock);
 	list_for_each_entry_safe(e, tmp, &s->tgids, sibling)
 		npuprof_tgid_unhash(e);
-	mutex_unlock(&npuprof_tgid_mutex);
+	spin_unlock(&npuprof_tgid_lock);
 }
 
 /**
@@ -158,11 +160,11 @@ struct pid *npuprof_tgid_owner(u32 tgid)
 	struct npuprof_tgid_ent *e;
 	struct pid *owner = NULL;
 
-	mutex_lock(&npuprof_tgid_mutex);
+	spin_lock(&npuprof_tgid_lock);
 	e = npuprof_tgid_find(tgid);
 	if (e)
 		owner = get_pid(e->session->owner);
-	mutex_unlock(&npuprof_tgid_mutex);
+	spin_unlock(&npuprof_tgid_lock);
 	return owner;
 }
 
