@@ -8,6 +8,7 @@
  *   tgid_table.c     which session owns a tgid (RCU hash, probe lookup)
  *   probes.c         tracepoint probe: route by tgid, write task records
  *   tp_attach.c      find the driver's tracepoints by name, attach probes
+ *   proc_follow.c    core process tracepoints: tgids leave at exit
  *   npuprof_main.c   module init/exit, /dev/npuprof, ioctls, poll
  *
  * The user ABI is include/npuprof/npuprof_ioctl.h; the record format is
@@ -115,6 +116,7 @@ int npuprof_tgid_del(struct npuprof_session *s, u32 tgid);
 void npuprof_tgid_drop_session(struct npuprof_session *s);
 struct pid *npuprof_tgid_owner(u32 tgid);
 struct npuprof_session *npuprof_tgid_session(u32 tgid);
+void npuprof_tgid_exit(u32 tgid);
 
 /* probes.c */
 void npuprof_task_probe(void *data, NPU_TP_PROBE_PARAMS);
@@ -123,5 +125,9 @@ void npuprof_task_probe(void *data, NPU_TP_PROBE_PARAMS);
 int npuprof_tp_init(void);
 void npuprof_tp_exit(void);
 u32 npuprof_tp_attached(void);
+
+/* proc_follow.c */
+int npuprof_follow_init(void);
+void npuprof_follow_exit(void);
 
 #endif /* NPUPROF_KMOD_H */

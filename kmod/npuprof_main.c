@@ -261,11 +261,14 @@ static int __init npuprof_init(void)
 		pr_err("npuprof: max_sessions=0: at least one session is needed\n");
 		return -EINVAL;
 	}
+	ret = npuprof_follow_init();
+	if (ret)
+		return ret;
 	ret = npuprof_tp_init();
 	if (ret) {
 		pr_err("npuprof: cannot watch for driver tracepoints: %pe\n",
 		       ERR_PTR(ret));
-		return ret;
+		goto out_follow_exit;
 	}
 	ret = misc_register(&npuprof_miscdev);
 	if (ret) {
@@ -277,6 +280,8 @@ static int __init npuprof_init(void)
 
 out_tp_exit:
 	npuprof_tp_exit();
+out_follow_exit:
+	npuprof_follow_exit();
 	return ret;
 }
 
@@ -288,6 +293,7 @@ static void __exit npuprof_exit(void)
 {
 	misc_deregister(&npuprof_miscdev);
 	npuprof_tp_exit();
+	npuprof_follow_exit();
 }
 
 module_init(npuprof_init);

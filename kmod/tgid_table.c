@@ -168,6 +168,17 @@ struct pid *npuprof_tgid_owner(u32 tgid)
 	return owner;
 }
 
+/* Lock-free lookup; the caller is in an RCU read-side critical section. */
+static struct npuprof_tgid_ent *npuprof_tgid_lookup(u32 tgid)
+{
+	struct npuprof_tgid_ent *e;
+
+	hash_for_each_possible_rcu_notrace(npuprof_tgids, e, node, tgid)
+		if (e->tgid == tgid)
+			return e;
+	return NULL;
+}
+
 /**
  * npuprof_tgid_session() - the session that owns @tgid, for the probe
  * @tgid: the event's tgid
@@ -180,10 +191,28 @@ struct pid *npuprof_tgid_owner(u32 tgid)
  */
 struct npuprof_session *npuprof_tgid_session(u32 tgid)
 {
+	struct npuprof_tgid_ent *e = npuprof_tgid_lookup(tgid);
+
+	return e ? e->session : NULL;
+}
+
+/**
+ * npuprof_tgid_exit() - the process @tgid is gone: it leaves its session
+ * @tgid: the exiting process
+ *
+ * Called from the sched_process_exit probe (preemption disabled), for
+ * every process that exits on the system: the lock is only taken when a
+ * session has @tgid.  The ABI header says what this means to readers.
+ */
+void npuprof_tgid_exit(u32 tgid)
+{
 	struct npuprof_tgid_ent *e;
 
-	hash_for_each_possible_rcu_notrace(npuprof_tgids, e, node, tgid)
-		if (e->tgid == tgid)
-			return e->session;
-	return NULL;
+	if (!npuprof_tgid_lookup(tgid))
+		return;
+	spin_lock(&npuprof_tgid_lock);
+	e = npuprof_tgid_find(tgid);
+	if (e)
+		npuprof_tgid_unhash(e);
+	spin_unlock(&npuprof_tgid_lock);
 }

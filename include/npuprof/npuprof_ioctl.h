@@ -43,13 +43,26 @@
  * that session is enabled, so one session's full ring never costs another
  * session a record.
  *
+ * Exit (1.2).  A tgid leaves its session when its process exits: when the
+ * last of its threads enters do_exit() (the sched_process_exit
+ * tracepoint), before its parent can reap it, so a pid number reused by a
+ * later, unrelated process is never recorded by the old session (unless
+ * added again).  Events the driver reports for the tgid after that (tasks
+ * still running when the process died) are not recorded; DEL_TGID of it
+ * fails with ENOENT and TGID_OWNER reports 0.  A thread exiting while
+ * others live changes nothing.  The slot it held is free again.  A tgid
+ * added while no process has it stays until a process of that number
+ * exits.
+ *
  * Control: a reader opens /dev/npuprof, adds the tgids to record, enables
  * capture, poll()s for POLLIN (data at or above the watermark, or any data
  * after DISABLE), disables capture (returns once no probe can still be
  * writing into this session) and drains what is left.  The last close of
  * the file (mappings hold it open too) disables capture, gives its tgids
  * up to other sessions and frees its rings.  Modules of ABI 1.0 had one
- * session (a second open() failed with EBUSY) and no TGID_OWNER.
+ * session (a second open() failed with EBUSY) and no TGID_OWNER; modules
+ * of ABI 1.1 keep a tgid after its process exited, until DEL_TGID or
+ * close.
  */
 #ifndef NPUPROF_IOCTL_H
 #define NPUPROF_IOCTL_H
@@ -65,7 +78,8 @@
  * any module of its own major.  A major bump breaks existing readers.
  */
 #define NPUPROF_ABI_MAJOR 1
-#define NPUPROF_ABI_MINOR 1 /* 1.1: a session per open(), TGID_OWNER */
+/* 1.1: a session per open(), TGID_OWNER; 1.2: tgids leave at exit */
+#define NPUPROF_ABI_MINOR 2
 #define NPUPROF_ABI_VERSION_OF(major, minor) ((__u32)(major) | (__u32)(minor) << 16)
 #define NPUPROF_ABI_MAJOR_OF(version) ((version) & 0xffffU)
 #define NPUPROF_ABI_MINOR_OF(version) ((version) >> 16)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Description: ABI 1.1 of npuprof.ko is a compatible extension of 1.0.
+ * Description: ABI 1.2 of npuprof.ko is a compatible extension of 1.0.
  * Every 1.0 ioctl number is unchanged (the numbers encode the struct
  * sizes, so the layouts are too); TGID_OWNER is number 8 with a 32-byte
- * struct; the version word encodes 1.1 so that the plain 1 of 1.0 modules
- * decodes as major 1, minor 0, the major a 1.1 reader requires.
+ * struct; the version word encodes 1.2 so that the plain 1 of 1.0 modules
+ * decodes as major 1, minor 0, the major a 1.2 reader requires.
  */
 #include <stddef.h>
 
@@ -38,10 +38,10 @@ static void check_tgid_owner(void)
 static void check_version(void)
 {
 	CHECK_EQ(NPUPROF_ABI_MAJOR, 1);
-	CHECK_EQ(NPUPROF_ABI_MINOR, 1);
-	CHECK_EQ(NPUPROF_ABI_VERSION, 0x00010001);
+	CHECK_EQ(NPUPROF_ABI_MINOR, 2);
+	CHECK_EQ(NPUPROF_ABI_VERSION, 0x00020001);
 	CHECK_EQ(NPUPROF_ABI_MAJOR_OF(NPUPROF_ABI_VERSION), 1);
-	CHECK_EQ(NPUPROF_ABI_MINOR_OF(NPUPROF_ABI_VERSION), 1);
+	CHECK_EQ(NPUPROF_ABI_MINOR_OF(NPUPROF_ABI_VERSION), 2);
 	/* What a 1.0 module reports. */
 	CHECK_EQ(NPUPROF_ABI_VERSION_OF(1, 0), 1);
 	CHECK_EQ(NPUPROF_ABI_MAJOR_OF(1u), 1);
