@@ -8,7 +8,8 @@
  *   tgid_table.c     which session owns a tgid (RCU hash, probe lookup)
  *   probes.c         tracepoint probe: route by tgid, write task records
  *   tp_attach.c      find the driver's tracepoints by name, attach probes
- *   proc_follow.c    core process tracepoints: tgids leave at exit
+ *   proc_follow.c    core process tracepoints: children join at fork,
+ *                    tgids leave at exit
  *   npuprof_main.c   module init/exit, /dev/npuprof, ioctls, poll
  *
  * The user ABI is include/npuprof/npuprof_ioctl.h; the record format is
@@ -70,6 +71,9 @@ struct npuprof_rings {
  * @tgids:     entries of tgid_table.c this session owns, under that
  *             table's lock
  * @nr_tgids:  how many (at most NPUPROF_MAX_TGIDS)
+ * @follow_joined: children of followed processes that joined, since open
+ * @follow_missed: children of followed processes that could not join
+ *             (NPUPROF_IOC_FOLLOW_STATS); both under the table's lock
  * @owner:     the process that opened the session (NPUPROF_IOC_TGID_OWNER)
  * @lock:      serialises ENABLE and DISABLE of this session
  * @wq:        poll() waiters
@@ -84,6 +88,8 @@ struct npuprof_session {
 	int enabled;
 	struct list_head tgids;
 	unsigned int nr_tgids;
+	u64 follow_joined;
+	u64 follow_missed;
 	struct pid *owner;
 	struct mutex lock;
 	wait_queue_head_t wq;
@@ -111,12 +117,15 @@ void npuprof_session_stop(struct npuprof_session *s);
 bool npuprof_session_readable(struct npuprof_session *s);
 
 /* tgid_table.c */
-int npuprof_tgid_add(struct npuprof_session *s, u32 tgid);
+int npuprof_tgid_add(struct npuprof_session *s, u32 tgid, u32 flags);
 int npuprof_tgid_del(struct npuprof_session *s, u32 tgid);
 void npuprof_tgid_drop_session(struct npuprof_session *s);
 struct pid *npuprof_tgid_owner(u32 tgid);
 struct npuprof_session *npuprof_tgid_session(u32 tgid);
+void npuprof_tgid_fork(u32 parent, u32 child);
 void npuprof_tgid_exit(u32 tgid);
+void npuprof_tgid_follow_stats(struct npuprof_session *s,
+			       struct npuprof_follow_stats *st);
 
 /* probes.c */
 void npuprof_task_probe(void *data, NPU_TP_PROBE_PARAMS);

@@ -116,8 +116,33 @@ static long npuprof_ioc_tgid(struct npuprof_session *s, unsigned int cmd,
 	if (get_user(tgid, (u32 __user *)uarg))
 		return -EFAULT;
 	if (cmd == NPUPROF_IOC_ADD_TGID)
-		return npuprof_tgid_add(s, tgid);
+		return npuprof_tgid_add(s, tgid, 0);
 	return npuprof_tgid_del(s, tgid);
+}
+
+/* Unknown flags and nonzero reserved fields are refused: room for minors. */
+static long npuprof_ioc_add_tgid_flags(struct npuprof_session *s,
+				       void __user *uarg)
+{
+	struct npuprof_tgid_add req;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	if (req.flags & ~NPUPROF_TGID_FLAGS_ALL ||
+	    memchr_inv(req.reserved, 0, sizeof(req.reserved)))
+		return -EINVAL;
+	return npuprof_tgid_add(s, req.tgid, req.flags);
+}
+
+static long npuprof_ioc_follow_stats(struct npuprof_session *s,
+				     void __user *uarg)
+{
+	struct npuprof_follow_stats st;
+
+	npuprof_tgid_follow_stats(s, &st);
+	if (copy_to_user(uarg, &st, sizeof(st)))
+		return -EFAULT;
+	return 0;
 }
 
 /* Any session's tgid; the reserved fields keep room for later minors. */
@@ -172,6 +197,10 @@ static long npuprof_ioctl(struct file *file, unsigned int cmd,
 		return npuprof_ioc_capture(s, cmd);
 	case NPUPROF_IOC_TGID_OWNER:
 		return npuprof_ioc_tgid_owner(uarg);
+	case NPUPROF_IOC_ADD_TGID_FLAGS:
+		return npuprof_ioc_add_tgid_flags(s, uarg);
+	case NPUPROF_IOC_FOLLOW_STATS:
+		return npuprof_ioc_follow_stats(s, uarg);
 	default:
 		return -ENOTTY;
 	}

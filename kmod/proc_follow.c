@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Keep the tgid table (tgid_table.c) in step with the processes its
- * numbers name, through a core scheduler tracepoint:
+ * numbers name, through two core scheduler tracepoints:
  *
+ *   sched_process_fork  a followed process forked a new process: the child
+ *                       joins the parent's session, followed too, before
+ *                       it is first woken, so none of its tasks is missed
  *   sched_process_exit  the last thread of a process is exiting: its tgid
  *                       leaves the session that has it, before the parent
  *                       can reap it and the number can be reused
  *
- * The kernel does not export it to modules (no register_trace_sched_*()
- * for us), so it is found by name among the built-in tracepoints, as
- * tp_attach.c finds a built-in driver's; being part of the core kernel it
- * is there from module load to unload.  The probe runs for every exit on
- * the system: it costs one lock-free lookup unless a session has the tgid.
+ * The kernel does not export them to modules (no register_trace_sched_*()
+ * for us), so they are found by name among the built-in tracepoints, as
+ * tp_attach.c finds a built-in driver's; being part of the core kernel
+ * they are there from module load to unload.  The probes run for every
+ * fork and exit on the system: each costs one lock-free lookup unless a
+ * session has the tgid.
  */
 #include <linux/atomic.h>
 #include <linux/sched.h>
@@ -20,6 +24,20 @@
 #include <linux/tracepoint.h>
 #include <trace/events/sched.h>
 #include "npuprof.h"
+
+/*
+ * kernel_clone() fires sched_process_fork after copy_process() and before
+ * wake_up_new_task(): the child exists but has not run.  @parent is the
+ * forking thread (current), whose process is the one followed, also when
+ * CLONE_PARENT makes another process the child's parent.  A CLONE_THREAD
+ * child has @parent's tgid: a new thread, nothing to do.
+ */
+static void npuprof_proc_fork_probe(void *data, struct task_struct *parent,
+				    struct task_struct *child)
+{
+	if (child->tgid != parent->tgid)
+		npuprof_tgid_fork(parent->tgid, child->tgid);
+}
 
 /*
  * do_exit() takes the exiting thread out of signal->live before it fires
@@ -32,7 +50,13 @@ static void npuprof_proc_exit_probe(void *data, struct task_struct *p)
 		npuprof_tgid_exit(p->tgid);
 }
 
-/* The probe must have the tracepoint's prototype; the kernel keeps none. */
+/* Probes must have their tracepoint's prototype: lookup by name checks none. */
+static int (*npuprof_fork_register_check)(void (*probe)(void *data,
+					struct task_struct *parent,
+					struct task_struct *child),
+					  void *data) __maybe_unused;
+static_assert(__same_type(&register_trace_sched_process_fork,
+			  npuprof_fork_register_check));
 static int (*npuprof_exit_register_check)(void (*probe)(void *data,
 							struct task_struct *p),
 					  void *data) __maybe_unused;
@@ -53,6 +77,7 @@ struct npuprof_core_tp {
 
 static struct npuprof_core_tp npuprof_core_tps[] = {
 	{ .name = "sched_process_exit", .probe = npuprof_proc_exit_probe },
+	{ .name = "sched_process_fork", .probe = npuprof_proc_fork_probe },
 };
 
 static void npuprof_core_tp_find(struct tracepoint *tp, void *priv)

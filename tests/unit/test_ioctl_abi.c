@@ -3,7 +3,8 @@
  * Description: ABI 1.2 of npuprof.ko is a compatible extension of 1.0.
  * Every 1.0 ioctl number is unchanged (the numbers encode the struct
  * sizes, so the layouts are too); TGID_OWNER is number 8 with a 32-byte
- * struct; the version word encodes 1.2 so that the plain 1 of 1.0 modules
+ * struct, ADD_TGID_FLAGS 9 (32 bytes) and FOLLOW_STATS 10 (40 bytes), the
+ * FOLLOW flag bit 0; the version word encodes 1.2 so that the plain 1 of 1.0 modules
  * decodes as major 1, minor 0, the major a 1.2 reader requires.
  */
 #include <stddef.h>
@@ -35,6 +36,23 @@ static void check_tgid_owner(void)
 	CHECK_EQ(offsetof(struct npuprof_tgid_owner, reserved), 8);
 }
 
+static void check_follow(void)
+{
+	CHECK_EQ(NPUPROF_IOC_ADD_TGID_FLAGS, 0x4020b709);
+	CHECK_EQ(sizeof(struct npuprof_tgid_add), 32);
+	CHECK_EQ(offsetof(struct npuprof_tgid_add, tgid), 0);
+	CHECK_EQ(offsetof(struct npuprof_tgid_add, flags), 4);
+	CHECK_EQ(offsetof(struct npuprof_tgid_add, reserved), 8);
+	CHECK_EQ(NPUPROF_TGID_FOLLOW, 1);
+	CHECK_EQ(NPUPROF_TGID_FLAGS_ALL, 1);
+	CHECK_EQ(NPUPROF_IOC_FOLLOW_STATS, 0x8028b70a);
+	CHECK_EQ(sizeof(struct npuprof_follow_stats), 40);
+	CHECK_EQ(offsetof(struct npuprof_follow_stats, joined), 0);
+	CHECK_EQ(offsetof(struct npuprof_follow_stats, missed), 8);
+	CHECK_EQ(offsetof(struct npuprof_follow_stats, nr_tgids), 16);
+	CHECK_EQ(offsetof(struct npuprof_follow_stats, reserved), 20);
+}
+
 static void check_version(void)
 {
 	CHECK_EQ(NPUPROF_ABI_MAJOR, 1);
@@ -55,6 +73,7 @@ int main(void)
 {
 	check_v1_0_numbers();
 	check_tgid_owner();
+	check_follow();
 	check_version();
 	return CHECK_DONE();
 }
