@@ -8,6 +8,8 @@
  *   tgid_table.c     which session owns a tgid (RCU hash, probe lookup)
  *   probes.c         tracepoint probe: route by tgid, write task records
  *   tp_attach.c      find the driver's tracepoints by name, attach probes
+ *   proc_follow.c    core process tracepoints: children join at fork,
+ *                    tgids leave at exit
  *   npuprof_main.c   module init/exit, /dev/npuprof, ioctls, poll
  *
  * The user ABI is include/npuprof/npuprof_ioctl.h; the record format is
@@ -67,8 +69,11 @@ struct npuprof_rings {
  * @rings:     its per-CPU ring buffers, allocated at open
  * @enabled:   capture on; probes read it with acquire semantics
  * @tgids:     entries of tgid_table.c this session owns, under that
- *             table's mutex
+ *             table's lock
  * @nr_tgids:  how many (at most NPUPROF_MAX_TGIDS)
+ * @follow_joined: children of followed processes that joined, since open
+ * @follow_missed: children of followed processes that could not join
+ *             (NPUPROF_IOC_FOLLOW_STATS); both under the table's lock
  * @owner:     the process that opened the session (NPUPROF_IOC_TGID_OWNER)
  * @lock:      serialises ENABLE and DISABLE of this session
  * @wq:        poll() waiters
@@ -83,6 +88,8 @@ struct npuprof_session {
 	int enabled;
 	struct list_head tgids;
 	unsigned int nr_tgids;
+	u64 follow_joined;
+	u64 follow_missed;
 	struct pid *owner;
 	struct mutex lock;
 	wait_queue_head_t wq;
@@ -110,11 +117,15 @@ void npuprof_session_stop(struct npuprof_session *s);
 bool npuprof_session_readable(struct npuprof_session *s);
 
 /* tgid_table.c */
-int npuprof_tgid_add(struct npuprof_session *s, u32 tgid);
+int npuprof_tgid_add(struct npuprof_session *s, u32 tgid, u32 flags);
 int npuprof_tgid_del(struct npuprof_session *s, u32 tgid);
 void npuprof_tgid_drop_session(struct npuprof_session *s);
 struct pid *npuprof_tgid_owner(u32 tgid);
 struct npuprof_session *npuprof_tgid_session(u32 tgid);
+void npuprof_tgid_fork(u32 parent, u32 child);
+void npuprof_tgid_exit(u32 tgid);
+void npuprof_tgid_follow_stats(struct npuprof_session *s,
+			       struct npuprof_follow_stats *st);
 
 /* probes.c */
 void npuprof_task_probe(void *data, NPU_TP_PROBE_PARAMS);
@@ -123,5 +134,9 @@ void npuprof_task_probe(void *data, NPU_TP_PROBE_PARAMS);
 int npuprof_tp_init(void);
 void npuprof_tp_exit(void);
 u32 npuprof_tp_attached(void);
+
+/* proc_follow.c */
+int npuprof_follow_init(void);
+void npuprof_follow_exit(void);
 
 #endif /* NPUPROF_KMOD_H */

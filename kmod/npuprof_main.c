@@ -116,8 +116,33 @@ static long npuprof_ioc_tgid(struct npuprof_session *s, unsigned int cmd,
 	if (get_user(tgid, (u32 __user *)uarg))
 		return -EFAULT;
 	if (cmd == NPUPROF_IOC_ADD_TGID)
-		return npuprof_tgid_add(s, tgid);
+		return npuprof_tgid_add(s, tgid, 0);
 	return npuprof_tgid_del(s, tgid);
+}
+
+/* Unknown flags and nonzero reserved fields are refused: room for minors. */
+static long npuprof_ioc_add_tgid_flags(struct npuprof_session *s,
+				       void __user *uarg)
+{
+	struct npuprof_tgid_add req;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	if (req.flags & ~NPUPROF_TGID_FLAGS_ALL ||
+	    memchr_inv(req.reserved, 0, sizeof(req.reserved)))
+		return -EINVAL;
+	return npuprof_tgid_add(s, req.tgid, req.flags);
+}
+
+static long npuprof_ioc_follow_stats(struct npuprof_session *s,
+				     void __user *uarg)
+{
+	struct npuprof_follow_stats st;
+
+	npuprof_tgid_follow_stats(s, &st);
+	if (copy_to_user(uarg, &st, sizeof(st)))
+		return -EFAULT;
+	return 0;
 }
 
 /* Any session's tgid; the reserved fields keep room for later minors. */
@@ -172,6 +197,10 @@ static long npuprof_ioctl(struct file *file, unsigned int cmd,
 		return npuprof_ioc_capture(s, cmd);
 	case NPUPROF_IOC_TGID_OWNER:
 		return npuprof_ioc_tgid_owner(uarg);
+	case NPUPROF_IOC_ADD_TGID_FLAGS:
+		return npuprof_ioc_add_tgid_flags(s, uarg);
+	case NPUPROF_IOC_FOLLOW_STATS:
+		return npuprof_ioc_follow_stats(s, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -261,11 +290,14 @@ static int __init npuprof_init(void)
 		pr_err("npuprof: max_sessions=0: at least one session is needed\n");
 		return -EINVAL;
 	}
+	ret = npuprof_follow_init();
+	if (ret)
+		return ret;
 	ret = npuprof_tp_init();
 	if (ret) {
 		pr_err("npuprof: cannot watch for driver tracepoints: %pe\n",
 		       ERR_PTR(ret));
-		return ret;
+		goto out_follow_exit;
 	}
 	ret = misc_register(&npuprof_miscdev);
 	if (ret) {
@@ -277,6 +309,8 @@ static int __init npuprof_init(void)
 
 out_tp_exit:
 	npuprof_tp_exit();
+out_follow_exit:
+	npuprof_follow_exit();
 	return ret;
 }
 
@@ -288,6 +322,7 @@ static void __exit npuprof_exit(void)
 {
 	misc_deregister(&npuprof_miscdev);
 	npuprof_tp_exit();
+	npuprof_follow_exit();
 }
 
 module_init(npuprof_init);

@@ -188,6 +188,26 @@ int npuprof_kring_add_tgid(struct npuprof_kring *kr, pid_t tgid)
 	return kring_ioctl(kr, NPUPROF_IOC_ADD_TGID, &v);
 }
 
+int npuprof_kring_add_tgid_follow(struct npuprof_kring *kr, pid_t tgid)
+{
+	struct npuprof_tgid_add req = { .tgid = (__u32)tgid, .flags = NPUPROF_TGID_FOLLOW };
+
+	if (tgid <= 0)
+		return -EINVAL;
+	return kring_ioctl(kr, NPUPROF_IOC_ADD_TGID_FLAGS, &req);
+}
+
+int npuprof_kring_follow_missed(struct npuprof_kring *kr, uint64_t *missed)
+{
+	struct npuprof_follow_stats st = { 0 };
+	int err = kring_ioctl(kr, NPUPROF_IOC_FOLLOW_STATS, &st);
+
+	if (err)
+		return err;
+	*missed = st.missed;
+	return 0;
+}
+
 int npuprof_kring_del_tgid(struct npuprof_kring *kr, pid_t tgid)
 {
 	__u32 v = (__u32)tgid;

@@ -43,13 +43,40 @@
  * that session is enabled, so one session's full ring never costs another
  * session a record.
  *
+ * Following (1.2).  ADD_TGID_FLAGS with NPUPROF_TGID_FOLLOW adds a tgid
+ * whose new processes join the session too: when any thread of a followed
+ * process forks a new process (not a thread: CLONE_THREAD children share
+ * its tgid), the child's tgid joins the same session, followed as well,
+ * before the child runs a single instruction (the kernel's
+ * sched_process_fork tracepoint fires before the child is first woken), so
+ * even its first task is recorded.  exec keeps the tgid, so fork+exec
+ * children stay in, and so do grandchildren.  Children join while the
+ * session is open, whether capture is enabled or not; children forked
+ * before the ADD are not followed.  A child does not join, and counts as
+ * missed in FOLLOW_STATS, when the session has NPUPROF_MAX_TGIDS tgids,
+ * when there is no memory for its entry, or when another session has its
+ * tgid already (that session keeps it).
+ *
+ * Exit (1.2).  A tgid leaves its session, whether added or followed, when
+ * its process exits: when the last of its threads enters do_exit() (the
+ * sched_process_exit tracepoint), before its parent can reap it, so a pid
+ * number reused by a later, unrelated process is never recorded by the old
+ * session (unless added again, or forked by a followed process).  Events
+ * the driver reports for the tgid after that (tasks still running when the
+ * process died) are not recorded; DEL_TGID of it fails with ENOENT and
+ * TGID_OWNER reports 0.  A thread exiting while others live changes
+ * nothing.  The slot it held is free for the next child.  A tgid added
+ * while no process has it stays until a process of that number exits.
+ *
  * Control: a reader opens /dev/npuprof, adds the tgids to record, enables
  * capture, poll()s for POLLIN (data at or above the watermark, or any data
  * after DISABLE), disables capture (returns once no probe can still be
  * writing into this session) and drains what is left.  The last close of
  * the file (mappings hold it open too) disables capture, gives its tgids
  * up to other sessions and frees its rings.  Modules of ABI 1.0 had one
- * session (a second open() failed with EBUSY) and no TGID_OWNER.
+ * session (a second open() failed with EBUSY) and no TGID_OWNER; modules
+ * of ABI 1.1 have neither ADD_TGID_FLAGS nor FOLLOW_STATS (ENOTTY) and
+ * keep a tgid after its process exited, until DEL_TGID or close.
  */
 #ifndef NPUPROF_IOCTL_H
 #define NPUPROF_IOCTL_H
@@ -65,7 +92,8 @@
  * any module of its own major.  A major bump breaks existing readers.
  */
 #define NPUPROF_ABI_MAJOR 1
-#define NPUPROF_ABI_MINOR 1 /* 1.1: a session per open(), TGID_OWNER */
+/* 1.1: a session per open(), TGID_OWNER; 1.2: following, tgids leave at exit */
+#define NPUPROF_ABI_MINOR 2
 #define NPUPROF_ABI_VERSION_OF(major, minor) ((__u32)(major) | (__u32)(minor) << 16)
 #define NPUPROF_ABI_MAJOR_OF(version) ((version) & 0xffffU)
 #define NPUPROF_ABI_MINOR_OF(version) ((version) >> 16)
@@ -164,6 +192,47 @@ struct npuprof_tgid_owner {
 	__u32 reserved[6];
 };
 
+/* Flags of struct npuprof_tgid_add. */
+#define NPUPROF_TGID_FOLLOW (1U << 0) /* its new processes join too (1.2) */
+#define NPUPROF_TGID_FLAGS_ALL NPUPROF_TGID_FOLLOW
+
+/**
+ * struct npuprof_tgid_add - add a tgid with options (NPUPROF_IOC_ADD_TGID_FLAGS)
+ * @tgid:     in: the process, not 0 (EINVAL)
+ * @flags:    in: NPUPROF_TGID_* bits; any other bit fails with EINVAL.
+ *            0 is plain ADD_TGID.  Flags are only ever added: FOLLOW on a
+ *            tgid the session has already turns following on; only
+ *            DEL_TGID turns it off (children that joined stay).
+ * @reserved: in: 0 (EINVAL otherwise), room for later minors
+ *
+ * Errors as ADD_TGID: EBUSY when another session has @tgid (nothing
+ * changes), ENOSPC when this session has NPUPROF_MAX_TGIDS tgids, ENOMEM.
+ */
+struct npuprof_tgid_add {
+	__u32 tgid;
+	__u32 flags;
+	__u32 reserved[6];
+};
+
+/**
+ * struct npuprof_follow_stats - what following did (NPUPROF_IOC_FOLLOW_STATS)
+ * @joined:   children of followed processes that joined this session since
+ *            it was opened (ENABLE does not reset it)
+ * @missed:   children of followed processes that did not, since open: the
+ *            session had NPUPROF_MAX_TGIDS tgids, no memory, or another
+ *            session had the child's tgid.  Their tasks are not recorded
+ *            here, nor are those of processes they fork (not counted).
+ * @nr_tgids: tgids the session has now, added and followed, exited ones
+ *            gone
+ * @reserved: 0, room for later minors
+ */
+struct npuprof_follow_stats {
+	__u64 joined;
+	__u64 missed;
+	__u32 nr_tgids;
+	__u32 reserved[5];
+};
+
 #define NPUPROF_IOC_MAGIC 0xB7
 #define NPUPROF_IOC_GET_INFO _IOR(NPUPROF_IOC_MAGIC, 1, struct npuprof_info)
 /* ADD_TGID also fails with EBUSY when another session owns the tgid. */
@@ -174,5 +243,7 @@ struct npuprof_tgid_owner {
 #define NPUPROF_IOC_GET_STATS _IOWR(NPUPROF_IOC_MAGIC, 6, struct npuprof_cpu_stats)
 #define NPUPROF_IOC_GET_TP_STATUS _IOR(NPUPROF_IOC_MAGIC, 7, struct npuprof_tp_status)
 #define NPUPROF_IOC_TGID_OWNER _IOWR(NPUPROF_IOC_MAGIC, 8, struct npuprof_tgid_owner) /* 1.1 */
+#define NPUPROF_IOC_ADD_TGID_FLAGS _IOW(NPUPROF_IOC_MAGIC, 9, struct npuprof_tgid_add) /* 1.2 */
+#define NPUPROF_IOC_FOLLOW_STATS _IOR(NPUPROF_IOC_MAGIC, 10, struct npuprof_follow_stats) /* 1.2 */
 
 #endif /* NPUPROF_IOCTL_H */

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Description: ABI 1.1 of npuprof.ko is a compatible extension of 1.0.
+ * Description: ABI 1.2 of npuprof.ko is a compatible extension of 1.0.
  * Every 1.0 ioctl number is unchanged (the numbers encode the struct
  * sizes, so the layouts are too); TGID_OWNER is number 8 with a 32-byte
- * struct; the version word encodes 1.1 so that the plain 1 of 1.0 modules
- * decodes as major 1, minor 0, the major a 1.1 reader requires.
+ * struct, ADD_TGID_FLAGS 9 (32 bytes) and FOLLOW_STATS 10 (40 bytes), the
+ * FOLLOW flag bit 0; the version word encodes 1.2 so that the plain 1 of 1.0 modules
+ * decodes as major 1, minor 0, the major a 1.2 reader requires.
  */
 #include <stddef.h>
 
@@ -35,13 +36,30 @@ static void check_tgid_owner(void)
 	CHECK_EQ(offsetof(struct npuprof_tgid_owner, reserved), 8);
 }
 
+static void check_follow(void)
+{
+	CHECK_EQ(NPUPROF_IOC_ADD_TGID_FLAGS, 0x4020b709);
+	CHECK_EQ(sizeof(struct npuprof_tgid_add), 32);
+	CHECK_EQ(offsetof(struct npuprof_tgid_add, tgid), 0);
+	CHECK_EQ(offsetof(struct npuprof_tgid_add, flags), 4);
+	CHECK_EQ(offsetof(struct npuprof_tgid_add, reserved), 8);
+	CHECK_EQ(NPUPROF_TGID_FOLLOW, 1);
+	CHECK_EQ(NPUPROF_TGID_FLAGS_ALL, 1);
+	CHECK_EQ(NPUPROF_IOC_FOLLOW_STATS, 0x8028b70a);
+	CHECK_EQ(sizeof(struct npuprof_follow_stats), 40);
+	CHECK_EQ(offsetof(struct npuprof_follow_stats, joined), 0);
+	CHECK_EQ(offsetof(struct npuprof_follow_stats, missed), 8);
+	CHECK_EQ(offsetof(struct npuprof_follow_stats, nr_tgids), 16);
+	CHECK_EQ(offsetof(struct npuprof_follow_stats, reserved), 20);
+}
+
 static void check_version(void)
 {
 	CHECK_EQ(NPUPROF_ABI_MAJOR, 1);
-	CHECK_EQ(NPUPROF_ABI_MINOR, 1);
-	CHECK_EQ(NPUPROF_ABI_VERSION, 0x00010001);
+	CHECK_EQ(NPUPROF_ABI_MINOR, 2);
+	CHECK_EQ(NPUPROF_ABI_VERSION, 0x00020001);
 	CHECK_EQ(NPUPROF_ABI_MAJOR_OF(NPUPROF_ABI_VERSION), 1);
-	CHECK_EQ(NPUPROF_ABI_MINOR_OF(NPUPROF_ABI_VERSION), 1);
+	CHECK_EQ(NPUPROF_ABI_MINOR_OF(NPUPROF_ABI_VERSION), 2);
 	/* What a 1.0 module reports. */
 	CHECK_EQ(NPUPROF_ABI_VERSION_OF(1, 0), 1);
 	CHECK_EQ(NPUPROF_ABI_MAJOR_OF(1u), 1);
@@ -55,6 +73,7 @@ int main(void)
 {
 	check_v1_0_numbers();
 	check_tgid_owner();
+	check_follow();
 	check_version();
 	return CHECK_DONE();
 }

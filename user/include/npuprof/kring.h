@@ -45,6 +45,36 @@ int npuprof_kring_fd(const struct npuprof_kring *kr);
  */
 int npuprof_kring_add_tgid(struct npuprof_kring *kr, pid_t tgid);
 
+/**
+ * npuprof_kring_add_tgid_follow() - record this process and the processes
+ * it forks from now on, theirs too
+ *
+ * For a launcher (torchrun, mpirun, a script) whose ranks start after
+ * capture may be on: each new process (not a thread) joins our session
+ * before it runs a single instruction, so its first task is recorded, and
+ * exec keeps it in; its tasks carry its own pid.  Processes forked before
+ * this call are not taken.  Every process, followed or added, leaves our
+ * session when it exits.  A child that cannot join is counted, see
+ * npuprof_kring_follow_missed().
+ *
+ * Return: as npuprof_kring_add_tgid(); on a process our session records
+ * already, 0 and it is followed from now on; -EINVAL for a @tgid <= 0;
+ * -ENOTTY from a module older than ABI 1.2, which cannot follow.
+ */
+int npuprof_kring_add_tgid_follow(struct npuprof_kring *kr, pid_t tgid);
+
+/**
+ * npuprof_kring_follow_missed() - processes our session could not follow
+ * @missed: out: new processes of followed processes that did not join our
+ *          session since npuprof_kring_open(): it had NPUPROF_MAX_TGIDS
+ *          processes at the fork, the kernel had no memory, or another
+ *          session (another msprof) records that pid.  Neither their tasks
+ *          nor those of processes they fork are recorded by us.
+ *
+ * Return: 0; -ENOTTY from a module older than ABI 1.2.
+ */
+int npuprof_kring_follow_missed(struct npuprof_kring *kr, uint64_t *missed);
+
 /** npuprof_kring_del_tgid() - stop recording it (-ENOENT if not ours). */
 int npuprof_kring_del_tgid(struct npuprof_kring *kr, pid_t tgid);
 
