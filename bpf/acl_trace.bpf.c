@@ -21,6 +21,13 @@
  * not in the tgid map, or any process while capture is off, costs one or two
  * map lookups and leaves no state.
  *
+ * Following a job: a process in the tgid map with ACL_TGID_FOLLOW passes it
+ * on to every process it forks, in the sched_process_fork tracepoint, which
+ * runs before the child's first instruction; exec keeps the tgid, so a rank
+ * that a launcher forks and execs is recorded from its first call.  Such a
+ * child leaves the map at its exit (sched_process_exit of its group leader).
+ * A child the full map cannot take is counted in `follow_missed`.
+ *
  * Capture generations: user space bumps the epoch in `capture` at every
  * enable, in the same store that turns it on.  The entry state carries the
  * epoch it was taken in, and
@@ -50,6 +57,7 @@
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include <npuprof/record.h>
 #include "acl_trace.h"
@@ -71,6 +79,9 @@ const volatile __u32 nr_rings = 1;
  * "enabled" with an older epoch, whatever its memory ordering.
  */
 volatile __u64 capture;
+
+/* Forked children of followed processes the tgid map had no room for. */
+volatile __u64 follow_missed;
 
 #define CAPTURE_ON(c) ((c) & 1)
 #define CAPTURE_EPOCH(c) ((c) >> 1)
@@ -95,7 +106,7 @@ struct {
 	__type(value, struct acl_trace_counters);
 } counters SEC(".maps");
 
-/* Selected processes: tgid -> 1. */
+/* Selected processes: tgid -> ACL_TGID_* bits. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, ACL_TRACE_MAX_PIDS);
@@ -344,5 +355,37 @@ int acl_exit(struct pt_regs *ctx)
 		emit(&e->rec);
 	}
 	bpf_map_delete_elem(&entries, &key);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(acl_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = BPF_CORE_READ(parent, tgid), ctgid = BPF_CORE_READ(child, tgid);
+	__u8 *bits, flags;
+
+	if (ptgid == ctgid)
+		return 0; /* a new thread */
+	bits = bpf_map_lookup_elem(&tgids, &ptgid);
+	if (!bits || !(*bits & ACL_TGID_FOLLOW))
+		return 0;
+	flags = *bits | ACL_TGID_FORKED;
+	if (bpf_map_update_elem(&tgids, &ctgid, &flags, BPF_NOEXIST) &&
+	    !bpf_map_lookup_elem(&tgids, &ctgid))
+		__sync_fetch_and_add(&follow_missed, 1);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(acl_exit_process, struct task_struct *task)
+{
+	__u32 tgid = BPF_CORE_READ(task, tgid);
+	__u8 *bits;
+
+	if (BPF_CORE_READ(task, pid) != tgid)
+		return 0; /* a thread; the group leader's exit ends the process */
+	bits = bpf_map_lookup_elem(&tgids, &tgid);
+	if (bits && (*bits & ACL_TGID_FORKED))
+		bpf_map_delete_elem(&tgids, &tgid);
 	return 0;
 }

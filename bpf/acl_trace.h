@@ -28,6 +28,17 @@
 /* Most processes the tgid filter holds. */
 #define ACL_TRACE_MAX_PIDS 1024
 
+/*
+ * Values in the tgid filter (a bit set).  SELECTED: record the process's
+ * calls.  FOLLOW: a process it forks joins the filter with the same bits
+ * before it runs (threads share the tgid and need nothing).  FORKED: it
+ * joined that way, and leaves the filter when it exits, so a later process
+ * that reuses the pid is not recorded.
+ */
+#define ACL_TGID_SELECTED 1
+#define ACL_TGID_FOLLOW 2
+#define ACL_TGID_FORKED 4
+
 /**
  * struct acl_trace_counters - producer counters of one CPU's ring buffer
  * @written: records committed to the ring buffer

@@ -7,6 +7,11 @@
 # MODE: launch (msprof starts the app), attach (msprof --pid), or, for a job
 # of E2E_RANKS processes (default 4; rank r on device r, npusim devices=N):
 #   attach-ranks  one msprof --pid=P1,...,PN for all of them
+#   launch-ranks  msprof launches build/bin/run_ranks.sh N (a wrapper script
+#                 that starts the ranks with &) and follows the job
+#   app-ranks     app mode, no prompt and stdin closed: msprof
+#                 --delay=E2E_BEFORE --duration=E2E_WINDOW ai_task --ranks=N
+#                 --spawn=exec
 #   sessions      one msprof per rank, all at once, into the same OUT
 #   kill-rank     as attach-ranks, and the last rank is killed mid-window
 #   second        one msprof on rank 0, then a second one on the same pid:
@@ -75,6 +80,19 @@ attach)
 		>"$out/msprof.log" 2>"$out/msprof.err"
 	wait "$app"
 	;;
+app-ranks)
+	rc=0
+	build/bin/msprof --output="$out" --result="$out/result.jsonl" --delay="$before" --duration="$window" \
+		build/bin/ai_task --ranks="$ranks" --spawn=exec "$@" </dev/null \
+		>"$out/msprof.log" 2>"$out/msprof.err" || rc=$?
+	echo $rc >"$out/msprof.rc"
+	;;
+launch-ranks)
+	rc=0
+	commands | build/bin/msprof --dynamic=on --output="$out" --result="$out/result.jsonl" \
+		build/bin/run_ranks.sh "$ranks" "$@" >"$out/msprof.log" 2>"$out/msprof.err" || rc=$?
+	echo $rc >"$out/msprof.rc"
+	;;
 attach-ranks | kill-rank)
 	start_ranks "$@"
 	if [ "$mode" = kill-rank ]; then
@@ -125,7 +143,7 @@ second)
 	for p in $pids; do wait "$p"; done
 	;;
 *)
-	echo "usage: guest-capture.sh launch|attach|attach-ranks|kill-rank|sessions|second OUT [APP ARGS...]" >&2
+	echo "usage: guest-capture.sh launch|attach|attach-ranks|launch-ranks|app-ranks|kill-rank|sessions|second OUT [APP ARGS...]" >&2
 	exit 2
 	;;
 esac
@@ -133,6 +151,8 @@ esac
 case $mode in
 launch | attach)
 	grep -h '^{' "$out/msprof.log" "$out/app.out" 2>/dev/null | tail -n 1 >"$out/app.json" ;;
+launch-ranks | app-ranks)
+	grep -h '^{' "$out/msprof.log" >"$out/app.json" ;;
 *)
 	cat "$out"/app.[0-9]*.out | grep -h '^{' >"$out/app.json" ;;
 esac

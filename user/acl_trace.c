@@ -82,6 +82,8 @@ struct npuprof_acl_trace {
 	int *ring_fds;		/* one BPF_MAP_TYPE_RINGBUF per possible CPU */
 	struct ring_buffer *rb; /* libbpf reader over all of ring_fds */
 	struct acl_lib *libs;
+	struct bpf_link *fork_link; /* follow: sched_process_fork, then exit */
+	struct bpf_link *exit_link;
 	uint64_t epoch;	     /* last value written to the BPF side's epoch */
 	uint64_t stale;	     /* records discarded for the last enable */
 	uint64_t stale_next; /* discarded since then, for the next enable */
@@ -244,6 +246,8 @@ void npuprof_acl_trace_close(struct npuprof_acl_trace *t)
 		next = lib->next;
 		acl_lib_free(lib);
 	}
+	bpf_link__destroy(t->fork_link);
+	bpf_link__destroy(t->exit_link);
 	ring_buffer__free(t->rb);
 	for (cpu = 0; t->ring_fds && cpu < t->nr_cpus; cpu++)
 		if (t->ring_fds[cpu] >= 0)
@@ -478,13 +482,42 @@ out_free_lib:
 	return NULL;
 }
 
-static int acl_trace_add_tgid(struct npuprof_acl_trace *t, pid_t pid)
+/* Set @bits in @pid's filter entry, keeping those it has (a followed child). */
+static int acl_trace_add_tgid(struct npuprof_acl_trace *t, pid_t pid, __u8 bits)
 {
 	__u32 tgid = pid;
-	__u8 one = 1;
+	__u8 old = 0;
 
+	if (bpf_map__lookup_elem(t->skel->maps.tgids, &tgid, sizeof(tgid), &old, sizeof(old), 0))
+		old = 0;
+	old |= bits;
 	return bpf_map__update_elem(t->skel->maps.tgids, &tgid, sizeof(tgid),
-				    &one, sizeof(one), BPF_ANY);
+				    &old, sizeof(old), BPF_ANY);
+}
+
+int npuprof_acl_trace_follow_pid(struct npuprof_acl_trace *t, pid_t pid)
+{
+	int err;
+
+	if (pid <= 0)
+		return -EINVAL;
+	if (!t->fork_link) {
+		t->fork_link = bpf_program__attach(t->skel->progs.acl_fork);
+		if (!t->fork_link)
+			return -errno;
+	}
+	if (!t->exit_link) {
+		t->exit_link = bpf_program__attach(t->skel->progs.acl_exit_process);
+		if (!t->exit_link)
+			return -errno;
+	}
+	err = acl_trace_add_tgid(t, pid, ACL_TGID_SELECTED | ACL_TGID_FOLLOW);
+	return err;
+}
+
+uint64_t npuprof_acl_trace_follow_missed(const struct npuprof_acl_trace *t)
+{
+	return __atomic_load_n(&t->skel->bss->follow_missed, __ATOMIC_RELAXED);
 }
 
 int npuprof_acl_trace_attach_pid(struct npuprof_acl_trace *t, pid_t pid)
@@ -509,7 +542,7 @@ int npuprof_acl_trace_attach_pid(struct npuprof_acl_trace *t, pid_t pid)
 		if (!lib)
 			return err;
 	}
-	err = acl_trace_add_tgid(t, pid);
+	err = acl_trace_add_tgid(t, pid, ACL_TGID_SELECTED);
 	if (err) {
 		if (added)
 			acl_lib_free(added);

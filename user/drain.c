@@ -94,6 +94,9 @@ struct drain_route {
 struct npuprof_drain {
 	struct drain_route *routes; /* one without config routes: pid unused */
 	unsigned int nr_routes;
+	unsigned int cap_routes;
+	int (*new_route)(void *ctx, uint32_t pid, char *dir, size_t size);
+	void *route_ctx;
 	bool by_pid;		    /* route by the records' pid */
 	unsigned int last_route;    /* route of the last record: a lookup cache */
 	uint64_t slice_bytes;
@@ -186,6 +189,26 @@ static struct drain_series *series_find(struct npuprof_drain *d, int route, long
 	return series_create(d, route, device);
 }
 
+/*
+ * A new pid of a followed job: ask the session for its directory.  A pid
+ * it refused is remembered as a route without a directory (prof_dir ""),
+ * so it is asked once and its records count as foreign.
+ */
+static int add_route(struct npuprof_drain *d, uint32_t pid)
+{
+	struct drain_route *r;
+
+	if (!d->new_route || d->nr_routes == d->cap_routes)
+		return -1;
+	r = &d->routes[d->nr_routes];
+	memset(r, 0, sizeof(*r));
+	r->pid = pid;
+	if (d->new_route(d->route_ctx, pid, r->prof_dir, sizeof(r->prof_dir)))
+		r->prof_dir[0] = '\0';
+	d->last_route = d->nr_routes++;
+	return r->prof_dir[0] ? (int)d->last_route : -1;
+}
+
 /* The route of a record: by its pid when routing, else the one; -1 for none. */
 static int route_of(struct npuprof_drain *d, const struct npuprof_rec_hdr *rec)
 {
@@ -199,7 +222,7 @@ static int route_of(struct npuprof_drain *d, const struct npuprof_rec_hdr *rec)
 		pid = ((const struct npuprof_rec_task *)rec)->pid;
 	else
 		return -1;
-	if (d->routes[d->last_route].pid == pid)
+	if (d->nr_routes && d->routes[d->last_route].pid == pid)
 		return (int)d->last_route;
 	for (unsigned int i = 0; i < d->nr_routes; i++) {
 		if (d->routes[i].pid == pid) {
@@ -207,7 +230,7 @@ static int route_of(struct npuprof_drain *d, const struct npuprof_rec_hdr *rec)
 			return (int)i;
 		}
 	}
-	return -1;
+	return add_route(d, pid);
 }
 
 /* Return: 0 when the record went into the series' open frame, else -errno. */
@@ -244,7 +267,7 @@ static int drain_route(void *ctx, const struct npuprof_rec_hdr *rec)
 	int route = route_of(d, rec);
 	struct npuprof_drain_stats *rst;
 
-	if (route < 0) {
+	if (route < 0 || !d->routes[route].prof_dir[0]) {
 		d->st.dropped++;
 		d->st.foreign++;
 		return 0;
@@ -501,6 +524,8 @@ static void drain_write_lost(struct npuprof_drain *d)
 			rec.lost = lost;
 			d->st.lost += rec.lost;
 			for (unsigned int r = 0; r < d->nr_routes; r++) {
+				if (!d->routes[r].prof_dir[0])
+					continue; /* a pid refused a directory */
 				d->routes[r].st.lost += rec.lost;
 				series_append(series_find(d, (int)r, -1), &rec.hdr);
 			}
@@ -589,11 +614,18 @@ static int drain_init_routes(struct npuprof_drain *d, const struct npuprof_drain
 	unsigned int n = cfg->nr_routes ? cfg->nr_routes : 1;
 	struct stat sb;
 
-	d->routes = calloc(n, sizeof(*d->routes));
+	if (n > NPUPROF_DRAIN_MAX_ROUTES)
+		return -E2BIG;
+	d->cap_routes = cfg->new_route ? NPUPROF_DRAIN_MAX_ROUTES : n;
+	d->routes = calloc(d->cap_routes, sizeof(*d->routes));
 	if (!d->routes)
 		return -ENOMEM;
 	d->nr_routes = n;
-	d->by_pid = cfg->nr_routes > 0;
+	d->by_pid = cfg->nr_routes > 0 || cfg->new_route;
+	d->new_route = cfg->new_route;
+	d->route_ctx = cfg->route_ctx;
+	if (cfg->new_route && !cfg->nr_routes)
+		d->nr_routes = n = 0;
 	for (unsigned int i = 0; i < n; i++) {
 		const char *dir = cfg->nr_routes ? cfg->routes[i].prof_dir : cfg->prof_dir;
 
@@ -709,8 +741,10 @@ int npuprof_drain_stop(struct npuprof_drain *d, struct npuprof_drain_stats *st,
 	err = d->st.write_error;
 	if (st)
 		*st = d->st;
-	for (unsigned int i = 0; route_st && d->by_pid && i < d->nr_routes; i++)
+	for (unsigned int i = 0; route_st && d->by_pid && i < d->nr_routes; i++) {
 		route_st[i] = d->routes[i].st;
+		route_st[i].pid = d->routes[i].pid;
+	}
 	io_uring_queue_exit(&d->ring);
 	close(d->stop_fd);
 	drain_free_srcs(d);

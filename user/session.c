@@ -9,6 +9,14 @@
  * map), so memory and probe cost do not grow with the number of ranks.
  * The drain routes records by pid into each process's directory.
  *
+ * Following a launched job (npuprof_session_follow_pid()): both producers
+ * add every process the launcher forks to their filters before it runs, so
+ * the session does not know the ranks in advance.  The drain asks for a
+ * directory at a new pid's first record (session_new_route(), on the drain
+ * thread); such a member exists for one window, and a process without a
+ * record in the window gets no directory.  @lock guards the member list
+ * against that thread while a window runs.
+ *
  * Order matters for "no lost window edge": start_info's clock is read
  * after both producers are enabled and the drain runs, so everything
  * after it is captured; at stop end_info's clock is read before the
@@ -24,6 +32,7 @@
 #include <ftw.h>
 #include <jansson.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -53,8 +62,15 @@ struct clock_pairs {
 	uint64_t dev[2 * SESSION_CLOCK_SAMPLES];
 };
 
-/* The clocks of one capture edge, read together. */
+/*
+ * The clocks of one capture edge, read together, and the outer bound of
+ * the edge: at start, CLOCK_MONOTONIC before the first producer was
+ * enabled (no record is older); at stop, after the last was disabled (no
+ * record is newer).  mono_ns is the inner bound: at start every event from
+ * it on is captured, at stop every event up to it.
+ */
 struct capture_clocks {
+	uint64_t outer_ns;    /* CLOCK_MONOTONIC: no record beyond it */
 	uint64_t mono_ns;     /* CLOCK_MONOTONIC: the clock of every record */
 	uint64_t mono_raw_ns; /* CLOCK_MONOTONIC_RAW, as CANN records it */
 	struct timespec real; /* wall clock */
@@ -68,6 +84,7 @@ struct session_member {
 	bool in_window; /* has a PROF_XXX directory in the running window */
 	bool discard;	/* remove that directory at stop (the app refused) */
 	bool leaving;	/* detached during the window: dropped at stop */
+	bool followed;	/* joined by following a launcher, for this window only */
 	char prof_dir[PATH_MAX];
 };
 
@@ -77,6 +94,8 @@ struct npuprof_session {
 	char *params_json;
 	struct session_member members[NPUPROF_SESSION_MAX_PIDS];
 	unsigned int nr_members;
+	pthread_mutex_t lock; /* members, while the drain may add one */
+	bool follow;	      /* a launcher is followed: members come from records */
 	uint64_t stale_bytes; /* npuprof.ko bytes an earlier window left, dropped */
 	struct npuprof_kring *kring;
 	struct npuprof_acl_trace *acl;
@@ -223,6 +242,7 @@ int npuprof_session_create(const struct npuprof_session_opts *opts, struct npupr
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	pthread_mutex_init(&s->lock, NULL);
 	s->opts = *opts;
 	s->output = strdup(opts->output);
 	s->params_json = strdup(opts->params_json ? opts->params_json : "{}");
@@ -314,31 +334,93 @@ static void drop_member(struct npuprof_session *s, struct session_member *m)
 
 int npuprof_session_remove_pid(struct npuprof_session *s, pid_t pid)
 {
-	struct session_member *m = find_member(s, pid);
+	struct session_member *m;
+	int err = 0;
 
-	if (!m || m->leaving)
-		return -ENOENT;
-	detach_pid(s, pid);
-	if (s->running && m->in_window)
+	pthread_mutex_lock(&s->lock);
+	m = find_member(s, pid);
+	if (!m || m->leaving) {
+		err = -ENOENT;
+	} else if (s->running && m->in_window) {
 		m->leaving = true; /* its data so far is saved at stop */
-	else
+	} else {
 		drop_member(s, m);
-	return 0;
+	}
+	pthread_mutex_unlock(&s->lock);
+	/* a followed rank keeps its filter entries: they leave at its exit */
+	if (!err && !s->follow)
+		detach_pid(s, pid);
+	return err;
 }
 
 int npuprof_session_discard_pid(struct npuprof_session *s, pid_t pid)
 {
-	struct session_member *m = find_member(s, pid);
+	struct session_member *m;
+	int err = 0;
 
+	pthread_mutex_lock(&s->lock);
+	m = find_member(s, pid);
 	if (!m || !s->running || !m->in_window)
+		err = -EINVAL;
+	else
+		m->discard = true;
+	pthread_mutex_unlock(&s->lock);
+	return err;
+}
+
+int npuprof_session_probe_pid(struct npuprof_session *s, pid_t pid)
+{
+	char what[96];
+	int err;
+
+	if (!s->acl)
+		return 0;
+	err = npuprof_acl_trace_attach_pid(s->acl, pid);
+	if (err) {
+		snprintf(what, sizeof(what), "attaching uprobes to libascendcl.so of pid %d", (int)pid);
+		set_error(s, what, err);
+	}
+	return err;
+}
+
+int npuprof_session_follow_pid(struct npuprof_session *s, pid_t pid)
+{
+	int err = 0;
+
+	if (pid <= 0)
 		return -EINVAL;
-	m->discard = true;
+	if (s->running)
+		return -EBUSY;
+	if (s->kring) {
+		err = npuprof_kring_add_tgid_follow(s->kring, pid);
+		if (err) {
+			set_error(s, "following the launched job in npuprof.ko", err);
+			return err;
+		}
+	}
+	if (s->acl) {
+		err = npuprof_acl_trace_follow_pid(s->acl, pid);
+		if (err) {
+			set_error(s, "following the launched job with BPF", err);
+			if (s->kring)
+				npuprof_kring_del_tgid(s->kring, pid);
+			return err;
+		}
+	}
+	s->follow = true;
 	return 0;
 }
 
 unsigned int npuprof_session_nr_pids(const struct npuprof_session *s)
 {
-	return s ? s->nr_members : 0;
+	unsigned int n;
+
+	if (!s)
+		return 0;
+	pthread_mutex_lock((pthread_mutex_t *)&s->lock);
+	n = s->nr_members;
+	pthread_mutex_unlock((pthread_mutex_t *)&s->lock);
+	return n;
 }
 
 int npuprof_session_pid_owner(struct npuprof_session *s, pid_t pid, pid_t *owner)
@@ -351,11 +433,17 @@ int npuprof_session_pid_owner(struct npuprof_session *s, pid_t pid, pid_t *owner
 
 const char *npuprof_session_prof_dir(const struct npuprof_session *s, pid_t pid)
 {
-	for (unsigned int i = 0; s && i < s->nr_members; i++)
+	const char *dir = NULL;
+
+	if (!s)
+		return NULL;
+	pthread_mutex_lock((pthread_mutex_t *)&s->lock);
+	for (unsigned int i = 0; i < s->nr_members; i++)
 		if (s->members[i].pid == pid && s->members[i].in_window &&
 		    !s->members[i].discard)
-			return s->members[i].prof_dir;
-	return NULL;
+			dir = s->members[i].prof_dir; /* stays until the stop */
+	pthread_mutex_unlock((pthread_mutex_t *)&s->lock);
+	return dir;
 }
 
 int npuprof_session_open(const struct npuprof_session_opts *opts, pid_t pid,
@@ -455,7 +543,8 @@ static void read_capture_clocks(struct capture_clocks *c)
 /*
  * start_info / end_info: CANN's keys (collectionDate*, collectionTime* as a
  * string of wall-clock us, clockMonotonicRaw) plus clockMonotonic, the
- * capture clock of every record.  All were read together after enabling
+ * capture clock of every record, and clockMonotonicEnabled (start) /
+ * clockMonotonicDisabled (end): no record lies outside those two.  All were read together after enabling
  * (start) or before disabling (stop): every event between the two
  * clockMonotonic values is in the data.
  */
@@ -471,11 +560,46 @@ static int write_time_file(struct npuprof_session *s, const struct session_membe
 	snprintf(us, sizeof(us), "%llu",
 		 (unsigned long long)c->real.tv_sec * 1000000ull + c->real.tv_nsec / 1000);
 	return write_json(s, m, rel,
-			  json_pack("{s:s, s:s, s:I, s:I}",
+			  json_pack("{s:s, s:s, s:I, s:I, s:I}",
 				    begin ? "collectionDateBegin" : "collectionDateEnd", date,
 				    begin ? "collectionTimeBegin" : "collectionTimeEnd", us,
 				    "clockMonotonicRaw", (json_int_t)c->mono_raw_ns,
-				    "clockMonotonic", (json_int_t)c->mono_ns));
+				    "clockMonotonic", (json_int_t)c->mono_ns,
+				    begin ? "clockMonotonicEnabled" : "clockMonotonicDisabled",
+				    (json_int_t)c->outer_ns));
+}
+
+static int make_prof_dir(struct npuprof_session *s, struct session_member *m);
+
+/*
+ * The drain met a pid of the followed job with no directory (drain thread):
+ * make it a member of this window.  Its start_info is written at stop,
+ * when the window's clocks are surely read.
+ */
+static int session_new_route(void *ctx, uint32_t pid, char *dir, size_t size)
+{
+	struct npuprof_session *s = ctx;
+	struct session_member *m;
+	int err;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->nr_members == NPUPROF_SESSION_MAX_PIDS) {
+		pthread_mutex_unlock(&s->lock);
+		return -E2BIG;
+	}
+	m = &s->members[s->nr_members];
+	memset(m, 0, sizeof(*m));
+	m->pid = (pid_t)pid;
+	m->rank = read_rank(m->pid);
+	read_comm(m->pid, m->comm, sizeof(m->comm));
+	m->followed = true;
+	err = make_prof_dir(s, m);
+	if (!err) {
+		s->nr_members++;
+		snprintf(dir, size, "%s", m->prof_dir);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return err;
 }
 
 /* One drain for the session, routing each member's records to its dir. */
@@ -485,6 +609,11 @@ static int start_drain(struct npuprof_session *s)
 	struct npuprof_drain_source srcs[2];
 	struct npuprof_drain_config cfg = { .routes = routes, .nr_routes = s->nr_members };
 	unsigned int n = 0, i;
+
+	if (s->follow) {
+		cfg.new_route = session_new_route;
+		cfg.route_ctx = s;
+	}
 
 	for (i = 0; i < s->nr_members; i++)
 		routes[i] = (struct npuprof_drain_route){ (uint32_t)s->members[i].pid,
@@ -627,7 +756,7 @@ int npuprof_session_start(struct npuprof_session *s)
 
 	if (s->running)
 		return -EALREADY;
-	if (!s->nr_members)
+	if (!s->nr_members && !s->follow)
 		return -ENOENT;
 	memset(s->clocks, 0, sizeof(s->clocks));
 	clock_gettime(CLOCK_REALTIME, &s->begin_real);
@@ -654,6 +783,7 @@ int npuprof_session_start(struct npuprof_session *s)
 		set_error(s, "starting the drain", err);
 		goto out_remove;
 	}
+	s->begin.outer_ns = npuprof_clock_ns(CLOCK_MONOTONIC);
 	err = enable_producers(s);
 	if (err)
 		goto out_stop_drain;
@@ -770,6 +900,21 @@ static json_t *drain_json(struct npuprof_session *s, const struct npuprof_drain_
 			 rst->write_error, "sharedWith", shared);
 }
 
+/*
+ * Processes of the followed job that a full filter could not take (each
+ * producer counts its own; the larger is the number of processes missed).
+ */
+static uint64_t follow_missed(struct npuprof_session *s)
+{
+	uint64_t k = 0, b = 0;
+
+	if (s->kring && npuprof_kring_follow_missed(s->kring, &k))
+		k = 0;
+	if (s->acl)
+		b = npuprof_acl_trace_follow_missed(s->acl);
+	return k > b ? k : b;
+}
+
 static int write_info(struct npuprof_session *s, const struct session_member *m,
 		      const struct npuprof_drain_stats *rst, const struct npuprof_drain_stats *st,
 		      uint64_t *lost)
@@ -790,6 +935,8 @@ static int write_info(struct npuprof_session *s, const struct session_member *m,
 			drain_json(s, rst, st));
 	if (doc && m->rank >= 0)
 		json_object_set_new(doc, "rank", json_integer(m->rank));
+	if (doc && s->follow)
+		json_object_set_new(doc, "followMissed", json_integer((json_int_t)follow_missed(s)));
 	return write_json(s, m, "host/info.json", doc);
 }
 
@@ -809,9 +956,12 @@ static int finish_member(struct npuprof_session *s, struct session_member *m,
 			 const struct npuprof_drain_stats *st, struct npuprof_session_result *res)
 {
 	uint64_t lost = 0;
-	int err, e;
+	int err = 0, e;
 
-	err = write_time_file(s, m, "host/end_info", 0);
+	if (m->followed) /* made by the drain before the clocks were sure */
+		err = write_time_file(s, m, "host/start_info", 1);
+	e = write_time_file(s, m, "host/end_info", 0);
+	err = err ? err : e;
 	e = write_info(s, m, rst, st, &lost);
 	err = err ? err : e;
 	e = write_sample(s, m);
@@ -833,10 +983,30 @@ static int finish_member(struct npuprof_session *s, struct session_member *m,
 	return err;
 }
 
+/* The drain's stats of @pid's route (zeros when it had none). */
+static const struct npuprof_drain_stats *route_stats(const struct npuprof_drain_stats *rst,
+						      pid_t pid)
+{
+	static const struct npuprof_drain_stats none;
+
+	for (unsigned int i = 0; i < NPUPROF_DRAIN_MAX_ROUTES; i++)
+		if (rst[i].pid == (uint32_t)pid) /* unused entries have pid 0 */
+			return &rst[i];
+	return &none;
+}
+
+/* After a window: members that left, or that only the window had, go. */
+static void drop_window_members(struct npuprof_session *s)
+{
+	for (unsigned int i = s->nr_members; i-- > 0;)
+		if (s->members[i].leaving || s->members[i].followed)
+			drop_member(s, &s->members[i]);
+}
+
 int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_result *res,
 			 unsigned int nres)
 {
-	struct npuprof_drain_stats st = { 0 }, rst[NPUPROF_SESSION_MAX_PIDS];
+	struct npuprof_drain_stats st = { 0 }, rst[NPUPROF_DRAIN_MAX_ROUTES];
 	unsigned int i;
 	int err, e;
 
@@ -846,6 +1016,7 @@ int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_resul
 	sample_clocks(s);
 	read_capture_clocks(&s->end);
 	err = disable_producers(s);
+	s->end.outer_ns = npuprof_clock_ns(CLOCK_MONOTONIC);
 	e = npuprof_drain_stop(s->drain, &st, rst);
 	s->drain = NULL;
 	s->running = 0;
@@ -853,6 +1024,7 @@ int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_resul
 		set_error(s, "writing the PROF data", e);
 		err = e;
 	}
+	/* the drain has stopped: nothing else touches the members now */
 	for (i = 0; i < s->nr_members; i++) {
 		struct session_member *m = &s->members[i];
 		struct npuprof_session_result *r = res && i < nres ? &res[i] : NULL;
@@ -865,20 +1037,16 @@ int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_resul
 			remove_prof_dir(m);
 			continue;
 		}
-		e = finish_member(s, m, &rst[i], &st, r);
+		e = finish_member(s, m, route_stats(rst, m->pid), &st, r);
 		err = err ? err : e;
 		m->in_window = false;
 	}
-	for (i = s->nr_members; i-- > 0;)
-		if (s->members[i].leaving)
-			drop_member(s, &s->members[i]);
+	drop_window_members(s);
 	return err;
 }
 
 int npuprof_session_discard(struct npuprof_session *s)
 {
-	unsigned int i;
-
 	if (!s->running)
 		return -EINVAL;
 	disable_producers(s);
@@ -886,9 +1054,7 @@ int npuprof_session_discard(struct npuprof_session *s)
 	s->drain = NULL;
 	s->running = 0;
 	remove_prof_dirs(s);
-	for (i = s->nr_members; i-- > 0;)
-		if (s->members[i].leaving)
-			drop_member(s, &s->members[i]);
+	drop_window_members(s);
 	return 0;
 }
 
@@ -904,5 +1070,6 @@ void npuprof_session_close(struct npuprof_session *s)
 		npuprof_kring_close(s->kring);
 	free(s->output);
 	free(s->params_json);
+	pthread_mutex_destroy(&s->lock);
 	free(s);
 }

@@ -203,8 +203,11 @@ aclError rt_sync_stream(int fd, uint32_t stream)
 
 	while (ioctl(fd, NPUSIM_IOC_STREAM_SYNC, &id) < 0) {
 		/* A signal only interrupts the wait; the tasks still run. */
-		if (errno != EINTR)
-			return rt_errno_to_acl(-errno);
+		if (errno == EINTR)
+			continue;
+		/* the driver's "no such stream" (destroyed meanwhile) is a bad
+		 * stream handle, not a bad device as for an open */
+		return errno == ENOENT ? ACL_ERROR_RT_PARAM_INVALID : rt_errno_to_acl(-errno);
 	}
 	return ACL_SUCCESS;
 }

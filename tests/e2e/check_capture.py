@@ -21,9 +21,9 @@ app.json by the pid in its info.json, or by the threads of its records):
     submitted match per task type exactly, each with exactly one submit,
     start and end record;
   - no record appears twice; every ring lost 0 records;
-  - device task records lie inside the window (npuprof.ko is enabled right
-    before start_info's clock is read and disabled right after end_info's,
-    EDGE_NS allows for an emulated CPU stalling in between);
+  - every record lies inside [start_info.clockMonotonicEnabled,
+    end_info.clockMonotonicDisabled], read before the producers are enabled
+    and after they are disabled: exact, however long an emulated CPU stalls;
   - the exported timeline parses, every flow arrow goes forward in time (a
     device task starts after the call that launched it), and no task starts
     before its own submit time.
@@ -37,10 +37,6 @@ import os
 import sys
 
 bad = []
-EDGE_NS = 5_000_000
-# The uprobes open before npuprof.ko and close after it, by up to an RCU
-# grace period each side; an earlier window's records would be seconds off.
-API_EDGE_NS = 200_000_000
 
 
 def us(text):
@@ -118,13 +114,19 @@ def check_task_lifecycle(prof, recs, ids):
 
 
 def check_steps(prof, recs, app):
-    start = json.load(open(os.path.join(prof, "host", "start_info")))["clockMonotonic"]
-    end = json.load(open(os.path.join(prof, "host", "end_info")))["clockMonotonic"]
-    for kind, edge in (("task", EDGE_NS), ("api", API_EDGE_NS)):
+    start_info = json.load(open(os.path.join(prof, "host", "start_info")))
+    end_info = json.load(open(os.path.join(prof, "host", "end_info")))
+    start, end = start_info["clockMonotonic"], end_info["clockMonotonic"]
+    # no record before the producers were enabled or after they were
+    # disabled: exact, whatever the (emulated) CPU did in between
+    lo, hi = start_info["clockMonotonicEnabled"], end_info["clockMonotonicDisabled"]
+    if not lo <= start <= end <= hi:
+        fail(f"{prof}: window bounds out of order: enabled {lo}, start {start}, end {end}, disabled {hi}")
+    for kind in ("task", "api"):
         ts = [r["ts"] for r in recs if r["type"] == kind]
-        if ts and (min(ts) < start - edge or max(ts) > end + edge):
-            fail(f"{prof}: {kind} records span {(min(ts) - start) / 1e6:.3f} ms to "
-                 f"{(max(ts) - end) / 1e6:+.3f} ms around the window [start_info, end_info]")
+        if ts and (min(ts) < lo or max(ts) > hi):
+            fail(f"{prof}: {kind} records span {(min(ts) - lo) / 1e6:.3f} ms to "
+                 f"{(max(ts) - hi) / 1e6:+.3f} ms around [clockMonotonicEnabled, clockMonotonicDisabled]")
     inside = [s for s in app["steps"] if start <= s["begin_ns"] and s["end_ns"] <= end]
     print(f"{os.path.basename(prof)}: window {(end - start) / 1e9:.3f} s, "
           f"{len(inside)} of {len(app['steps'])} steps inside")

@@ -61,9 +61,12 @@ static void test_modes(void)
 	    "--pid=1", "./app");
 	BAD("No valid argument found in --application --dynamic --export", "--ascendcl=on");
 	BAD("No valid argument found in --application --dynamic --export", "--export=off");
-	BAD("Running an application without --dynamic=on is not supported yet: use msprof --dynamic=on "
-	    "[options] ./app, then 'start' and 'stop' at the prompt.",
-	    "./app", "-x");
+	BAD("Argument --dynamic and --delay cannot be configured at the same time.", "--dynamic=on",
+	    "--delay=5", "./app");
+	BAD("Argument --dynamic and --duration cannot be configured at the same time.", "--dynamic=on",
+	    "--duration=5", "./app");
+	BAD("Argument --delay is for app mode: give the application to run.", "--delay=5");
+	BAD("Argument --duration is for app mode: give the application to run.", "--duration=5");
 	BAD("The argument --output is necessary when --export is not empty.", "--export=on");
 	BAD("Argument --export=on can not be used with --dynamic or an application: collect first, then run "
 	    "msprof --export=on --output=<dir>.",
@@ -122,7 +125,8 @@ static void test_no_dir_on_usage_error(void)
 	CHECK_EQ(run("--dynamic=on", arg, "--task-time=l3", "./app", NULL), -EINVAL);
 	CHECK_EQ(run("--dynamic=on", arg, "--pid=999999999", NULL), -EINVAL);
 	CHECK_EQ(run("--dynamic=on", arg, NULL), -EINVAL);
-	CHECK_EQ(run(arg, "./app", NULL), -EINVAL);
+	CHECK_EQ(run(arg, "--delay=0", "./app", NULL), -EINVAL);
+	CHECK_EQ(run(arg, "--dynamic=on", "--duration=3", "./app", NULL), -EINVAL);
 	CHECK(!exists(out));
 }
 

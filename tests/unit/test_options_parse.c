@@ -126,24 +126,43 @@ static void test_errors(void)
 	    "--pid=12,,13");
 	BAD("Argument --pid=12,13,12: pid 12 is given twice.", "--pid=12,13,12");
 	BAD("Argument --help: does not take a value", "--help=1");
-	BAD("Argument --bogus: unknown option. Supported options: --dynamic --pid --output --ascendcl "
-	    "--runtime-api --task-time --export --type --result --help.",
+	BAD("Argument --bogus: unknown option. Supported options: --dynamic --pid --application --delay "
+	    "--duration --output --ascendcl --runtime-api --task-time --export --type --result --help.",
 	    "--bogus=1");
 	BAD("Argument --aicpu: this msprof option is not supported yet. Supported options: --dynamic --pid "
-	    "--output --ascendcl --runtime-api --task-time --export --type --result --help.",
+	    "--application --delay --duration --output --ascendcl --runtime-api --task-time --export --type "
+	    "--result --help.",
 	    "--aicpu=on");
-	BAD("Argument --application: this msprof option is not supported yet. Supported options: --dynamic "
-	    "--pid --output --ascendcl --runtime-api --task-time --export --type --result --help.",
-	    "--application=./app");
 	BAD("Argument --t: ambiguous, it could be --task-time or --type.", "--t=on");
 	/* Regression: prefixes were matched against supported names only, so
 	 * these were taken as --dynamic, --pid and --export. */
-	BAD("Argument --d: ambiguous, it could be --dynamic or --delay.", "--d=on");
+	BAD("Argument --d: ambiguous, it could be --dynamic or --duration.", "--d=on");
 	BAD("Argument --p: ambiguous, it could be --pid or --parse.", "--p=1");
 	BAD("Argument --e: ambiguous, it could be --export or --environment.", "--e=on");
-	BAD("Argument --app: this msprof option is not supported yet. Supported options: --dynamic "
-	    "--pid --output --ascendcl --runtime-api --task-time --export --type --result --help.",
-	    "--app=./x");
+
+}
+
+/* App mode's options: --application splits at blanks, seconds are 1..2^32-1. */
+static void test_app_mode(void)
+{
+	CHECK_EQ(parse("--application=./app  --steps=3 x", "--output=/tmp/o", NULL), 0);
+	CHECK_EQ(o.app_argc, 3);
+	CHECK_STR(o.app_argv[0], "./app");
+	CHECK_STR(o.app_argv[1], "--steps=3");
+	CHECK_STR(o.app_argv[2], "x");
+	CHECK(o.app_argv[3] == NULL);
+	CHECK_EQ(parse("--app=./x", NULL), 0); /* a prefix of --application */
+	CHECK_STR(o.app_argv[0], "./x");
+	CHECK_EQ(parse("--delay=1", "--duration=4294967295", "./app", NULL), 0);
+	CHECK_EQ(o.delay_s, 1);
+	CHECK_EQ(o.duration_s, 4294967295u);
+	BAD("Argument --delay: invalid value: 0. Please input whole seconds from 1 to 4294967295.", "--delay=0");
+	BAD("Argument --duration: invalid value: 4294967296. Please input whole seconds from 1 to 4294967295.",
+	    "--duration=4294967296");
+	BAD("Argument --delay: invalid value: 1.5. Please input whole seconds from 1 to 4294967295.", "--delay=1.5");
+	BAD("Argument --application: expected one argument (write --application=\"APP ARGS\")", "--application= ");
+	BAD("Argument --application is set and an app is given after the options (./b): give one of them.",
+	    "--application=./a", "./b");
 }
 
 /* --pid=P1,P2,...: every pid in order, at most 64 of them. */
@@ -207,6 +226,7 @@ int main(void)
 	test_values();
 	test_errors();
 	test_pid_list();
+	test_app_mode();
 	test_output_chars();
 	return CHECK_DONE();
 }

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <npuprof/dynprof_proto.h>
@@ -91,6 +92,30 @@ static const char *session_why(struct msprof_dyn *d, int rc)
 	const char *why = d->ops->last_error(d->s);
 
 	return why && *why ? why : strerror(-rc);
+}
+
+int msprof_launcher_alive(struct msprof_dyn *d)
+{
+	int status;
+
+	if (d->child <= 0 || d->child_reaped)
+		return 0;
+	if (waitpid(d->child, &status, WNOHANG) == d->child) {
+		d->child_reaped = 1;
+		d->child_status = status;
+		return 0;
+	}
+	return 1;
+}
+
+/* Launch mode: the launched command still runs and is not itself an app
+ * we talk to (a launcher, which may start more ranks). */
+static int launcher_running(struct msprof_dyn *d)
+{
+	for (unsigned int i = 0; i < d->nr_targets; i++)
+		if (d->t[i].app_pid == d->child)
+			return 0;
+	return msprof_launcher_alive(d);
 }
 
 /* Connections still open. */
@@ -168,7 +193,10 @@ static int app_exiting(struct msprof_dyn *d, const struct msprof_target *t)
 	return 0;
 }
 
-/* A window runs and keeps a directory for at least one process. */
+/*
+ * A window runs and keeps a directory for at least one process: one of
+ * ours, or one the session made for a process of a followed job.
+ */
 static int window_has_data(struct msprof_dyn *d)
 {
 	if (!d->ops->running(d->s))
@@ -176,8 +204,10 @@ static int window_has_data(struct msprof_dyn *d)
 	for (unsigned int i = 0; i < d->nr_targets; i++)
 		if (d->ops->prof_dir(d->s, d->t[i].app_pid))
 			return 1;
-	return 0;
+	return d->ops->nr_pids(d->s) > d->nr_targets;
 }
+
+static int session_over(struct msprof_dyn *d, int why);
 
 /*
  * @t's app or server went away (@why: -ESRCH exited, -ECONNRESET the
@@ -204,11 +234,17 @@ static int target_gone(struct msprof_dyn *d, struct msprof_target *t, int why)
 	d->ops->remove_pid(d->s, t->app_pid);
 	if (why != -ESRCH)
 		d->failures++; /* an app that ends is normal, a lost server is not */
-	if (live_targets(d)) {
+	if (live_targets(d) || launcher_running(d)) {
 		if (running)
 			reply("the data of pid %d collected so far is saved at stop", (int)t->app_pid);
 		return MSPROF_CMD_CONTINUE;
 	}
+	return session_over(d, why);
+}
+
+/* No app left to control (@why: how the last one went): save, end. */
+static int session_over(struct msprof_dyn *d, int why)
+{
 	if (window_has_data(d)) {
 		reply("saving the data collected so far");
 		finish_capture(d);
@@ -272,6 +308,11 @@ static enum start_outcome start_one(struct msprof_dyn *d, struct msprof_target *
 		npuprof_err("dynamic profiling for pid %d start failed (%s)", (int)t->app_pid,
 			    dynprof_status_name(status));
 	return START_REFUSED;
+}
+
+int msprof_cmd_start_one(struct msprof_dyn *d, struct msprof_target *t)
+{
+	return start_one(d, t) == START_ALL_GONE ? MSPROF_CMD_QUIT : MSPROF_CMD_CONTINUE;
 }
 
 /*
@@ -594,13 +635,23 @@ static int server_event(struct msprof_dyn *d, struct msprof_target *t)
 	return MSPROF_CMD_CONTINUE;
 }
 
-/* Look at every connected app: exited ones are dropped. */
+/*
+ * Look at every connected app: exited ones are dropped.  Launch mode: let
+ * @d->discover find new ones, and end once the launcher exited and no app
+ * is left.
+ */
 static int check_apps(struct msprof_dyn *d)
 {
 	for (unsigned int i = 0; i < d->nr_targets; i++)
 		if (d->t[i].fd >= 0 && !msprof_app_alive(d, &d->t[i]) &&
 		    target_gone(d, &d->t[i], -ESRCH) == MSPROF_CMD_QUIT)
 			return MSPROF_CMD_QUIT;
+	if (d->discover && d->discover(d) == MSPROF_CMD_QUIT)
+		return MSPROF_CMD_QUIT;
+	if (d->child > 0 && !live_targets(d) && !launcher_running(d)) {
+		reply("the launched job has exited");
+		return session_over(d, -ESRCH);
+	}
 	return MSPROF_CMD_CONTINUE;
 }
 
@@ -705,4 +756,80 @@ int msprof_cmd_loop(struct msprof_dyn *d, int in_fd)
 		;
 	restore_signals(old);
 	return d->gone;
+}
+
+/* Milliseconds on CLOCK_MONOTONIC. */
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* App mode: open the window, with words for a failure. */
+static int app_start(struct msprof_dyn *d)
+{
+	int rc = d->ops->start(d->s);
+
+	if (rc) {
+		npuprof_err("cannot start the capture: %s", session_why(d, rc));
+		d->failures++;
+		return rc;
+	}
+	reply("collection started");
+	return 0;
+}
+
+/* App mode: the job's process group gets @sig (it runs in its own group). */
+static void app_signal(struct msprof_dyn *d, int sig)
+{
+	if (d->child > 0 && !d->child_reaped)
+		kill(-d->child, sig);
+}
+
+int msprof_app_loop(struct msprof_dyn *d, uint32_t delay_s, uint32_t duration_s, int started)
+{
+	int64_t t0 = mono_ms(), start_at = t0 + (int64_t)delay_s * 1000;
+	int64_t stop_at = duration_s ? start_at + (int64_t)duration_s * 1000 : INT64_MAX;
+	struct sigaction old[3];
+	int stopped = 0;
+
+	install_signals(old);
+	for (;;) {
+		int64_t now = mono_ms(), next;
+
+		if (d->discover)
+			d->discover(d);
+		if (!started && now >= start_at) {
+			started = 1;
+			stopped = app_start(d) != 0;
+		}
+		if (started && !stopped && now >= stop_at) {
+			stopped = 1;
+			reply("collection stopped after --duration=%u s", duration_s);
+			finish_capture(d);
+		}
+		if (got_sigint || got_sigterm) {
+			/* the user ends the job: save first, then pass it on */
+			got_sigint = got_sigterm = 0;
+			if (started && !stopped) {
+				stopped = 1;
+				reply("interrupted: saving the data collected so far");
+				finish_capture(d);
+			}
+			app_signal(d, SIGTERM);
+		}
+		if (!msprof_launcher_alive(d))
+			break;
+		next = started ? stop_at : start_at;
+		usleep((useconds_t)(next - now < 100 ? (next > now ? next - now : 1) : 100) * 1000);
+	}
+	if (!started)
+		npuprof_warn("Before delay time, the app process has exited: nothing was collected (--delay=%u s)",
+			     delay_s);
+	else if (!stopped)
+		finish_capture(d);
+	restore_signals(old);
+	return 0;
 }

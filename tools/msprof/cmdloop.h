@@ -17,6 +17,7 @@
 #ifndef MSPROF_CMDLOOP_H
 #define MSPROF_CMDLOOP_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -74,6 +75,9 @@ struct msprof_target {
  *                  not be reached, refused a start or a stop, or left in
  *                  the middle of a window; the exit status reports them
  * @result:         --result stream, NULL when not asked for (result.h)
+ * @discover:       optional, called every check interval: may add targets
+ *                  (launch mode: the ranks the launched job starts)
+ * @params:         the ProfileParams JSON for servers found later
  */
 struct msprof_dyn {
 	struct msprof_target t[MSPROF_MAX_TARGETS];
@@ -89,6 +93,8 @@ struct msprof_dyn {
 	int gone;
 	unsigned int failures;
 	FILE *result;
+	int (*discover)(struct msprof_dyn *d);
+	const char *params;
 };
 
 /* msprof_cmd_run_line() results */
@@ -128,10 +134,31 @@ int msprof_cmd_loop(struct msprof_dyn *d, int in_fd);
 int msprof_app_alive(struct msprof_dyn *d, const struct msprof_target *t);
 
 /**
+ * msprof_cmd_start_one() - ask @t's app to start while a window runs (a
+ * server found in the middle of it).  Return: MSPROF_CMD_CONTINUE, or
+ * MSPROF_CMD_QUIT when it was the last app and is gone.
+ */
+int msprof_cmd_start_one(struct msprof_dyn *d, struct msprof_target *t);
+
+/**
  * msprof_result_error() - a --result line could not be written: say so,
  * count a failure and stop writing results.
  */
 void msprof_result_error(struct msprof_dyn *d);
+
+/**
+ * msprof_app_loop() - app mode: no prompt and no stdin.  Start the window
+ * @delay_s seconds after the launch (unless @started: the caller opened it
+ * before the app ran), stop it after
+ * @duration_s seconds (0: when the job exits), and return once the
+ * launched command (@d->child) exited and everything is saved.  SIGINT or
+ * SIGTERM saves the window, then sends SIGTERM to the job's process group.
+ * @d->discover runs every 100 ms (it places the uprobes).  Return: 0.
+ */
+int msprof_app_loop(struct msprof_dyn *d, uint32_t delay_s, uint32_t duration_s, int started);
+
+/** msprof_launcher_alive() - 1 while @d->child runs (reaps it when not). */
+int msprof_launcher_alive(struct msprof_dyn *d);
 
 /** msprof_cmd_usage() - the command help printed by "help" and on errors. */
 void msprof_cmd_usage(void);

@@ -13,6 +13,7 @@
  * session.h's; the socket protocol is dynprof_proto.h's.  This file only
  * sequences them and words their failures.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -142,14 +143,18 @@ static void describe_status(int status, char *buf, size_t size)
 
 /* In the child: set the dynamic-profiling environment and exec the app. */
 static void __attribute__((noreturn)) exec_app(const struct msprof_options *o, const char *params,
-						pid_t msprof_pid, int err_fd)
+						pid_t msprof_pid, int gate_fd, int err_fd)
 {
-	char key[24];
+	char key[24], go;
 	int e, null_fd;
+	ssize_t n;
 
 	snprintf(key, sizeof(key), "%d", (int)msprof_pid);
-	if (setenv("PROFILING_MODE", "dynamic", 1) || setenv("DYNAMIC_PROFILING_KEY_PID", key, 1) ||
-	    setenv("PROFILER_SAMPLECONFIG", params, 1))
+	/* app mode: the parameters only, no in-app server (msprof needs none) */
+	if (o->dynamic && (setenv("PROFILING_MODE", "dynamic", 1) ||
+			   setenv("DYNAMIC_PROFILING_KEY_PID", key, 1)))
+		goto out_report;
+	if (setenv("PROFILER_SAMPLECONFIG", params, 1))
 		goto out_report;
 	/*
 	 * Its own process group, so Ctrl-C at the (msprof) prompt reaches
@@ -163,6 +168,11 @@ static void __attribute__((noreturn)) exec_app(const struct msprof_options *o, c
 		if (null_fd != STDIN_FILENO)
 			close(null_fd);
 	}
+	/* msprof follows this process before it may start anything */
+	do
+		n = read(gate_fd, &go, 1);
+	while (n < 0 && errno == EINTR);
+	close(gate_fd);
 	execvp(o->app_argv[0], o->app_argv);
 out_report:
 	e = errno;
@@ -171,42 +181,74 @@ out_report:
 	_exit(127);
 }
 
+/* A forked app that waits at its gate before exec (launch_app()). */
+struct launched {
+	pid_t pid;
+	int gate_fd; /* write a byte (or close) to let it exec */
+	int err_fd;  /* close-on-exec pipe: an errno arrives when exec failed */
+};
+
 /*
- * Fork and exec the app.  A close-on-exec pipe tells an exec failure
- * (ENOENT, EACCES) from a started app.  Return: 0 with *@child, or -errno.
+ * Fork the app; it waits at the gate so msprof can follow it before it
+ * starts anything.  Return: 0 with *@l, or -errno.
  */
-static int launch_app(const struct msprof_options *o, const char *params, pid_t *child)
+static int launch_app(const struct msprof_options *o, const char *params, struct launched *l)
 {
 	pid_t msprof_pid = getpid(), pid;
-	int pfd[2], e = 0;
-	ssize_t n;
+	int efd[2], gfd[2], e;
 
-	if (pipe2(pfd, O_CLOEXEC))
+	if (pipe2(efd, O_CLOEXEC))
 		return -errno;
+	if (pipe2(gfd, O_CLOEXEC)) {
+		e = errno;
+		close(efd[0]);
+		close(efd[1]);
+		return -e;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		e = errno;
-		close(pfd[0]);
-		close(pfd[1]);
+		close(efd[0]);
+		close(efd[1]);
+		close(gfd[0]);
+		close(gfd[1]);
 		npuprof_err("cannot start %s: fork: %s", o->app_argv[0], strerror(e));
 		return -e;
 	}
 	if (pid == 0) {
-		close(pfd[0]);
-		exec_app(o, params, msprof_pid, pfd[1]);
+		close(efd[0]);
+		close(gfd[1]);
+		exec_app(o, params, msprof_pid, gfd[0], efd[1]);
 	}
-	close(pfd[1]);
+	close(efd[1]);
+	close(gfd[0]);
+	*l = (struct launched){ .pid = pid, .gate_fd = gfd[1], .err_fd = efd[0] };
+	return 0;
+}
+
+/*
+ * Open the app's gate and learn whether exec worked (the error pipe closes
+ * on exec).  Return: 0, or -errno of a failed exec (the child is reaped).
+ */
+static int release_app(const struct msprof_options *o, struct launched *l)
+{
+	ssize_t n;
+	int e = 0;
+
+	if (write(l->gate_fd, "g", 1) < 0) {
+		/* the child died before exec: its error pipe says why, or EOF */
+	}
+	close(l->gate_fd);
 	do
-		n = read(pfd[0], &e, sizeof(e));
+		n = read(l->err_fd, &e, sizeof(e));
 	while (n < 0 && errno == EINTR);
-	close(pfd[0]);
+	close(l->err_fd);
 	if (n == (ssize_t)sizeof(e)) {
-		waitpid(pid, NULL, 0);
+		waitpid(l->pid, NULL, 0);
 		npuprof_err("cannot run %s: %s", o->app_argv[0], strerror(e));
 		return -e;
 	}
-	*child = pid;
 	return 0;
 }
 
@@ -403,6 +445,16 @@ static void disconnect_quietly(struct msprof_target *t)
 	t->fd = -1;
 }
 
+/* A wait status as a shell gives it: the exit code, or 128 + the signal. */
+static int app_status(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return MSPROF_EXIT_FAILURE;
+}
+
 /* Launch mode: the app runs to its end; report how it ended. */
 static void wait_app(struct msprof_dyn *d)
 {
@@ -424,13 +476,38 @@ static void wait_app(struct msprof_dyn *d)
 	npuprof_warn("the app (pid %d) %s", (int)d->child, how);
 }
 
-/* Launch mode: start the app, connect, hand over the parameters, capture it. */
+/*
+ * Launch mode: fork the app held at its gate, open the session and follow
+ * the app (so every process it starts is captured from its birth), let it
+ * run, connect to the first server (the one that took msprof's key) and
+ * place the uprobes through that process.  A session that cannot be had
+ * lets the app run unprofiled.  The other ranks' servers are found later
+ * (discover_ranks()).
+ */
 static int set_up_launch(const struct msprof_options *o, const char *params, struct msprof_dyn *d)
 {
 	struct msprof_target *t = &d->t[0];
-	int rc;
+	struct launched l = { .gate_fd = -1, .err_fd = -1 };
+	int rc, rc2;
 
-	rc = launch_app(o, params, &d->child);
+	rc = launch_app(o, params, &l);
+	if (rc)
+		return rc;
+	d->child = l.pid;
+	rc = create_session(o, params, d, l.pid);
+	if (!rc) {
+		rc = npuprof_session_follow_pid(d->s, l.pid);
+		if (rc) {
+			npuprof_warn("cannot follow the processes %s starts (%s): only the process that answers first is profiled",
+				     o->app_argv[0], npuprof_session_last_error(d->s));
+			rc = 0;
+		}
+	}
+	rc2 = release_app(o, &l);
+	if (rc2) {
+		d->child_reaped = 1;
+		return rc2;
+	}
 	if (rc)
 		return rc;
 	d->nr_targets = 1;
@@ -441,10 +518,82 @@ static int set_up_launch(const struct msprof_options *o, const char *params, str
 	t->app_pid = peer_pid(t->fd, t->app_pid);
 	rc = send_params(t, params);
 	if (!rc)
-		rc = create_session(o, params, d, t->app_pid);
-	if (!rc)
 		rc = add_pid(d, t->app_pid);
 	return rc;
+}
+
+/* 1 when @pid descends from @root (its parent chain reaches it). */
+static int descends_from(pid_t pid, pid_t root)
+{
+	char path[64], buf[512], *p;
+	int depth;
+	FILE *f;
+
+	for (depth = 0; depth < 32 && pid > 1; depth++) {
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		f = fopen(path, "re");
+		if (!f)
+			return 0;
+		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+		fclose(f);
+		if (!p || sscanf(p + 2, "%*c %d", &pid) != 1)
+			return 0;
+		if (pid == root)
+			return 1;
+	}
+	return 0;
+}
+
+static int is_target(const struct msprof_dyn *d, pid_t pid)
+{
+	for (unsigned int i = 0; i < d->nr_targets; i++)
+		if (d->t[i].app_pid == pid)
+			return 1;
+	return 0;
+}
+
+/*
+ * Launch mode, every check interval: a process of the launched job that
+ * opened a dynamic-profiling server under its own pid (CANN's fallback
+ * when the first rank took msprof's key) becomes a target: connected,
+ * given the parameters, and asked to start if a window runs.
+ * Return: MSPROF_CMD_CONTINUE.
+ */
+static int discover_ranks(struct msprof_dyn *d)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *proc;
+
+	if (d->child <= 0 || d->child_reaped || d->nr_targets == MSPROF_MAX_TARGETS)
+		return MSPROF_CMD_CONTINUE;
+	proc = opendir("/proc");
+	if (!proc)
+		return MSPROF_CMD_CONTINUE;
+	while ((de = readdir(proc)) && d->nr_targets < MSPROF_MAX_TARGETS) {
+		pid_t pid = (pid_t)strtol(de->d_name, NULL, 10);
+		struct msprof_target *t = &d->t[d->nr_targets];
+
+		if (pid <= 0 || is_target(d, pid) || msprof_socket_find(getuid(), pid, path, sizeof(path)) ||
+		    !descends_from(pid, d->child))
+			continue;
+		*t = (struct msprof_target){ .fd = -1, .app_pid = pid };
+		if (connect_unix(path, &t->fd) || send_params(t, d->params)) {
+			disconnect_quietly(t);
+			continue; /* not ready yet: tried again next time */
+		}
+		d->nr_targets++;
+		/* between windows it gets a directory at every start, as the
+		 * first rank; during one, the drain makes it one at its first record */
+		if (!npuprof_session_running(d->s))
+			(void)npuprof_session_add_pid(d->s, pid);
+		npuprof_info("dynamic profiling now also controls pid %d (a process of the launched job)",
+			     (int)pid);
+		if (npuprof_session_running(d->s))
+			msprof_cmd_start_one(d, t);
+	}
+	closedir(proc);
+	return MSPROF_CMD_CONTINUE;
 }
 
 /* Attach mode, one pid: select it, connect, hand over the parameters. */
@@ -554,6 +703,9 @@ int msprof_dynamic_run(const struct msprof_options *o)
 			return MSPROF_EXIT_FAILURE;
 		}
 	}
+	d.params = params;
+	if (o->app_argv)
+		d.discover = discover_ranks;
 	rc = o->app_argv ? set_up_launch(o, params, &d) : set_up_attach(o, params, &d);
 	if (!rc) {
 		describe_targets(&d, who, sizeof(who));
@@ -575,6 +727,115 @@ int msprof_dynamic_run(const struct msprof_options *o)
 	free(params);
 	if (d.result)
 		fclose(d.result);
+	if (rc)
+		return MSPROF_EXIT_FAILURE;
+	/* launch mode: the launched command's own status, once all is saved */
+	if (d.child > 0 && d.child_reaped && app_status(d.child_status))
+		return app_status(d.child_status);
+	return d.failures ? MSPROF_EXIT_PARTIAL : 0;
+}
+
+/* 1 when /proc/@pid/maps lists a libascendcl.so. */
+static int maps_acl(pid_t pid)
+{
+	char path[64], line[1024];
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, "/libascendcl.so") != NULL;
+	fclose(f);
+	return found;
+}
+
+/*
+ * App mode, every 100 ms until done: the first process of the job that
+ * maps libascendcl.so gets the uprobes placed on it (its siblings run the
+ * same file, and every process of the job is in the filter already).
+ */
+static int find_acl_lib(struct msprof_dyn *d)
+{
+	struct dirent *de;
+	DIR *proc = opendir("/proc");
+
+	if (!proc)
+		return MSPROF_CMD_CONTINUE;
+	while ((de = readdir(proc))) {
+		pid_t pid = (pid_t)strtol(de->d_name, NULL, 10);
+
+		if (pid <= 0 || (pid != d->child && !descends_from(pid, d->child)) || !maps_acl(pid))
+			continue;
+		if (!npuprof_session_probe_pid(d->s, pid)) {
+			npuprof_info("runtime API capture: uprobes on the libascendcl.so of pid %d", (int)pid);
+			d->discover = NULL;
+			break;
+		}
+	}
+	closedir(proc);
+	return MSPROF_CMD_CONTINUE;
+}
+
+int msprof_app_run(const struct msprof_options *o)
+{
+	struct msprof_dyn d = { .ops = &msprof_session_ops_real };
+	struct launched l = { .gate_fd = -1, .err_fd = -1 };
+	char *params;
+	int rc, started = 0;
+
+	params = msprof_params_json(o, getpid());
+	if (!params) {
+		npuprof_err("building the profiling parameters: %s", strerror(ENOMEM));
+		return MSPROF_EXIT_FAILURE;
+	}
+	if (o->result[0] && !(d.result = msprof_result_open(o->result))) {
+		npuprof_err("--result=%s: %s", o->result, strerror(errno));
+		free(params);
+		return MSPROF_EXIT_FAILURE;
+	}
+	rc = launch_app(o, params, &l);
+	if (rc)
+		goto out_free;
+	d.child = l.pid;
+	rc = create_session(o, params, &d, l.pid);
+	if (!rc)
+		rc = npuprof_session_follow_pid(d.s, l.pid);
+	if (rc && d.s)
+		npuprof_err("cannot follow %s (pid %d): %s", o->app_argv[0], (int)l.pid,
+			    npuprof_session_last_error(d.s));
+	/* no delay: the window opens before the app runs its first instruction */
+	if (!rc && !o->delay_s)
+		started = !npuprof_session_start(d.s);
+	if (!rc && !o->delay_s && !started) {
+		npuprof_err("cannot start the capture: %s", npuprof_session_last_error(d.s));
+		rc = -EIO;
+	}
+	if (release_app(o, &l)) {
+		d.child_reaped = 1;
+		rc = rc ? rc : -ENOEXEC;
+		goto out_close;
+	}
+	if (rc) {
+		npuprof_warn("%s (pid %d) keeps running without profiling", o->app_argv[0], (int)d.child);
+		goto out_close;
+	}
+	if (started)
+		printf("collection started\n");
+	d.discover = find_acl_lib;
+	msprof_app_loop(&d, o->delay_s, o->duration_s, started);
+out_close:
+	npuprof_session_close(d.s);
+	if (d.child > 0 && !d.child_reaped)
+		wait_app(&d);
+out_free:
+	free(params);
+	if (d.result)
+		fclose(d.result);
+	if (d.child > 0 && d.child_reaped && app_status(d.child_status))
+		return app_status(d.child_status);
 	if (rc)
 		return MSPROF_EXIT_FAILURE;
 	return d.failures ? MSPROF_EXIT_PARTIAL : 0;

@@ -4,6 +4,7 @@
  *
  *   msprof --dynamic=on [options] <app> [args]   launch, then start/stop at a prompt
  *   msprof --dynamic=on --pid=PID[,PID...]       attach to running apps
+ *   msprof [--delay=S] [--duration=S] <app>      app mode: collect the whole job
  *   msprof --export=on --output=DIR              PROF_XXX -> timeline JSON and CSV
  *
  * main() only sequences the parts: options.c parses and checks the command
@@ -37,7 +38,7 @@ static int run_export(const struct msprof_options *o)
  */
 static int run_dynamic(const struct msprof_options *o)
 {
-	return msprof_dynamic_run(o);
+	return o->dynamic ? msprof_dynamic_run(o) : msprof_app_run(o);
 }
 
 int main(int argc, char **argv)

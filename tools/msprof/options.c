@@ -185,6 +185,60 @@ static int set_output(struct msprof_options *o, const char *val, char *err)
 	return 0;
 }
 
+/* --delay / --duration: whole seconds, 1..4294967295 as CANN takes them. */
+static int parse_seconds(const char *name, const char *val, uint32_t *out, char *err)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(val, &end, 10);
+	if (val[0] < '0' || val[0] > '9' || *end || errno || v < 1 || v > 4294967295ull)
+		return fail(err, "Argument --%s: invalid value: %s. Please input whole seconds from 1 to 4294967295.",
+			    name, val);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int set_delay(struct msprof_options *o, const char *val, char *err)
+{
+	return parse_seconds("delay", val, &o->delay_s, err);
+}
+
+static int set_duration(struct msprof_options *o, const char *val, char *err)
+{
+	return parse_seconds("duration", val, &o->duration_s, err);
+}
+
+/*
+ * --application="APP ARGS": split at blanks (no shell quoting: put a
+ * command that needs it in a script), into o->app_words.
+ */
+static int set_application(struct msprof_options *o, const char *val, char *err)
+{
+	size_t len = strlen(val);
+	int n = 0;
+	char *p;
+
+	if (len >= sizeof(o->app_line))
+		return fail(err, "Argument --application is too long: %zu characters, at most %zu.", len,
+			    sizeof(o->app_line) - 1);
+	memcpy(o->app_line, val, len + 1);
+	for (p = strtok(o->app_line, " \t"); p; p = strtok(NULL, " \t")) {
+		if (n == MSPROF_APP_WORDS)
+			return fail(err, "Argument --application has more than %d words: put the command in a script.",
+				    MSPROF_APP_WORDS);
+		o->app_words[n++] = p;
+	}
+	if (!n)
+		return fail(err, "Argument --application: expected one argument (write --application=\"APP ARGS\")");
+	o->app_words[n] = NULL;
+	o->application = 1;
+	o->app_argv = o->app_words;
+	o->app_argc = n;
+	return 0;
+}
+
 /* --result=FILE: ours, not CANN's; one JSON line per PROF dir is appended. */
 static int set_result(struct msprof_options *o, const char *val, char *err)
 {
@@ -210,6 +264,11 @@ static const struct opt_def opt_defs[] = {
 	{ "task-trace", set_task_time, NULL, NULL, NULL }, /* msprof's alias of --task-time */
 	{ "export", set_export, "on|off", "off", "export PROF_XXX data under --output to timeline JSON and CSV" },
 	{ "type", set_type, "text", "text", "export format" },
+	{ "application", set_application, "\"APP ARGS\"", "none",
+	  "the app to run and profile (or give it after the options, as APP ARGS)" },
+	{ "delay", set_delay, "S", "none", "app mode: start collecting S seconds after the app starts" },
+	{ "duration", set_duration, "S", "none",
+	  "app mode: collect for S seconds (after the delay), else until the app exits" },
 	{ "result", set_result, "FILE", "none",
 	  "append one JSON line per PROF dir written (pid, dir, window, records, losses) for scripts" },
 	{ "help", NULL, NULL, NULL, "print this help" },
@@ -219,7 +278,7 @@ static const struct opt_def opt_defs[] = {
 
 /* msprof options npuprof knows by name but does not implement yet. */
 static const char *const unsupported_opts[] = {
-	"application", "environment", "storage-limit", "delay", "duration",
+	"environment", "storage-limit",
 	"model-execution", "hccl", "aicpu", "ai-core", "aic-mode", "aic-freq",
 	"aic-metrics", "ge-api", "task-memory", "msproftx", "mstx-domain-include",
 	"mstx-domain-exclude", "l2", "sys-hardware-mem", "sys-hardware-mem-freq",
@@ -232,7 +291,8 @@ static const char *const unsupported_opts[] = {
 };
 
 static const char supported_list[] =
-	"--dynamic --pid --output --ascendcl --runtime-api --task-time --export --type --result --help";
+	"--dynamic --pid --application --delay --duration --output --ascendcl --runtime-api --task-time --export "
+	"--type --result --help";
 
 #define N_UNSUPPORTED (sizeof(unsupported_opts) / sizeof(unsupported_opts[0]))
 
@@ -333,6 +393,9 @@ int msprof_options_parse(int argc, char **argv, struct msprof_options *o, char *
 		if (rc)
 			return rc;
 	}
+	if (i < argc && o->application)
+		return fail(err, "Argument --application is set and an app is given after the options (%s): give one of them.",
+			    argv[i]);
 	if (i < argc) {
 		o->app_argv = &argv[i];
 		o->app_argc = argc - i;
@@ -354,12 +417,16 @@ static int check_mode(const struct msprof_options *o, char *err)
 			    "Argument --export=on can not be used with --dynamic or an application: collect first, then run msprof --export=on --output=<dir>.");
 	if (o->export_on && !o->output[0])
 		return fail(err, "The argument --output is necessary when --export is not empty.");
-	if (o->dynamic || o->export_on)
-		return 0;
-	if (o->app_argv)
-		return fail(err,
-			    "Running an application without --dynamic=on is not supported yet: use msprof --dynamic=on [options] %s, then 'start' and 'stop' at the prompt.",
-			    o->app_argv[0]);
+	/* CANN documents delay/duration as unsupported with dynamic mode */
+	if (o->dynamic && o->delay_s)
+		return fail(err, "Argument --dynamic and --delay cannot be configured at the same time.");
+	if (o->dynamic && o->duration_s)
+		return fail(err, "Argument --dynamic and --duration cannot be configured at the same time.");
+	if ((o->delay_s || o->duration_s) && !o->app_argv)
+		return fail(err, "Argument --%s is for app mode: give the application to run.",
+			    o->delay_s ? "delay" : "duration");
+	if (o->dynamic || o->export_on || o->app_argv)
+		return 0; /* an app without --dynamic: app mode */
 	return fail(err, "No valid argument found in --application --dynamic --export");
 }
 

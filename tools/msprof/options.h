@@ -16,6 +16,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -29,6 +30,8 @@
 #define MSPROF_EXIT_FAILURE 1
 /* Some of the requested processes were captured, others not (named on stderr). */
 #define MSPROF_EXIT_PARTIAL 4
+/* --application splits into at most this many words. */
+#define MSPROF_APP_WORDS 64
 /* --pid takes at most this many processes (npuprof.ko's tgids per session). */
 #define MSPROF_MAX_PIDS 64
 
@@ -48,6 +51,9 @@ enum msprof_task_time {
  * @pid:         the first --pid, 0 when not given
  * @pids:        every --pid (P1,P2,...), @nr_pids of them
  * @result:      --result file, "" when not given
+ * @delay_s:     --delay, s (app mode), 0 when not given
+ * @duration_s:  --duration, s (app mode), 0 when not given
+ * @application: the app came from --application (split into @app_words)
  * @output:      --output as given, "" when not given
  * @output_abs:  absolute --output (cwd when not given); set by check
  * @ascendcl:    --ascendcl (default on)
@@ -66,6 +72,11 @@ struct msprof_options {
 	char output[MSPROF_OUTPUT_MAX + 1];
 	char output_abs[PATH_MAX];
 	char result[PATH_MAX];
+	uint32_t delay_s;
+	uint32_t duration_s;
+	int application;
+	char app_line[4096];
+	char *app_words[MSPROF_APP_WORDS + 1];
 	int ascendcl;
 	int runtime_api;
 	enum msprof_task_time task_time;

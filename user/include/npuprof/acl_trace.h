@@ -54,6 +54,23 @@ void npuprof_acl_trace_close(struct npuprof_acl_trace *t);
  */
 int npuprof_acl_trace_attach_pid(struct npuprof_acl_trace *t, pid_t pid);
 
+/**
+ * npuprof_acl_trace_follow_pid() - trace @pid and every process it forks
+ * from now on (children, grandchildren, fork+exec'd ranks), each from its
+ * first instruction; a forked process leaves the filter when it exits.
+ * @pid need not map libascendcl.so (a launcher does not): the uprobes are
+ * placed by npuprof_acl_trace_attach_pid() of a process that maps it, and a
+ * rank's library is the same file as its siblings'.
+ * Return: 0; -EINVAL; -errno from attaching the fork/exit tracepoints.
+ */
+int npuprof_acl_trace_follow_pid(struct npuprof_acl_trace *t, pid_t pid);
+
+/**
+ * npuprof_acl_trace_follow_missed() - forked processes of followed ones
+ * that the filter (ACL_TRACE_MAX_PIDS) had no room for, since open.
+ */
+uint64_t npuprof_acl_trace_follow_missed(const struct npuprof_acl_trace *t);
+
 /** npuprof_acl_trace_detach_pid() - drop @pid from the filter. */
 int npuprof_acl_trace_detach_pid(struct npuprof_acl_trace *t, pid_t pid);
 

@@ -19,7 +19,9 @@
  * rings (CANN's rule stays: one process, one PROF_XXX directory).  The
  * drain then routes by the records' pid field: each route names a pid and
  * its PROF_XXX directory, and the LOST records, which count a ring shared
- * by all of them, go into every route's host series.
+ * by all of them, go into every route's host series.  When the producers
+ * follow the processes a job forks, a record of a new pid asks the
+ * session for a directory (config.new_route), on the drain thread.
  */
 #ifndef NPUPROF_DRAIN_H
 #define NPUPROF_DRAIN_H
@@ -57,6 +59,8 @@ struct npuprof_drain_source {
  * @pid:      the tgid in the records' pid field
  * @prof_dir: its existing PROF_XXX directory
  */
+#define NPUPROF_DRAIN_MAX_ROUTES 64
+
 struct npuprof_drain_route {
 	uint32_t pid;
 	const char *prof_dir;
@@ -69,6 +73,13 @@ struct npuprof_drain_route {
  * @routes:      per-process directories (copied); a record of a pid no
  *               route names is dropped and counted in stats.foreign
  * @nr_routes:   entries of @routes, 0 for none
+ * @new_route:   optional, with routes: called on the drain thread for the
+ *               first record of a pid no route names; it makes that pid's
+ *               existing PROF_XXX directory and writes its path into @dir
+ *               (@size bytes).  Return 0 to route the pid there from now
+ *               on, or -errno to count its records as foreign.  At most
+ *               NPUPROF_DRAIN_MAX_ROUTES routes in all.
+ * @route_ctx:   passed to @new_route
  * @slice_bytes: start a new slice once one holds this many compressed
  *               bytes (0: 16 MiB)
  * @zstd_level:  zstd level (0: 3)
@@ -79,6 +90,8 @@ struct npuprof_drain_config {
 	const char *prof_dir;
 	const struct npuprof_drain_route *routes;
 	unsigned int nr_routes;
+	int (*new_route)(void *ctx, uint32_t pid, char *dir, size_t size);
+	void *route_ctx;
 	uint64_t slice_bytes;
 	int zstd_level;
 	unsigned int flush_ms;
@@ -103,6 +116,7 @@ struct npuprof_drain_stats {
 				 could not be created or written */
 	uint64_t skipped_bytes; /* ring bytes skipped after corrupt headers */
 	uint64_t foreign;     /* of @dropped: records of a pid no route names */
+	uint32_t pid;	      /* route stats only: the route's pid */
 };
 
 struct npuprof_drain;
@@ -120,9 +134,12 @@ int npuprof_drain_start(const struct npuprof_drain_config *cfg,
  * npuprof_drain_stop() - final drain, then close every slice
  * @d:        the drain; freed on return
  * @st:       totals, may be NULL
- * @route_st: with routes, one entry per route (same order): what went into
- *            that route's directory (records, bytes, dropped, write_error;
- *            lost is the shared rings' total); may be NULL
+ * @route_st: with routes, one entry per route (same order; routes that
+ *            new_route added follow the configured ones in the order they
+ *            were made): what went into that route's directory (records,
+ *            bytes, dropped, write_error; lost is the shared rings'
+ *            total); NPUPROF_DRAIN_MAX_ROUTES entries when new_route is
+ *            set, else nr_routes; may be NULL
  *
  * Call after the producers were disabled: it consumes what is left, writes
  * one NPUPROF_REC_LOST record per ring, ends the zstd frames, waits for

@@ -114,6 +114,27 @@ int npuprof_session_remove_pid(struct npuprof_session *s, pid_t pid);
  */
 int npuprof_session_discard_pid(struct npuprof_session *s, pid_t pid);
 
+/**
+ * npuprof_session_follow_pid() - follow launcher @pid: every process it
+ * forks from now on (ranks, fork+exec'd or not) is captured from before its
+ * first instruction, and gets a PROF_XXX directory in each window in which
+ * it has a record (made at that first record).  @pid itself is captured
+ * too.  Call before the launcher starts anything; place the uprobes with
+ * npuprof_session_add_pid() of a rank once one maps libascendcl.so.
+ * Return: 0; -EBUSY while a window runs; -errno of either producer
+ * (-ENOTTY: an npuprof.ko without following).
+ */
+int npuprof_session_follow_pid(struct npuprof_session *s, pid_t pid);
+
+/**
+ * npuprof_session_probe_pid() - place the uprobes on the libascendcl.so
+ * that @pid maps (and select @pid), without making it a member: for a
+ * followed job, whose members come from their records.  Works while a
+ * window runs.  Return: 0 (also without runtime-API capture); -ENOENT
+ * when @pid maps no libascendcl.so; -errno as npuprof_session_add_pid().
+ */
+int npuprof_session_probe_pid(struct npuprof_session *s, pid_t pid);
+
 /** npuprof_session_nr_pids() - processes in the session (0 for NULL). */
 unsigned int npuprof_session_nr_pids(const struct npuprof_session *s);
 
