@@ -7,8 +7,13 @@
  * directory gets exactly its 250 API records and 250 tasks and none of
  * 202's, 202's exactly its 200 + 200, 303's 100 records are dropped and
  * counted as foreign, and each directory's host series ends with the LOST
- * record of the shared ring (written 1100, lost 7, as its counters say).  The per-route stats
- * say the same numbers.
+ * record of the shared ring (written 1100, lost 7, as its counters say).
+ * The per-route stats say the same numbers.
+ *
+ * Following a job (config.new_route, no configured route): the first
+ * record of pid 101 and of 202 asks for a directory once each (two calls
+ * in all, whatever the number of records), 303 is refused once and its
+ * records count as foreign, and the route stats carry each pid.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,6 +106,81 @@ static void read_dir(const char *prof, uint32_t pid, int device, struct tally *t
 	CHECK(access(dir, F_OK) != 0);
 }
 
+struct asked {
+	char root[600];
+	uint32_t pids[8];
+	int n;
+};
+
+/* new_route: a directory for 101 and 202, none for 303. */
+static int make_route(void *ctx, uint32_t pid, char *dir, size_t size)
+{
+	struct asked *a = ctx;
+
+	a->pids[a->n++] = pid;
+	if (pid == 303)
+		return -EPERM;
+	snprintf(dir, size, "%s/PROF_%u", a->root, pid);
+	return mkdir(dir, 0750) ? -errno : 0;
+}
+
+static void test_follow(void)
+{
+	static struct fake f;
+	static struct asked a;
+	char root[] = "/tmp/npuprof-follow-XXXXXX", host[720];
+	struct npuprof_drain_source src = { .name = "fake", .source = NPUPROF_SRC_KMOD,
+					    .nr_cpus = 1, .obj = &f, .consume = fake_consume,
+					    .stats = fake_stats };
+	struct npuprof_drain_config cfg = { .new_route = make_route, .route_ctx = &a,
+					    .flush_ms = 20 };
+	struct npuprof_drain_stats st, rst[NPUPROF_DRAIN_MAX_ROUTES];
+	struct npuprof_read_report rep;
+	struct npuprof_drain *d;
+	struct tally t;
+	uint64_t one = 1, ts = 0;
+
+	if (!mkdtemp(root))
+		return;
+	snprintf(a.root, sizeof(a.root), "%s", root);
+	CHECK_EQ(memring_init(&f.ring, 1 << 20, 0), 0);
+	f.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	src.fd = f.efd;
+	CHECK_EQ(npuprof_drain_start(&cfg, &src, 1, &d), 0);
+	for (int i = 0; i < 40; i++) {
+		put_api(&f, 101, ts++);
+		put_task(&f, 202, 1, ts++);
+		put_api(&f, 303, ts++);
+		if (i % 8 == 7)
+			(void)!write(f.efd, &one, sizeof(one));
+	}
+	memset(rst, 0, sizeof(rst));
+	CHECK_EQ(npuprof_drain_stop(d, &st, rst), 0);
+	CHECK_EQ(a.n, 3);
+	CHECK_EQ(a.pids[0], 101);
+	CHECK_EQ(a.pids[1], 202);
+	CHECK_EQ(a.pids[2], 303);
+	CHECK_EQ(st.records, 80);
+	CHECK_EQ(st.foreign, 40);
+	CHECK_EQ(rst[0].pid, 101);
+	CHECK_EQ(rst[0].api_records, 40);
+	CHECK_EQ(rst[1].pid, 202);
+	CHECK_EQ(rst[1].task_records, 40);
+	CHECK_EQ(rst[2].pid, 303);
+	CHECK_EQ(rst[2].records, 0);
+	memset(&t, 0, sizeof(t));
+	t.want_pid = 101;
+	snprintf(host, sizeof(host), "%s/PROF_101/host/data", root);
+	CHECK_EQ(npuprof_slice_read_series(host, "npuprof.api", count_rec, &t, &rep), 0);
+	CHECK_EQ(t.api, 40);
+	CHECK_EQ(t.wrong_pid, 0);
+	CHECK_EQ(t.lost_recs, 1);
+	if (!check_failures)
+		tmpdir_remove(root);
+	memring_free(&f.ring);
+	close(f.efd);
+}
+
 int main(void)
 {
 	static struct fake f;
@@ -184,5 +264,6 @@ int main(void)
 		fprintf(stderr, "output kept in %s\n", root);
 	memring_free(&f.ring);
 	close(f.efd);
+	test_follow();
 	return CHECK_DONE();
 }
