@@ -606,6 +606,7 @@ void msprof_print_help(FILE *out)
 		"Usage:\n"
 		"  msprof --dynamic=on [options] <app> [app arguments]   launch an app, then start/stop at the prompt\n"
 		"  msprof --dynamic=on --pid=PID[,PID...] [options]      attach to apps started with PROFILING_MODE=dynamic\n"
+		"  msprof [--delay=S] [--duration=S] [options] <app>     app mode: collect the whole job, no prompt\n"
 		"  msprof --export=on --output=DIR                       export PROF_XXX data to timeline JSON and CSV\n"
 		"\nOptions (values follow '=': --output=/x, not --output /x):\n");
 	for (i = 0; i < N_OPTS; i++) {
