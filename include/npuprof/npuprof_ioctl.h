@@ -66,7 +66,8 @@
  * process died) are not recorded; DEL_TGID of it fails with ENOENT and
  * TGID_OWNER reports 0.  A thread exiting while others live changes
  * nothing.  The slot it held is free for the next child.  A tgid added
- * while no process has it stays until a process of that number exits.
+ * while no process has it, or while its process is already exiting (an
+ * ADD racing with the exit), stays until a process of that number exits.
  *
  * Control: a reader opens /dev/npuprof, adds the tgids to record, enables
  * capture, poll()s for POLLIN (data at or above the watermark, or any data
