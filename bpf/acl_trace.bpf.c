@@ -24,8 +24,10 @@
  * Following a job: a process in the tgid map with ACL_TGID_FOLLOW passes it
  * on to every process it forks, in the sched_process_fork tracepoint, which
  * runs before the child's first instruction; exec keeps the tgid, so a rank
- * that a launcher forks and execs is recorded from its first call.  Such a
- * child leaves the map at its exit (sched_process_exit of its group leader).
+ * that a launcher forks and execs is recorded from its first call.  Every
+ * process leaves the map when its last thread exits (sched_process_exit
+ * with signal->live at 0), so a later process reusing its pid is not
+ * recorded.
  * A child the full map cannot take is counted in `follow_missed`.
  *
  * Capture generations: user space bumps the epoch in `capture` at every
@@ -370,8 +372,10 @@ int BPF_PROG(acl_fork, struct task_struct *parent, struct task_struct *child)
 	if (!bits || !(*bits & ACL_TGID_FOLLOW))
 		return 0;
 	flags = *bits | ACL_TGID_FORKED;
-	if (bpf_map_update_elem(&tgids, &ctgid, &flags, BPF_NOEXIST) &&
-	    !bpf_map_lookup_elem(&tgids, &ctgid))
+	bits = bpf_map_lookup_elem(&tgids, &ctgid); /* a pid added by hand first */
+	if (bits)
+		*bits |= flags;
+	else if (bpf_map_update_elem(&tgids, &ctgid, &flags, BPF_NOEXIST))
 		__sync_fetch_and_add(&follow_missed, 1);
 	return 0;
 }
@@ -380,12 +384,10 @@ SEC("tp_btf/sched_process_exit")
 int BPF_PROG(acl_exit_process, struct task_struct *task)
 {
 	__u32 tgid = BPF_CORE_READ(task, tgid);
-	__u8 *bits;
 
-	if (BPF_CORE_READ(task, pid) != tgid)
-		return 0; /* a thread; the group leader's exit ends the process */
-	bits = bpf_map_lookup_elem(&tgids, &tgid);
-	if (bits && (*bits & ACL_TGID_FORKED))
-		bpf_map_delete_elem(&tgids, &tgid);
+	/* the last thread of the process, not the leader (it may exit first) */
+	if (BPF_CORE_READ(task, signal, live.counter) != 0)
+		return 0;
+	bpf_map_delete_elem(&tgids, &tgid);
 	return 0;
 }

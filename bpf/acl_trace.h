@@ -32,8 +32,8 @@
  * Values in the tgid filter (a bit set).  SELECTED: record the process's
  * calls.  FOLLOW: a process it forks joins the filter with the same bits
  * before it runs (threads share the tgid and need nothing).  FORKED: it
- * joined that way, and leaves the filter when it exits, so a later process
- * that reuses the pid is not recorded.
+ * joined that way.  With following on, every process leaves the filter
+ * when it exits, so a later process that reuses the pid is not recorded.
  */
 #define ACL_TGID_SELECTED 1
 #define ACL_TGID_FOLLOW 2

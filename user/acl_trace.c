@@ -24,6 +24,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,7 @@ struct npuprof_acl_trace {
 	int *ring_fds;		/* one BPF_MAP_TYPE_RINGBUF per possible CPU */
 	struct ring_buffer *rb; /* libbpf reader over all of ring_fds */
 	struct acl_lib *libs;
+	bool follow;		    /* the fork/exit programs are loaded */
 	struct bpf_link *fork_link; /* follow: sched_process_fork, then exit */
 	struct bpf_link *exit_link;
 	uint64_t epoch;	     /* last value written to the BPF side's epoch */
@@ -139,14 +141,21 @@ static int acl_trace_on_sample(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* Load the programs with the outer ring map sized for @nr_cpus. */
-static int acl_trace_load(struct npuprof_acl_trace *t)
+/*
+ * Load the programs with the outer ring map sized for @nr_cpus.  The
+ * fork/exit programs (BTF-typed tracepoints) only when @follow: plain
+ * capture works on a kernel without vmlinux BTF.
+ */
+static int acl_trace_load(struct npuprof_acl_trace *t, bool follow)
 {
 	int err;
 
 	t->skel = acl_trace_bpf__open();
 	if (!t->skel)
 		return -errno;
+	bpf_program__set_autoload(t->skel->progs.acl_fork, follow);
+	bpf_program__set_autoload(t->skel->progs.acl_exit_process, follow);
+	t->follow = follow;
 	t->skel->rodata->nr_rings = t->nr_cpus;
 	err = bpf_map__set_max_entries(t->skel->maps.rings, t->nr_cpus);
 	if (err)
@@ -194,7 +203,7 @@ static int acl_trace_create_rings(struct npuprof_acl_trace *t,
 	return 0;
 }
 
-int npuprof_acl_trace_open(uint32_t ring_bytes, struct npuprof_acl_trace **out)
+static int acl_trace_open(uint32_t ring_bytes, bool follow, struct npuprof_acl_trace **out)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct npuprof_acl_trace *t;
@@ -212,7 +221,7 @@ int npuprof_acl_trace_open(uint32_t ring_bytes, struct npuprof_acl_trace **out)
 	t->nr_cpus = nr_cpus;
 	pthread_mutex_init(&t->lock, NULL);
 	acl_trace_set_print();
-	err = acl_trace_load(t);
+	err = acl_trace_load(t, follow);
 	if (err)
 		goto out_close;
 	err = acl_trace_create_rings(t, ring_bytes);
@@ -224,6 +233,16 @@ int npuprof_acl_trace_open(uint32_t ring_bytes, struct npuprof_acl_trace **out)
 out_close:
 	npuprof_acl_trace_close(t);
 	return err;
+}
+
+int npuprof_acl_trace_open(uint32_t ring_bytes, struct npuprof_acl_trace **out)
+{
+	return acl_trace_open(ring_bytes, false, out);
+}
+
+int npuprof_acl_trace_open_follow(uint32_t ring_bytes, struct npuprof_acl_trace **out)
+{
+	return acl_trace_open(ring_bytes, true, out);
 }
 
 static void acl_lib_free(struct acl_lib *lib)
@@ -501,18 +520,29 @@ int npuprof_acl_trace_follow_pid(struct npuprof_acl_trace *t, pid_t pid)
 
 	if (pid <= 0)
 		return -EINVAL;
-	if (!t->fork_link) {
-		t->fork_link = bpf_program__attach(t->skel->progs.acl_fork);
-		if (!t->fork_link)
-			return -errno;
-	}
-	if (!t->exit_link) {
+	if (!t->follow)
+		return -EOPNOTSUPP;
+	if (!t->fork_link) { /* both tracepoints or neither */
 		t->exit_link = bpf_program__attach(t->skel->progs.acl_exit_process);
 		if (!t->exit_link)
 			return -errno;
+		t->fork_link = bpf_program__attach(t->skel->progs.acl_fork);
+		if (!t->fork_link) {
+			err = -errno;
+			bpf_link__destroy(t->exit_link);
+			t->exit_link = NULL;
+			return err;
+		}
 	}
-	err = acl_trace_add_tgid(t, pid, ACL_TGID_SELECTED | ACL_TGID_FOLLOW);
-	return err;
+	return acl_trace_add_tgid(t, pid, ACL_TGID_SELECTED | ACL_TGID_FOLLOW);
+}
+
+int npuprof_acl_trace_selected(const struct npuprof_acl_trace *t, pid_t pid)
+{
+	__u32 tgid = pid;
+	__u8 bits;
+
+	return !bpf_map__lookup_elem(t->skel->maps.tgids, &tgid, sizeof(tgid), &bits, sizeof(bits), 0);
 }
 
 uint64_t npuprof_acl_trace_follow_missed(const struct npuprof_acl_trace *t)

@@ -180,7 +180,8 @@ static int open_producers(struct npuprof_session *s)
 		}
 	}
 	if (s->opts.ascendcl || s->opts.runtime_api) {
-		err = npuprof_acl_trace_open(SESSION_BPF_RING_BYTES, &s->acl);
+		err = s->opts.follow ? npuprof_acl_trace_open_follow(SESSION_BPF_RING_BYTES, &s->acl)
+				     : npuprof_acl_trace_open(SESSION_BPF_RING_BYTES, &s->acl);
 		if (err) {
 			set_error(s, "loading the BPF runtime-API probes", err);
 			return err;
@@ -287,10 +288,10 @@ int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid)
 
 	if (pid <= 0)
 		return -EINVAL;
+	if (s->running)
+		return -EBUSY; /* no window runs, so the drain adds no member */
 	if (find_member(s, pid))
 		return -EEXIST;
-	if (s->running)
-		return -EBUSY;
 	if (s->nr_members == NPUPROF_SESSION_MAX_PIDS)
 		return -E2BIG;
 	if (kill(pid, 0) && errno == ESRCH) {
@@ -431,6 +432,19 @@ int npuprof_session_pid_owner(struct npuprof_session *s, pid_t pid, pid_t *owner
 	return npuprof_kring_tgid_owner(s->kring, pid, owner);
 }
 
+unsigned int npuprof_session_window_dirs(const struct npuprof_session *s)
+{
+	unsigned int i, n = 0;
+
+	if (!s)
+		return 0;
+	pthread_mutex_lock((pthread_mutex_t *)&s->lock);
+	for (i = 0; i < s->nr_members; i++)
+		n += s->running && s->members[i].in_window && !s->members[i].discard;
+	pthread_mutex_unlock((pthread_mutex_t *)&s->lock);
+	return n;
+}
+
 const char *npuprof_session_prof_dir(const struct npuprof_session *s, pid_t pid)
 {
 	const char *dir = NULL;
@@ -569,7 +583,8 @@ static int write_time_file(struct npuprof_session *s, const struct session_membe
 				    (json_int_t)c->outer_ns));
 }
 
-static int make_prof_dir(struct npuprof_session *s, struct session_member *m);
+static int make_prof_dir(struct npuprof_session *s, struct session_member *m, bool report);
+static void drop_window_members(struct npuprof_session *s);
 
 /*
  * The drain met a pid of the followed job with no directory (drain thread):
@@ -593,7 +608,7 @@ static int session_new_route(void *ctx, uint32_t pid, char *dir, size_t size)
 	m->rank = read_rank(m->pid);
 	read_comm(m->pid, m->comm, sizeof(m->comm));
 	m->followed = true;
-	err = make_prof_dir(s, m);
+	err = make_prof_dir(s, m, false);
 	if (!err) {
 		s->nr_members++;
 		snprintf(dir, size, "%s", m->prof_dir);
@@ -726,7 +741,8 @@ static void remove_prof_dirs(struct npuprof_session *s)
 }
 
 /* <output>/PROF_XXX/host/data of member @m. */
-static int make_prof_dir(struct npuprof_session *s, struct session_member *m)
+/* @report: word a failure in s->error (not from the drain thread). */
+static int make_prof_dir(struct npuprof_session *s, struct session_member *m, bool report)
 {
 	char name[128], path[PATH_MAX + 16];
 	int err;
@@ -740,7 +756,8 @@ static int make_prof_dir(struct npuprof_session *s, struct session_member *m)
 	snprintf(path, sizeof(path), "%s/host/data", m->prof_dir);
 	err = mkdir_p(path);
 	if (err) {
-		set_error(s, path, err);
+		if (report)
+			set_error(s, path, err);
 		m->prof_dir[0] = '\0';
 		return err;
 	}
@@ -761,7 +778,7 @@ int npuprof_session_start(struct npuprof_session *s)
 	memset(s->clocks, 0, sizeof(s->clocks));
 	clock_gettime(CLOCK_REALTIME, &s->begin_real);
 	for (i = 0; !err && i < s->nr_members; i++)
-		err = make_prof_dir(s, &s->members[i]);
+		err = make_prof_dir(s, &s->members[i], true);
 	if (err)
 		goto out_remove;
 	/*
@@ -789,8 +806,11 @@ int npuprof_session_start(struct npuprof_session *s)
 		goto out_stop_drain;
 	read_capture_clocks(&s->begin);
 	sample_clocks(s);
+	pthread_mutex_lock(&s->lock); /* the drain may add followed members */
 	for (i = 0; !err && i < s->nr_members; i++)
-		err = write_time_file(s, &s->members[i], "host/start_info", 1);
+		if (!s->members[i].followed) /* theirs is written at stop */
+			err = write_time_file(s, &s->members[i], "host/start_info", 1);
+	pthread_mutex_unlock(&s->lock);
 	if (err)
 		goto out_disable;
 	s->running = 1;
@@ -803,6 +823,7 @@ out_stop_drain:
 	s->drain = NULL;
 out_remove:
 	remove_prof_dirs(s);
+	drop_window_members(s);
 	return err;
 }
 

@@ -178,6 +178,20 @@ static unsigned int fake_nr_pids(const struct npuprof_session *s)
 	return fake_ss.nr_pids ? fake_ss.nr_pids : 1;
 }
 
+static unsigned int fake_window_dirs(const struct npuprof_session *s)
+{
+	unsigned int i, n = 0;
+
+	(void)s;
+	if (!fake_ss.running)
+		return 0;
+	if (!fake_ss.nr_pids)
+		return !fake_ss.pid_discards;
+	for (i = 0; i < fake_ss.nr_pids; i++)
+		n += !fake_ss.discarded[i];
+	return n;
+}
+
 static const char *fake_prof_dir(const struct npuprof_session *s, pid_t pid)
 {
 	(void)s;
@@ -202,6 +216,7 @@ static const struct msprof_session_ops fake_ops = {
 	.discard_pid = fake_discard_pid,
 	.remove_pid = fake_remove_pid,
 	.nr_pids = fake_nr_pids,
+	.window_dirs = fake_window_dirs,
 	.prof_dir = fake_prof_dir,
 	.last_error = fake_last_error,
 };

@@ -103,6 +103,13 @@ int main(void)
 	CHECK(json_is_null(json_object_get(c, "prof_dir")));
 	CHECK(json_is_false(json_object_get(c, "complete")));
 	CHECK_STR(json_string_value(json_object_get(c, "error")), "the process has exited");
+	/* the same keys as a saved line */
+	CHECK(json_is_null(json_object_get(c, "rank")));
+	CHECK(json_is_null(json_object_get(c, "start_ns")));
+	CHECK(json_is_null(json_object_get(c, "end_ns")));
+	CHECK_EQ(ival(c, "api_records"), 0);
+	CHECK_EQ(ival(json_object_get(c, "lost"), "ring_full"), 0);
+	CHECK_EQ(json_object_size(c), json_object_size(a));
 	json_decref(a);
 	json_decref(b);
 	json_decref(c);

@@ -10,8 +10,9 @@
  * (4 calls by the grandchild, 2 by the middle process), and one that execs
  * this binary again in "rank" mode (5 calls).  Exactly those 17 records
  * arrive, each under its own pid; a sibling of the launcher that is not
- * followed makes 30 calls and leaves none; after the ranks exited, their
- * pids have left the filter (a new unrelated process is not recorded).
+ * followed makes 30 calls and leaves none; after the ranks exited, the
+ * launcher's and every rank's pid have left the filter (looked up in it),
+ * and a new unrelated process is not recorded.
  * Runs as root in the test VM (tests/vm/bpf_acl_trace.sh).
  */
 #include <stdio.h>
@@ -121,7 +122,11 @@ int main(int argc, char **argv)
 		copies(5);
 		return 0;
 	}
-	t = bpf_test_open(64 * 1024);
+	if (geteuid() != 0)
+		CHECK_SKIP("needs root (BPF uprobes)");
+	CHECK_EQ(npuprof_acl_trace_open_follow(64 * 1024, &t), 0);
+	if (!t)
+		return CHECK_DONE();
 	lpid = spawn(launcher, "/proc/self/exe", &go_l);
 	other = spawn(bystander, NULL, &go_o);
 	CHECK_EQ(npuprof_acl_trace_attach_pid(t, getpid()), 0); /* places the probes */
@@ -139,7 +144,15 @@ int main(int argc, char **argv)
 	CHECK_EQ(others, 0);
 	CHECK_EQ(npuprof_acl_trace_follow_missed(t), 0);
 
-	/* the ranks are gone: a new process, whatever pid it gets, is not recorded */
+	/* the ranks (and the launcher) have left the filter at their exit */
+	CHECK_EQ(npuprof_acl_trace_selected(t, lpid), 0);
+	for (i = 0; i < log.nr; i++)
+		if (npuprof_acl_trace_selected(t, (pid_t)log.recs[i].pid)) {
+			fprintf(stderr, "pid %u still selected after its exit\n", log.recs[i].pid);
+			check_failures++;
+			break;
+		}
+	/* a new process, whatever pid it gets, is not recorded */
 	other = spawn(bystander, NULL, &go_o);
 	go_and_reap(other, go_o);
 	CHECK_EQ(bpf_test_drain(t, &log), 0);

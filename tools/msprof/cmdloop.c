@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <npuprof/clock.h>
 #include <npuprof/dynprof_proto.h>
 #include <npuprof/msg.h>
 
@@ -129,10 +130,10 @@ static unsigned int live_targets(const struct msprof_dyn *d)
 }
 
 /* A --result line could not be written: say so once, count it. */
-void msprof_result_error(struct msprof_dyn *d)
+void msprof_result_error(struct msprof_dyn *d, int err)
 {
 	npuprof_err("writing the --result file failed: %s; the results of this capture are in the messages above",
-		    strerror(errno ? errno : EIO));
+		    strerror(-err));
 	d->failures++;
 	fclose(d->result);
 	d->result = NULL;
@@ -141,8 +142,9 @@ void msprof_result_error(struct msprof_dyn *d)
 /* Stop the running capture and say where each process's data is. */
 static void finish_capture(struct msprof_dyn *d)
 {
-	unsigned int i, n = d->ops->nr_pids(d->s);
-	struct npuprof_session_result *res = calloc(n ? n : 1, sizeof(*res));
+	/* the drain may add members of a followed job until it stopped */
+	unsigned int i, n = NPUPROF_SESSION_MAX_PIDS;
+	struct npuprof_session_result *res = calloc(n, sizeof(*res));
 	int rc;
 
 	if (!res) {
@@ -170,8 +172,8 @@ static void finish_capture(struct msprof_dyn *d)
 				    r->write_error == -ENOSPC ? ": free disk space under --output and collect again" : "");
 			d->failures++;
 		}
-		if (d->result && msprof_result_saved(d->result, r))
-			msprof_result_error(d);
+		if (d->result && (rc = msprof_result_saved(d->result, r)))
+			msprof_result_error(d, rc);
 	}
 	free(res);
 }
@@ -199,12 +201,7 @@ static int app_exiting(struct msprof_dyn *d, const struct msprof_target *t)
  */
 static int window_has_data(struct msprof_dyn *d)
 {
-	if (!d->ops->running(d->s))
-		return 0;
-	for (unsigned int i = 0; i < d->nr_targets; i++)
-		if (d->ops->prof_dir(d->s, d->t[i].app_pid))
-			return 1;
-	return d->ops->nr_pids(d->s) > d->nr_targets;
+	return d->ops->window_dirs(d->s) > 0;
 }
 
 static int session_over(struct msprof_dyn *d, int why);
@@ -297,10 +294,14 @@ static enum start_outcome start_one(struct msprof_dyn *d, struct msprof_target *
 	}
 	d->ops->discard_pid(d->s, t->app_pid);
 	d->failures++;
-	if (d->result && msprof_result_failed(d->result, t->app_pid, status == DYNPROF_NOT_SET_DEVICE
-				    ? "start refused: the app has not set a device yet"
-				    : "start refused by the app"))
-		msprof_result_error(d);
+	if (d->result) {
+		int e = msprof_result_failed(d->result, t->app_pid,
+					     status == DYNPROF_NOT_SET_DEVICE
+						     ? "start refused: the app has not set a device yet"
+						     : "start refused by the app");
+		if (e)
+			msprof_result_error(d, e);
+	}
 	if (status == DYNPROF_NOT_SET_DEVICE)
 		npuprof_warn("dynamic profiling device for pid %d has not been set up: start again after the app has called aclrtSetDevice",
 			     (int)t->app_pid);
@@ -394,8 +395,12 @@ int msprof_cmd_quit(struct msprof_dyn *d)
 	int32_t status;
 	int rc;
 
-	if (!live_targets(d))
+	if (!live_targets(d)) {
+		/* a followed job whose servers are all gone may still have data */
+		if (d->ops->running(d->s))
+			finish_capture(d);
 		return MSPROF_CMD_QUIT;
+	}
 	if (d->ops->running(d->s) && cmd_stop(d) == MSPROF_CMD_QUIT)
 		return MSPROF_CMD_QUIT;
 	for (i = 0; i < d->nr_targets; i++) {
@@ -758,15 +763,6 @@ int msprof_cmd_loop(struct msprof_dyn *d, int in_fd)
 	return d->gone;
 }
 
-/* Milliseconds on CLOCK_MONOTONIC. */
-static int64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* App mode: open the window, with words for a failure. */
 static int app_start(struct msprof_dyn *d)
 {
@@ -781,23 +777,23 @@ static int app_start(struct msprof_dyn *d)
 	return 0;
 }
 
-/* App mode: the job's process group gets @sig (it runs in its own group). */
+/* App mode: pass @sig on to the launched command (it shares our group). */
 static void app_signal(struct msprof_dyn *d, int sig)
 {
 	if (d->child > 0 && !d->child_reaped)
-		kill(-d->child, sig);
+		kill(d->child, sig);
 }
 
 int msprof_app_loop(struct msprof_dyn *d, uint32_t delay_s, uint32_t duration_s, int started)
 {
-	int64_t t0 = mono_ms(), start_at = t0 + (int64_t)delay_s * 1000;
+	int64_t t0 = npuprof_mono_ms(), start_at = t0 + (int64_t)delay_s * 1000;
 	int64_t stop_at = duration_s ? start_at + (int64_t)duration_s * 1000 : INT64_MAX;
 	struct sigaction old[3];
 	int stopped = 0;
 
 	install_signals(old);
 	for (;;) {
-		int64_t now = mono_ms(), next;
+		int64_t now = npuprof_mono_ms(), next;
 
 		if (d->discover)
 			d->discover(d);
@@ -812,17 +808,19 @@ int msprof_app_loop(struct msprof_dyn *d, uint32_t delay_s, uint32_t duration_s,
 		}
 		if (got_sigint || got_sigterm) {
 			/* the user ends the job: save first, then pass it on */
+			int sig = got_sigterm ? SIGTERM : SIGINT;
+
 			got_sigint = got_sigterm = 0;
 			if (started && !stopped) {
 				stopped = 1;
 				reply("interrupted: saving the data collected so far");
 				finish_capture(d);
 			}
-			app_signal(d, SIGTERM);
+			app_signal(d, sig);
 		}
 		if (!msprof_launcher_alive(d))
 			break;
-		next = started ? stop_at : start_at;
+		next = !started ? start_at : !stopped ? stop_at : INT64_MAX;
 		usleep((useconds_t)(next - now < 100 ? (next > now ? next - now : 1) : 100) * 1000);
 	}
 	if (!started)

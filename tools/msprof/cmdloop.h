@@ -33,6 +33,7 @@ struct msprof_session_ops {
 	int (*discard_pid)(struct npuprof_session *s, pid_t pid);
 	int (*remove_pid)(struct npuprof_session *s, pid_t pid);
 	unsigned int (*nr_pids)(const struct npuprof_session *s);
+	unsigned int (*window_dirs)(const struct npuprof_session *s);
 	const char *(*prof_dir)(const struct npuprof_session *s, pid_t pid);
 	const char *(*last_error)(const struct npuprof_session *s);
 };
@@ -141,10 +142,10 @@ int msprof_app_alive(struct msprof_dyn *d, const struct msprof_target *t);
 int msprof_cmd_start_one(struct msprof_dyn *d, struct msprof_target *t);
 
 /**
- * msprof_result_error() - a --result line could not be written: say so,
- * count a failure and stop writing results.
+ * msprof_result_error() - a --result line could not be written (@err, a
+ * negative errno): say so, count a failure and stop writing results.
  */
-void msprof_result_error(struct msprof_dyn *d);
+void msprof_result_error(struct msprof_dyn *d, int err);
 
 /**
  * msprof_app_loop() - app mode: no prompt and no stdin.  Start the window
@@ -152,7 +153,7 @@ void msprof_result_error(struct msprof_dyn *d);
  * before the app ran), stop it after
  * @duration_s seconds (0: when the job exits), and return once the
  * launched command (@d->child) exited and everything is saved.  SIGINT or
- * SIGTERM saves the window, then sends SIGTERM to the job's process group.
+ * SIGTERM saves the window, then passes the signal on to the command.
  * @d->discover runs every 100 ms (it places the uprobes).  Return: 0.
  */
 int msprof_app_loop(struct msprof_dyn *d, uint32_t delay_s, uint32_t duration_s, int started);

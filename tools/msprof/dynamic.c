@@ -45,6 +45,7 @@ const struct msprof_session_ops msprof_session_ops_real = {
 	.discard_pid = npuprof_session_discard_pid,
 	.remove_pid = npuprof_session_remove_pid,
 	.nr_pids = npuprof_session_nr_pids,
+	.window_dirs = npuprof_session_window_dirs,
 	.prof_dir = npuprof_session_prof_dir,
 	.last_error = npuprof_session_last_error,
 };
@@ -157,16 +158,20 @@ static void __attribute__((noreturn)) exec_app(const struct msprof_options *o, c
 	if (setenv("PROFILER_SAMPLECONFIG", params, 1))
 		goto out_report;
 	/*
-	 * Its own process group, so Ctrl-C at the (msprof) prompt reaches
-	 * msprof only (which answers "use quit") and never kills the job.
+	 * Dynamic mode: its own process group, so Ctrl-C at the (msprof)
+	 * prompt reaches msprof only (which answers "use quit") and never
+	 * kills the job; and the prompt owns stdin, so the app must not eat
+	 * the commands.  App mode has no prompt: the app keeps both, as
+	 * under CANN's msprof.
 	 */
-	setpgid(0, 0);
-	/* The prompt owns stdin: the app must not eat the commands. */
-	null_fd = open("/dev/null", O_RDONLY);
-	if (null_fd >= 0) {
-		dup2(null_fd, STDIN_FILENO);
-		if (null_fd != STDIN_FILENO)
-			close(null_fd);
+	if (o->dynamic) {
+		setpgid(0, 0);
+		null_fd = open("/dev/null", O_RDONLY);
+		if (null_fd >= 0) {
+			dup2(null_fd, STDIN_FILENO);
+			if (null_fd != STDIN_FILENO)
+				close(null_fd);
+		}
 	}
 	/* msprof follows this process before it may start anything */
 	do
@@ -412,6 +417,7 @@ static int create_session(const struct msprof_options *o, const char *params, st
 		.runtime_api = o->runtime_api,
 		.task_time = o->task_time != MSPROF_TASK_TIME_OFF,
 		.params_json = params,
+		.follow = o->app_argv != NULL, /* launch and app mode follow the job */
 	};
 	int rc = npuprof_session_create(&opts, &d->s);
 
@@ -585,8 +591,12 @@ static int discover_ranks(struct msprof_dyn *d)
 		d->nr_targets++;
 		/* between windows it gets a directory at every start, as the
 		 * first rank; during one, the drain makes it one at its first record */
-		if (!npuprof_session_running(d->s))
-			(void)npuprof_session_add_pid(d->s, pid);
+		if (!npuprof_session_running(d->s)) {
+			int e = npuprof_session_add_pid(d->s, pid);
+
+			if (e && e != -EEXIST)
+				say_cannot_profile(d, pid, e);
+		}
 		npuprof_info("dynamic profiling now also controls pid %d (a process of the launched job)",
 			     (int)pid);
 		if (npuprof_session_running(d->s))
@@ -637,6 +647,15 @@ static const char *attach_why(int rc)
 	}
 }
 
+/* A --result line for @pid, which has no directory. */
+static void note_failed(struct msprof_dyn *d, pid_t pid, const char *why)
+{
+	int e;
+
+	if (d->result && (e = msprof_result_failed(d->result, pid, why)))
+		msprof_result_error(d, e);
+}
+
 /* Attach mode: every --pid that can be reached; the others are named. */
 static int set_up_attach(const struct msprof_options *o, const char *params, struct msprof_dyn *d)
 {
@@ -644,16 +663,18 @@ static int set_up_attach(const struct msprof_options *o, const char *params, str
 	int rc, last = 0;
 
 	rc = create_session(o, params, d, o->pids[0]);
-	if (rc)
+	if (rc) {
+		for (i = 0; i < o->nr_pids; i++)
+			note_failed(d, o->pids[i], npuprof_session_last_error(NULL));
 		return rc;
+	}
 	for (i = 0; i < o->nr_pids; i++) {
 		rc = attach_one(d, o->pids[i], params);
 		if (!rc)
 			continue;
 		d->failures++;
 		last = rc;
-		if (d->result && msprof_result_failed(d->result, o->pids[i], attach_why(rc)))
-			msprof_result_error(d);
+		note_failed(d, o->pids[i], attach_why(rc));
 	}
 	if (!d->nr_targets)
 		return last ? last : -ESRCH;

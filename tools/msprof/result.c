@@ -65,6 +65,10 @@ int msprof_result_saved(FILE *f, const struct npuprof_session_result *r)
 
 int msprof_result_failed(FILE *f, pid_t pid, const char *why)
 {
-	return put_line(f, json_pack("{s:i, s:n, s:b, s:s}", "pid", (int)pid, "prof_dir", "complete",
-				     0, "error", why));
+	/* the same keys as a saved line, so a script can read every line alike */
+	return put_line(f, json_pack("{s:i, s:n, s:n, s:n, s:n, s:i, s:i, s:{s:i, s:i, s:i}, s:b, s:s}",
+				     "pid", (int)pid, "rank", "prof_dir", "start_ns", "end_ns",
+				     "api_records", 0, "task_records", 0, "lost", "ring_full", 0,
+				     "write_failed", 0, "corrupt_bytes", 0, "complete", 0, "error",
+				     why && *why ? why : "not captured"));
 }

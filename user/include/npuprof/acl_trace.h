@@ -30,6 +30,13 @@ struct npuprof_acl_trace;
  */
 int npuprof_acl_trace_open(uint32_t ring_bytes, struct npuprof_acl_trace **out);
 
+/**
+ * npuprof_acl_trace_open_follow() - npuprof_acl_trace_open() that can also
+ * follow forked processes (npuprof_acl_trace_follow_pid()); it loads two
+ * BTF-typed tracepoint programs, so it needs the kernel's BTF.
+ */
+int npuprof_acl_trace_open_follow(uint32_t ring_bytes, struct npuprof_acl_trace **out);
+
 /** npuprof_acl_trace_close() - detach everything, free. NULL is a no-op. */
 void npuprof_acl_trace_close(struct npuprof_acl_trace *t);
 
@@ -61,9 +68,13 @@ int npuprof_acl_trace_attach_pid(struct npuprof_acl_trace *t, pid_t pid);
  * @pid need not map libascendcl.so (a launcher does not): the uprobes are
  * placed by npuprof_acl_trace_attach_pid() of a process that maps it, and a
  * rank's library is the same file as its siblings'.
- * Return: 0; -EINVAL; -errno from attaching the fork/exit tracepoints.
+ * Return: 0; -EINVAL; -EOPNOTSUPP when @t was not opened with
+ * npuprof_acl_trace_open_follow(); -errno from attaching the tracepoints.
  */
 int npuprof_acl_trace_follow_pid(struct npuprof_acl_trace *t, pid_t pid);
+
+/** npuprof_acl_trace_selected() - 1 while @pid is in the filter, else 0. */
+int npuprof_acl_trace_selected(const struct npuprof_acl_trace *t, pid_t pid);
 
 /**
  * npuprof_acl_trace_follow_missed() - forked processes of followed ones

@@ -37,6 +37,8 @@
  * @task_time:   1 to record device tasks (--task-time)
  * @params_json: the ProfileParams JSON sent to the app; saved as sample.json
  * @kdev:        npuprof.ko device path, NULL for /dev/npuprof
+ * @follow:      1 when npuprof_session_follow_pid() will be used (loads
+ *               the BPF programs that follow forks; needs kernel BTF)
  */
 struct npuprof_session_opts {
 	const char *output;
@@ -45,6 +47,7 @@ struct npuprof_session_opts {
 	int task_time;
 	const char *params_json;
 	const char *kdev;
+	int follow;
 };
 
 /**
@@ -144,6 +147,12 @@ unsigned int npuprof_session_nr_pids(const struct npuprof_session *s);
  * none).  Return: 0 or -errno.
  */
 int npuprof_session_pid_owner(struct npuprof_session *s, pid_t pid, pid_t *owner);
+
+/**
+ * npuprof_session_window_dirs() - PROF_XXX directories the running window
+ * keeps (processes in it, not discarded); 0 when no window runs.
+ */
+unsigned int npuprof_session_window_dirs(const struct npuprof_session *s);
 
 /**
  * npuprof_session_prof_dir() - the PROF_XXX directory of @pid in the
