@@ -10,8 +10,8 @@
 #   launch-ranks  msprof launches build/bin/run_ranks.sh N (a wrapper script
 #                 that starts the ranks with &) and follows the job
 #   app-ranks     app mode, no prompt and stdin closed: msprof
-#                 --delay=E2E_BEFORE --duration=E2E_WINDOW ai_task --ranks=N
-#                 --spawn=exec
+#                 --delay=E2E_BEFORE (none when 0) --duration=E2E_WINDOW
+#                 ai_task --ranks=N --spawn=exec
 #   sessions      one msprof per rank, all at once, into the same OUT
 #   kill-rank     as attach-ranks, and the last rank is killed mid-window
 #   second        one msprof on rank 0, then a second one on the same pid:
@@ -54,7 +54,8 @@ start_ranks() {
 	pids=
 	r=0
 	while [ $r -lt "$ranks" ]; do
-		RANK=$r LOCAL_RANK=$r WORLD_SIZE=$ranks PROFILING_MODE=dynamic build/bin/ai_task --device=$r "$@" >"$out/app.$r.out" 2>"$out/app.$r.err" &
+		RANK=$r LOCAL_RANK=$r WORLD_SIZE=$ranks PROFILING_MODE=dynamic \
+			build/bin/ai_task --rank=$r --device=$r "$@" >"$out/app.$r.out" 2>"$out/app.$r.err" &
 		pids="$pids $!"
 		r=$((r + 1))
 	done
@@ -82,7 +83,9 @@ attach)
 	;;
 app-ranks)
 	rc=0
-	build/bin/msprof --output="$out" --result="$out/result.jsonl" --delay="$before" --duration="$window" \
+	delay=
+	[ "$before" = 0 ] || delay=--delay=$before
+	build/bin/msprof --output="$out" --result="$out/result.jsonl" $delay --duration="$window" \
 		build/bin/ai_task --ranks="$ranks" --spawn=exec "$@" </dev/null \
 		>"$out/msprof.log" 2>"$out/msprof.err" || rc=$?
 	echo $rc >"$out/msprof.rc"

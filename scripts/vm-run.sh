@@ -23,7 +23,7 @@
 #
 # Environment: NPUPROF_VM_ACCEL=kvm uses KVM instead of TCG emulation;
 # NPUPROF_VM_KEEP=1 keeps the control directory (logs) and prints its path.
-# CI, TERM and NPUPROF_* variables are passed into the guest.
+# CI, TERM, NPUPROF_* and E2E_* (the test scripts' knobs) pass into the guest.
 
 set -uo pipefail
 
@@ -69,7 +69,7 @@ write_ctl() {
 	printf '%s' "$command_line" >"$ctl/cmd"
 	printf '%s\n' "$moddir" >"$ctl/moddir"
 	: >"$ctl/env"
-	for v in CI TERM $(compgen -e NPUPROF_); do
+	for v in CI TERM $(compgen -e NPUPROF_) $(compgen -e E2E_); do
 		[[ -n ${!v+x} && ${!v} != *$'\n'* ]] && printf '%s=%s\n' "$v" "${!v}" >>"$ctl/env"
 	done
 	for i in "${!rw_dirs[@]}"; do

@@ -585,6 +585,24 @@ int npuprof_acl_trace_attach_pid(struct npuprof_acl_trace *t, pid_t pid)
 	return 0;
 }
 
+int npuprof_acl_trace_attach_file(struct npuprof_acl_trace *t, const char *path)
+{
+	struct acl_lib *lib;
+	struct stat st;
+	int err;
+
+	if (stat(path, &st))
+		return -errno;
+	if (acl_lib_lookup(t, &st))
+		return 0;
+	lib = acl_lib_attach(t, path, path, &st, &err);
+	if (!lib)
+		return err;
+	lib->next = t->libs;
+	t->libs = lib;
+	return 0;
+}
+
 int npuprof_acl_trace_detach_pid(struct npuprof_acl_trace *t, pid_t pid)
 {
 	__u32 tgid = pid;

@@ -51,6 +51,9 @@
 #include <npuprof/session.h>
 
 #define SESSION_BPF_RING_BYTES (1u << 20) /* per CPU */
+
+_Static_assert(NPUPROF_DRAIN_MAX_ROUTES >= NPUPROF_SESSION_MAX_PIDS,
+	       "the drain must route every process of a session");
 #define SESSION_MAX_DEVICES 64
 
 #define SESSION_CLOCK_SAMPLES 3 /* pairs read at start and again at stop */
@@ -369,6 +372,18 @@ int npuprof_session_discard_pid(struct npuprof_session *s, pid_t pid)
 	return err;
 }
 
+int npuprof_session_probe_file(struct npuprof_session *s, const char *path)
+{
+	int err;
+
+	if (!s->acl)
+		return 0;
+	err = npuprof_acl_trace_attach_file(s->acl, path);
+	if (err)
+		set_error(s, path, err);
+	return err;
+}
+
 int npuprof_session_probe_pid(struct npuprof_session *s, pid_t pid)
 {
 	char what[96];
@@ -395,7 +410,8 @@ int npuprof_session_follow_pid(struct npuprof_session *s, pid_t pid)
 	if (s->kring) {
 		err = npuprof_kring_add_tgid_follow(s->kring, pid);
 		if (err) {
-			set_error(s, "following the launched job in npuprof.ko", err);
+			set_error(s, err == -ENOTTY ? "following the launched job: npuprof.ko is older than ABI 1.2"
+						    : "following the launched job in npuprof.ko", err);
 			return err;
 		}
 	}
@@ -1001,6 +1017,7 @@ static int finish_member(struct npuprof_session *s, struct session_member *m,
 	res->skipped_bytes = st->skipped_bytes;
 	res->start_unix_ns = (int64_t)s->begin.real.tv_sec * 1000000000 + s->begin.real.tv_nsec;
 	res->end_unix_ns = (int64_t)s->end.real.tv_sec * 1000000000 + s->end.real.tv_nsec;
+	res->follow_missed = s->follow ? follow_missed(s) : 0;
 	return err;
 }
 

@@ -87,6 +87,8 @@ int main(void)
 	fclose(f);
 	CHECK_STR(text,
 		  "Job summary: 2 processes in the window of 2026-11-30 12:00:00\n"
+		  "  (device busy: time any stream of its devices ran a task; API time: its threads\n"
+		  "   inside ACL calls, summed; step: median time between stream synchronizes)\n"
 		  "   Rank      Pid  Device busy(us)     API time(us)       Step(us)  PROF dir\n"
 		  "      0      100            0.000         4000.000       1500.000  PROF_000001_20261130120000123_00000100BBBBBBBB\n"
 		  "      1      101           21.000         3110.000       2000.000  PROF_000001_20261130120000123_00000101AAAAAAAA\n"

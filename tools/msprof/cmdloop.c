@@ -144,6 +144,7 @@ static void finish_capture(struct msprof_dyn *d)
 {
 	/* the drain may add members of a followed job until it stopped */
 	unsigned int i, n = NPUPROF_SESSION_MAX_PIDS;
+	uint64_t missed = 0;
 	struct npuprof_session_result *res = calloc(n, sizeof(*res));
 	int rc;
 
@@ -161,6 +162,8 @@ static void finish_capture(struct msprof_dyn *d)
 	for (i = 0; i < n; i++) {
 		const struct npuprof_session_result *r = &res[i];
 
+		if (r->follow_missed > missed)
+			missed = r->follow_missed;
 		if (r->discarded || !r->prof_dir[0])
 			continue;
 		reply("PROF data saved in %s: %llu api records, %llu device task events, %llu records lost",
@@ -174,6 +177,11 @@ static void finish_capture(struct msprof_dyn *d)
 		}
 		if (d->result && (rc = msprof_result_saved(d->result, r)))
 			msprof_result_error(d, rc);
+	}
+	if (missed) {
+		npuprof_warn("%llu processes of the job were not captured: a session takes %d processes; profile fewer ranks per msprof",
+			     (unsigned long long)missed, NPUPROF_SESSION_MAX_PIDS);
+		d->failures++;
 	}
 	free(res);
 }

@@ -186,6 +186,131 @@ out_report:
 	_exit(127);
 }
 
+/* @cmd as execvp would find it, into @path; 0 or -ENOENT. */
+static int which(const char *cmd, char *path, size_t size)
+{
+	const char *dirs = getenv("PATH"), *p, *end;
+
+	if (strchr(cmd, '/')) {
+		snprintf(path, size, "%s", cmd);
+		return access(path, X_OK) ? -ENOENT : 0;
+	}
+	for (p = dirs ? dirs : "/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		snprintf(path, size, "%.*s/%s", (int)(end - p), *p == ':' || end == p ? "." : p, cmd);
+		if (!access(path, X_OK))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+/*
+ * The libascendcl.so an ELF program @exe will load: its dynamic loader
+ * lists the libraries without running the program when
+ * LD_TRACE_LOADED_OBJECTS is set (what ldd does).  0 with @path, or -errno.
+ */
+static int traced_acl_lib(const char *exe, char *path, size_t size)
+{
+	char line[PATH_MAX + 64], *arrow, *end;
+	unsigned char magic[4] = { 0 };
+	int fd, pfd[2], rc = -ENOENT;
+	FILE *f;
+	pid_t pid;
+
+	fd = open(exe, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (read(fd, magic, 4) != 4 || memcmp(magic, "\177ELF", 4)) {
+		close(fd);
+		return -ENOEXEC; /* a script: its interpreter's libraries say nothing */
+	}
+	close(fd);
+	if (pipe2(pfd, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid == 0) {
+		dup2(pfd[1], STDOUT_FILENO);
+		setenv("LD_TRACE_LOADED_OBJECTS", "1", 1);
+		execl(exe, exe, (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	f = pid > 0 ? fdopen(pfd[0], "r") : NULL;
+	while (f && fgets(line, sizeof(line), f)) {
+		/* "\tlibascendcl.so => /x/libascendcl.so (0x...)" */
+		arrow = strstr(line, "libascendcl.so => /");
+		end = arrow ? strstr(arrow, " (") : NULL;
+		if (rc && end) {
+			*end = '\0';
+			snprintf(path, size, "%s", arrow + strlen("libascendcl.so => "));
+			rc = 0;
+		}
+	}
+	if (f)
+		fclose(f);
+	else
+		close(pfd[0]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return rc;
+}
+
+/*
+ * Where the launched job's libascendcl.so is, before it runs: what the
+ * program itself loads, else the first in LD_LIBRARY_PATH (which the job
+ * inherits; a launcher script usually sets up its ranks' path there).
+ * Return: 0 with @path, or -ENOENT (found later, at the first mapping).
+ */
+static int find_job_acl_lib(const struct msprof_options *o, char *path, size_t size)
+{
+	const char *dirs = getenv("LD_LIBRARY_PATH"), *p, *end;
+	char exe[PATH_MAX];
+
+	if (!which(o->app_argv[0], exe, sizeof(exe)) && !traced_acl_lib(exe, path, size))
+		return 0;
+	for (p = dirs ? dirs : ""; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		if (end == p)
+			continue;
+		snprintf(path, size, "%.*s/libascendcl.so", (int)(end - p), p);
+		if (!access(path, R_OK))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+/*
+ * Launch and app mode, before the app runs: put the uprobes on the job's
+ * library now, so its calls are captured from the first.  Return: 1 when
+ * placed; 0 when not (they go on at the first process that maps it).
+ */
+static int probe_job_lib(const struct msprof_options *o, struct msprof_dyn *d)
+{
+	char lib[PATH_MAX];
+
+	if (!o->ascendcl || find_job_acl_lib(o, lib, sizeof(lib)))
+		return 0;
+	if (npuprof_session_probe_file(d->s, lib)) {
+		npuprof_warn("cannot place the uprobes on %s (%s): they go on when the job maps its libascendcl.so",
+			     lib, npuprof_session_last_error(d->s));
+		return 0;
+	}
+	return 1;
+}
+
+/* Before anything starts: the app exists and can be run. */
+static int check_runnable(const struct msprof_options *o)
+{
+	char exe[PATH_MAX];
+
+	if (!which(o->app_argv[0], exe, sizeof(exe)))
+		return 0;
+	npuprof_err("cannot run %s: %s", o->app_argv[0],
+		    strchr(o->app_argv[0], '/') ? "no such executable file"
+						: "not found in PATH (give its path)");
+	return -ENOENT;
+}
+
 /* A forked app that waits at its gate before exec (launch_app()). */
 struct launched {
 	pid_t pid;
@@ -403,8 +528,12 @@ static void say_cannot_profile(struct msprof_dyn *d, pid_t pid, int rc)
 		return;
 	}
 	msprof_session_words(rc, context, pid, words, sizeof(words));
-	npuprof_err("cannot profile pid %d: %s%s%s", (int)pid, words, context && *context ? "; failed: " : "",
-		    context ? context : "");
+	if (pid > 0)
+		npuprof_err("cannot profile pid %d: %s%s%s", (int)pid, words,
+			    context && *context ? "; failed: " : "", context ? context : "");
+	else /* the session itself: no process is to blame */
+		npuprof_err("cannot profile: %s%s%s", words, context && *context ? "; failed: " : "",
+			    context ? context : "");
 }
 
 /* The capture session, with no process yet.  @pid: for the messages. */
@@ -496,6 +625,9 @@ static int set_up_launch(const struct msprof_options *o, const char *params, str
 	struct launched l = { .gate_fd = -1, .err_fd = -1 };
 	int rc, rc2;
 
+	rc = check_runnable(o);
+	if (rc)
+		return rc;
 	rc = launch_app(o, params, &l);
 	if (rc)
 		return rc;
@@ -507,6 +639,8 @@ static int set_up_launch(const struct msprof_options *o, const char *params, str
 			npuprof_warn("cannot follow the processes %s starts (%s): only the process that answers first is profiled",
 				     o->app_argv[0], npuprof_session_last_error(d->s));
 			rc = 0;
+		} else {
+			probe_job_lib(o, d);
 		}
 	}
 	rc2 = release_app(o, &l);
@@ -662,7 +796,7 @@ static int set_up_attach(const struct msprof_options *o, const char *params, str
 	unsigned int i;
 	int rc, last = 0;
 
-	rc = create_session(o, params, d, o->pids[0]);
+	rc = create_session(o, params, d, o->nr_pids == 1 ? o->pids[0] : 0);
 	if (rc) {
 		for (i = 0; i < o->nr_pids; i++)
 			note_failed(d, o->pids[i], npuprof_session_last_error(NULL));
@@ -756,23 +890,6 @@ int msprof_dynamic_run(const struct msprof_options *o)
 	return d.failures ? MSPROF_EXIT_PARTIAL : 0;
 }
 
-/* 1 when /proc/@pid/maps lists a libascendcl.so. */
-static int maps_acl(pid_t pid)
-{
-	char path[64], line[1024];
-	int found = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, "/libascendcl.so") != NULL;
-	fclose(f);
-	return found;
-}
-
 /*
  * App mode, every 100 ms until done: the first process of the job that
  * maps libascendcl.so gets the uprobes placed on it (its siblings run the
@@ -788,8 +905,9 @@ static int find_acl_lib(struct msprof_dyn *d)
 	while ((de = readdir(proc))) {
 		pid_t pid = (pid_t)strtol(de->d_name, NULL, 10);
 
-		if (pid <= 0 || (pid != d->child && !descends_from(pid, d->child)) || !maps_acl(pid))
+		if (pid <= 0 || (pid != d->child && !descends_from(pid, d->child)))
 			continue;
+		/* -ENOENT: it maps no libascendcl.so (yet) */
 		if (!npuprof_session_probe_pid(d->s, pid)) {
 			npuprof_info("runtime API capture: uprobes on the libascendcl.so of pid %d", (int)pid);
 			d->discover = NULL;
@@ -817,7 +935,9 @@ int msprof_app_run(const struct msprof_options *o)
 		free(params);
 		return MSPROF_EXIT_FAILURE;
 	}
-	rc = launch_app(o, params, &l);
+	rc = check_runnable(o);
+	if (!rc)
+		rc = launch_app(o, params, &l);
 	if (rc)
 		goto out_free;
 	d.child = l.pid;
@@ -827,6 +947,8 @@ int msprof_app_run(const struct msprof_options *o)
 	if (rc && d.s)
 		npuprof_err("cannot follow %s (pid %d): %s", o->app_argv[0], (int)l.pid,
 			    npuprof_session_last_error(d.s));
+	if (!rc && !probe_job_lib(o, &d))
+		d.discover = find_acl_lib; /* place them at the first mapping */
 	/* no delay: the window opens before the app runs its first instruction */
 	if (!rc && !o->delay_s)
 		started = !npuprof_session_start(d.s);
@@ -845,7 +967,6 @@ int msprof_app_run(const struct msprof_options *o)
 	}
 	if (started)
 		printf("collection started\n");
-	d.discover = find_acl_lib;
 	msprof_app_loop(&d, o->delay_s, o->duration_s, started);
 out_close:
 	npuprof_session_close(d.s);

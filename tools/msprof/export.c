@@ -260,7 +260,10 @@ static void print_api_counts(const struct export_model *m)
 
 static void print_summary(const struct export_model *m, const char *out)
 {
-	printf("Summary of %s:\n", base_name(m->dir));
+	printf("Summary of %s (pid %u%s", base_name(m->dir), m->app_pid, m->rank >= 0 ? ", rank " : "");
+	if (m->rank >= 0)
+		printf("%d", m->rank);
+	printf("):\n");
 	print_top_ops(m);
 	print_api_counts(m);
 	printf("  Device tasks: %zu (%zu with start and end, %zu cut by the capture window, %zu linked to their API call)\n",

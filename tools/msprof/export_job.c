@@ -160,6 +160,8 @@ static void print_window(const struct export_job_row *r, size_t n, FILE *out)
 	fprintf(out, "Job summary: %zu processes in the window of %.4s-%.2s-%.2s %.2s:%.2s:%.2s\n", n,
 		r->window, r->window + 4, r->window + 6, r->window + 8, r->window + 10,
 		r->window + 12);
+	fprintf(out, "  (device busy: time any stream of its devices ran a task; API time: its threads\n"
+		     "   inside ACL calls, summed; step: median time between stream synchronizes)\n");
 	fprintf(out, "  %5s %8s %16s %16s %14s  %s\n", "Rank", "Pid", "Device busy(us)", "API time(us)",
 		"Step(us)", "PROF dir");
 	for (i = 0; i < n; i++) {

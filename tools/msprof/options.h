@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include <npuprof/session.h>
+
 /*
  * Exit status of a usage error and of any other failure.  msprof's main
  * returns -1 (status 255); we use the conventional 1, which every script
@@ -32,8 +34,8 @@
 #define MSPROF_EXIT_PARTIAL 4
 /* --application splits into at most this many words. */
 #define MSPROF_APP_WORDS 64
-/* --pid takes at most this many processes (npuprof.ko's tgids per session). */
-#define MSPROF_MAX_PIDS 64
+/* --pid takes at most this many processes: one session's. */
+#define MSPROF_MAX_PIDS NPUPROF_SESSION_MAX_PIDS
 
 #define MSPROF_OUTPUT_MAX 1024 /* msprof's limit on --output, in chars */
 #define MSPROF_ERR_MAX 512     /* size of the @err buffers below */

@@ -49,7 +49,8 @@ static int put_line(FILE *f, json_t *line)
 
 int msprof_result_saved(FILE *f, const struct npuprof_session_result *r)
 {
-	int complete = !r->lost && !r->dropped && !r->skipped_bytes && !r->write_error;
+	int complete = !r->lost && !r->dropped && !r->skipped_bytes && !r->write_error &&
+		       !r->follow_missed;
 	json_t *line;
 
 	line = json_pack("{s:i, s:o, s:s, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}, s:b, s:s?}", "pid",

@@ -82,6 +82,14 @@ int npuprof_acl_trace_selected(const struct npuprof_acl_trace *t, pid_t pid);
  */
 uint64_t npuprof_acl_trace_follow_missed(const struct npuprof_acl_trace *t);
 
+/**
+ * npuprof_acl_trace_attach_file() - place the uprobes on the library at
+ * @path before any process maps it (a job about to start), selecting no
+ * process.  Return: 0 (also when that file is probed already); -errno of
+ * stat(); -ENOEXEC when it is no ACL runtime; -errno from libbpf.
+ */
+int npuprof_acl_trace_attach_file(struct npuprof_acl_trace *t, const char *path);
+
 /** npuprof_acl_trace_detach_pid() - drop @pid from the filter. */
 int npuprof_acl_trace_detach_pid(struct npuprof_acl_trace *t, pid_t pid);
 

@@ -26,8 +26,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* Processes one session can profile (npuprof.ko's NPUPROF_MAX_TGIDS). */
-#define NPUPROF_SESSION_MAX_PIDS 64
+#include <npuprof/npuprof_ioctl.h>
+
+/* Processes one session can profile: what one npuprof.ko session holds. */
+#define NPUPROF_SESSION_MAX_PIDS NPUPROF_MAX_TGIDS
 
 /**
  * struct npuprof_session_opts - what to collect and where
@@ -66,6 +68,8 @@ struct npuprof_session_opts {
  * @skipped_bytes: ring bytes skipped after a corrupt record header
  * @start_unix_ns: window start on the wall clock (start_info), ns
  * @end_unix_ns:  window end on the wall clock (end_info), ns
+ * @follow_missed: processes of the followed job that the session could
+ *                not take (full), since it was created; 0 when not following
  */
 struct npuprof_session_result {
 	pid_t pid;
@@ -80,6 +84,7 @@ struct npuprof_session_result {
 	uint64_t skipped_bytes;
 	int64_t start_unix_ns;
 	int64_t end_unix_ns;
+	uint64_t follow_missed;
 };
 
 struct npuprof_session;
@@ -128,6 +133,13 @@ int npuprof_session_discard_pid(struct npuprof_session *s, pid_t pid);
  * (-ENOTTY: an npuprof.ko without following).
  */
 int npuprof_session_follow_pid(struct npuprof_session *s, pid_t pid);
+
+/**
+ * npuprof_session_probe_file() - place the uprobes on the libascendcl.so
+ * at @path before the job maps it, so a followed job's calls are captured
+ * from its first one.  Return: 0; -errno (words in last_error()).
+ */
+int npuprof_session_probe_file(struct npuprof_session *s, const char *path);
 
 /**
  * npuprof_session_probe_pid() - place the uprobes on the libascendcl.so
