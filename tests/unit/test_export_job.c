@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Description: the job table of an export.  Two PROF dirs of one window
- * (ranks 1 and 0, given in that order) and one of another window:
+ * (ranks 1 and 0, given in that order, their start_info 0.4 s apart) and
+ * one of a window 1.2 s later:
  *   - device busy is the union over streams: tasks [0,10] and [5,20] us on
  *     two streams and [30,31] us give 21 us, not 26;
  *   - API time counts outermost calls only: a 100 us call holding a 40 us
@@ -15,6 +16,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "check.h"
 #include "export_job.h"
@@ -44,11 +46,15 @@ static struct xm_call calls_b[] = {
 	{ .entry_ns = 2500 * US, .exit_ns = 4000 * US, .tid = 7, .api = NPUPROF_API_RT_SYNC_STREAM },
 };
 
+/* 2026-11-30 12:00:00.123 UTC, on the wall clock as the export keeps it */
+#define T_WIN1 1796040000123000000ll
+
 static void model(struct export_model *m, const char *dir, uint32_t pid, int rank,
-		  struct xm_call *calls, size_t nc, struct xm_task *tasks, size_t nt)
+		  struct xm_call *calls, size_t nc, struct xm_task *tasks, size_t nt, int64_t start)
 {
 	memset(m, 0, sizeof(*m));
 	m->dir = (char *)dir;
+	m->window_start_ns = start;
 	m->app_pid = pid;
 	m->rank = rank;
 	m->calls = calls;
@@ -65,18 +71,25 @@ int main(void)
 	size_t len = 0;
 	FILE *f;
 
-	model(&m, "/o/PROF_000001_20261130120000123_00000101AAAAAAAA", 101, 1, calls_a, 7, tasks_a, 4);
+	setenv("TZ", "UTC", 1);
+	tzset();
+	/* rank 1 starts 0.4 s after rank 0 (two sessions started together) */
+	model(&m, "/o/PROF_000001_20261130120000523_00000101AAAAAAAA", 101, 1, calls_a, 7, tasks_a, 4,
+	      T_WIN1 + 400000000);
 	CHECK_EQ(export_job_row(&m, &rows[0]), 0);
 	CHECK_EQ(rows[0].busy_ns, 21 * US);
 	CHECK_EQ(rows[0].api_ns, 110 * US + 500 * US + 1000 * US + 500 * US + 1000 * US);
 	CHECK_EQ(rows[0].step_ns, 2000 * US);
 	CHECK_EQ(rows[0].rank, 1);
-	CHECK_STR(rows[0].window, "20261130120000");
-	model(&m, "/o/PROF_000001_20261130120000123_00000100BBBBBBBB", 100, 0, calls_b, 3, NULL, 0);
+	CHECK_EQ(rows[0].start_ns, T_WIN1 + 400000000);
+	model(&m, "/o/PROF_000001_20261130120000123_00000100BBBBBBBB", 100, 0, calls_b, 3, NULL, 0,
+	      T_WIN1);
 	CHECK_EQ(export_job_row(&m, &rows[1]), 0);
 	CHECK_EQ(rows[1].busy_ns, 0);
 	CHECK_EQ(rows[1].step_ns, 1500 * US);
-	model(&m, "/o/PROF_000001_20261130130000000_00000100CCCCCCCC", 100, 0, calls_b, 1, NULL, 0);
+	/* the next window, 1.2 s later: a table of its own (one row: none) */
+	model(&m, "/o/PROF_000001_20261130120001323_00000100CCCCCCCC", 100, 0, calls_b, 1, NULL, 0,
+	      T_WIN1 + 1200000000);
 	CHECK_EQ(export_job_row(&m, &rows[2]), 0);
 	CHECK_EQ(rows[2].step_ns, -1);
 
@@ -91,7 +104,7 @@ int main(void)
 		  "   inside ACL calls, summed; step: median time between stream synchronizes)\n"
 		  "   Rank      Pid  Device busy(us)     API time(us)       Step(us)  PROF dir\n"
 		  "      0      100            0.000         4000.000       1500.000  PROF_000001_20261130120000123_00000100BBBBBBBB\n"
-		  "      1      101           21.000         3110.000       2000.000  PROF_000001_20261130120000123_00000101AAAAAAAA\n"
+		  "      1      101           21.000         3110.000       2000.000  PROF_000001_20261130120000523_00000101AAAAAAAA\n"
 		  "  Slowest: rank 1 (pid 101), median step 2000.000 us, 33.3% above the fastest\n");
 	free(text);
 	return CHECK_DONE();

@@ -9,12 +9,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <npuprof/record.h>
 
 #include "export_job.h"
 
-#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
 
 struct span {
 	int64_t start, end;
@@ -24,7 +24,7 @@ static int cmp_span(const void *pa, const void *pb)
 {
 	const struct span *a = pa, *b = pb;
 
-	return CMP(a->start, b->start);
+	return XM_CMP(a->start, b->start);
 }
 
 static int64_t union_ns(struct span *v, size_t n)
@@ -84,7 +84,7 @@ static int64_t api_ns(const struct export_model *m)
 
 static int cmp_i64(const void *pa, const void *pb)
 {
-	return CMP(*(const int64_t *)pa, *(const int64_t *)pb);
+	return XM_CMP(*(const int64_t *)pa, *(const int64_t *)pb);
 }
 
 static int step_ns(const struct export_model *m, int64_t *out)
@@ -124,9 +124,7 @@ int export_job_row(const struct export_model *m, struct export_job_row *row)
 	memset(row, 0, sizeof(*row));
 	base = base ? base + 1 : m->dir;
 	snprintf(row->name, sizeof(row->name), "%s", base);
-	/* PROF_000001_<yyyymmddHHMMSS>mmm_...: the window to the second */
-	if (strlen(base) > 26)
-		snprintf(row->window, sizeof(row->window), "%.14s", base + 12);
+	row->start_ns = m->window_start_ns;
 	row->pid = m->app_pid;
 	row->rank = m->rank;
 	row->api_ns = api_ns(m);
@@ -136,16 +134,19 @@ int export_job_row(const struct export_model *m, struct export_job_row *row)
 	return err;
 }
 
-static int cmp_row(const void *pa, const void *pb)
+static int cmp_start(const void *pa, const void *pb)
 {
 	const struct export_job_row *a = pa, *b = pb;
-	int c = strcmp(a->window, b->window);
 
-	if (!c)
-		c = CMP((unsigned int)a->rank, (unsigned int)b->rank); /* unknown (-1) last */
-	if (!c)
-		c = CMP(a->pid, b->pid);
-	return c;
+	return XM_CMP(a->start_ns, b->start_ns);
+}
+
+static int cmp_rank(const void *pa, const void *pb)
+{
+	const struct export_job_row *a = pa, *b = pb;
+	int c = XM_CMP((unsigned int)a->rank, (unsigned int)b->rank); /* unknown (-1) last */
+
+	return c ? c : XM_CMP(a->pid, b->pid);
 }
 
 static void print_window(const struct export_job_row *r, size_t n, FILE *out)
@@ -155,11 +156,15 @@ static void print_window(const struct export_job_row *r, size_t n, FILE *out)
 	char rank[16];
 	size_t i;
 
+	time_t sec = (time_t)(r->start_ns / 1000000000);
+	char when[32];
+	struct tm tm;
+
 	for (i = 0; i < n; i++)
 		by_step &= r[i].step_ns > 0;
-	fprintf(out, "Job summary: %zu processes in the window of %.4s-%.2s-%.2s %.2s:%.2s:%.2s\n", n,
-		r->window, r->window + 4, r->window + 6, r->window + 8, r->window + 10,
-		r->window + 12);
+	localtime_r(&sec, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	fprintf(out, "Job summary: %zu processes in the window of %s\n", n, when);
 	fprintf(out, "  (device busy: time any stream of its devices ran a task; API time: its threads\n"
 		     "   inside ACL calls, summed; step: median time between stream synchronizes)\n");
 	fprintf(out, "  %5s %8s %16s %16s %14s  %s\n", "Rank", "Pid", "Device busy(us)", "API time(us)",
@@ -193,10 +198,11 @@ void export_job_print(struct export_job_row *rows, size_t n, FILE *out)
 {
 	size_t lo = 0, hi;
 
-	qsort(rows, n, sizeof(*rows), cmp_row);
+	qsort(rows, n, sizeof(*rows), cmp_start);
 	for (lo = 0; lo < n; lo = hi) {
-		for (hi = lo; hi < n && !strcmp(rows[hi].window, rows[lo].window); hi++)
+		for (hi = lo; hi < n && rows[hi].start_ns - rows[lo].start_ns < EXPORT_JOB_WINDOW_NS; hi++)
 			;
+		qsort(&rows[lo], hi - lo, sizeof(*rows), cmp_rank);
 		if (hi - lo >= 2)
 			print_window(&rows[lo], hi - lo, out);
 	}

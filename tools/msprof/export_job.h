@@ -15,9 +15,11 @@
 
 /**
  * struct export_job_row - one PROF dir of the job
- * @window:  capture window key: the PROF name's start time to the second
- *           (processes of one msprof session share it exactly; separate
- *           sessions started together fall in the same second)
+ * @start_ns: start of its capture window (start_info), on the export's
+ *           clock (wall ns when start_info gives the offset); rows whose
+ *           windows start within EXPORT_JOB_WINDOW_NS of the first of a
+ *           group share one table (one msprof session's processes share a
+ *           start exactly; separate sessions started together are close)
  * @name:    the PROF_XXX name
  * @pid:     the process
  * @rank:    its rank (RANK from its environment), -1 when unknown
@@ -27,8 +29,11 @@
  *           of aclrtSynchronizeStream on one thread (a training or
  *           inference step ends with one); -1 with fewer than two
  */
+/* Windows that start this close belong to one table: 1 s. */
+#define EXPORT_JOB_WINDOW_NS 1000000000ll
+
 struct export_job_row {
-	char window[16];
+	int64_t start_ns;
 	char name[96];
 	uint32_t pid;
 	int rank;

@@ -25,20 +25,19 @@
 
 #include "export_model.h"
 
-#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
 
 static int cmp_task_key(const void *pa, const void *pb)
 {
 	const struct xm_task *a = pa, *b = pb;
 	int c;
 
-	c = CMP(a->device, b->device);
+	c = XM_CMP(a->device, b->device);
 	if (!c)
-		c = CMP(a->stream, b->stream);
+		c = XM_CMP(a->stream, b->stream);
 	if (!c)
-		c = CMP(a->task_id, b->task_id);
+		c = XM_CMP(a->task_id, b->task_id);
 	if (!c)
-		c = CMP(a->have, b->have); /* SUBMIT, START, END */
+		c = XM_CMP(a->have, b->have); /* SUBMIT, START, END */
 	return c;
 }
 
@@ -174,14 +173,14 @@ static int map_devices(struct export_model *m)
 static int cmp_call(const void *pa, const void *pb)
 {
 	const struct xm_call *a = pa, *b = pb;
-	int c = CMP(a->pid, b->pid);
+	int c = XM_CMP(a->pid, b->pid);
 
 	if (!c)
-		c = CMP(a->tid, b->tid);
+		c = XM_CMP(a->tid, b->tid);
 	if (!c)
-		c = CMP(a->entry_ns, b->entry_ns);
+		c = XM_CMP(a->entry_ns, b->entry_ns);
 	if (!c)
-		c = CMP(b->exit_ns, a->exit_ns); /* outer call first */
+		c = XM_CMP(b->exit_ns, a->exit_ns); /* outer call first */
 	return c;
 }
 

@@ -369,7 +369,7 @@ static int64_t wall_offset(const char *real_us, int64_t mono_ns)
  * and CSVs are in wall-clock us, which lines them up with other tools'
  * traces of the same run.  0 (times stay monotonic) without start_info.
  */
-static int64_t read_wall_offset(const struct export_model *m)
+static int64_t read_wall_offset(struct export_model *m)
 {
 	static const char *const where[] = { "host/start_info", "start_info" };
 	char path[PATH_MAX];
@@ -387,6 +387,8 @@ static int64_t read_wall_offset(const struct export_model *m)
 	real = json_object_get(doc, "collectionTimeBegin");
 	if (json_is_integer(mono) && json_is_string(real))
 		offset = wall_offset(json_string_value(real), (int64_t)json_integer_value(mono));
+	if (json_is_integer(mono)) /* shifted with every other time below */
+		m->window_start_ns = json_integer_value(mono);
 	json_decref(doc);
 	return offset;
 }
@@ -409,6 +411,8 @@ static void shift_times(struct export_model *m, int64_t offset)
 		t->start_ns += offset;
 		t->end_ns += offset;
 	}
+	if (m->window_start_ns)
+		m->window_start_ns += offset;
 	m->wall_offset_ns = offset;
 }
 

@@ -173,6 +173,7 @@ struct export_model {
 	uint64_t truncated_bytes;
 	uint64_t bad_records;
 	int64_t wall_offset_ns; /* added to every time: monotonic -> wall clock */
+	int64_t window_start_ns; /* start_info's clockMonotonic, then shifted; 0 if none */
 	/* private to the loader */
 	size_t cap_calls, cap_tasks, cap_rings;
 	struct xm_sync *syncs;
@@ -180,6 +181,9 @@ struct export_model {
 	struct xm_sample *samples;
 	size_t n_samples;
 };
+
+/* -1, 0 or 1 as @a is below, equal to or above @b: for qsort comparators. */
+#define XM_CMP(a, b) (((a) > (b)) - ((a) < (b)))
 
 /**
  * export_model_load() - read and join every record of a PROF dir

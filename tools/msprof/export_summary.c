@@ -19,7 +19,6 @@
 #include "export_summary.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
 
 static const char *const api_statistic_cols[] = {
 	"Device_id", "Level", "API Name", "Time(us)", "Count",
@@ -77,7 +76,7 @@ static void csv_stat(struct csv_writer *w, const struct xm_stat *s, int count_fi
 static int cmp_api_stat(const void *pa, const void *pb)
 {
 	const struct xm_api_stat *a = pa, *b = pb;
-	int c = CMP(b->st.total_ns, a->st.total_ns);
+	int c = XM_CMP(b->st.total_ns, a->st.total_ns);
 
 	return c ? c : strcmp(a->name, b->name);
 }
@@ -168,12 +167,12 @@ static int cmp_by_start(const void *pa, const void *pb, void *ctx)
 	const struct export_model *m = ctx;
 	const struct xm_task *a = &m->tasks[*(const size_t *)pa];
 	const struct xm_task *b = &m->tasks[*(const size_t *)pb];
-	int c = CMP(a->device, b->device);
+	int c = XM_CMP(a->device, b->device);
 
 	if (!c)
-		c = CMP(a->start_ns, b->start_ns);
+		c = XM_CMP(a->start_ns, b->start_ns);
 	if (!c)
-		c = CMP(a->stream, b->stream);
+		c = XM_CMP(a->stream, b->stream);
 	return c;
 }
 
@@ -243,10 +242,10 @@ int export_write_op_summary(const struct export_model *m, FILE *f)
 static int cmp_op_stat(const void *pa, const void *pb)
 {
 	const struct xm_op_stat *a = pa, *b = pb;
-	int c = CMP(a->device, b->device);
+	int c = XM_CMP(a->device, b->device);
 
 	if (!c)
-		c = CMP(b->st.total_ns, a->st.total_ns);
+		c = XM_CMP(b->st.total_ns, a->st.total_ns);
 	return c ? c : strcmp(a->op_type, b->op_type);
 }
 
