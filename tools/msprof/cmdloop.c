@@ -98,15 +98,22 @@ static const char *session_why(struct msprof_dyn *d, int rc)
 int msprof_launcher_alive(struct msprof_dyn *d)
 {
 	int status;
+	pid_t pid;
 
-	if (d->child <= 0 || d->child_reaped)
+	if (d->child <= 0)
 		return 0;
-	if (waitpid(d->child, &status, WNOHANG) == d->child) {
-		d->child_reaped = 1;
-		d->child_status = status;
-		return 0;
+	/*
+	 * msprof is the job's subreaper (dynamic.c): ranks a launcher left
+	 * behind become our children.  The job lives while any child does;
+	 * the launched command's own status is kept for the exit status.
+	 */
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if (pid == d->child) {
+			d->child_reaped = 1;
+			d->child_status = status;
+		}
 	}
-	return 1;
+	return !(pid < 0 && errno == ECHILD);
 }
 
 /* Launch mode: the launched command still runs and is not itself an app
@@ -222,7 +229,7 @@ static int session_over(struct msprof_dyn *d, int why);
  */
 static int target_gone(struct msprof_dyn *d, struct msprof_target *t, int why)
 {
-	int running = d->ops->running(d->s);
+	int running = d->ops->running(d->s), kept;
 
 	if (why == -ECONNRESET && app_exiting(d, t))
 		why = -ESRCH;
@@ -236,11 +243,17 @@ static int target_gone(struct msprof_dyn *d, struct msprof_target *t, int why)
 		close(t->fd);
 	t->fd = -1;
 	t->gone = why;
+	/* ask before it leaves: a start that failed has dropped its directory */
+	kept = running && d->ops->prof_dir(d->s, t->app_pid);
 	d->ops->remove_pid(d->s, t->app_pid);
-	if (why != -ESRCH)
-		d->failures++; /* an app that ends is normal, a lost server is not */
+	/*
+	 * An app that ends, or whose server closes (CANN's does at
+	 * aclFinalize), is normal; a lost exchange is not.
+	 */
+	if (why != -ESRCH && why != -ECONNRESET)
+		d->failures++;
 	if (live_targets(d) || launcher_running(d)) {
-		if (running)
+		if (kept)
 			reply("the data of pid %d collected so far is saved at stop", (int)t->app_pid);
 		return MSPROF_CMD_CONTINUE;
 	}
@@ -831,11 +844,13 @@ int msprof_app_loop(struct msprof_dyn *d, uint32_t delay_s, uint32_t duration_s,
 		next = !started ? start_at : !stopped ? stop_at : INT64_MAX;
 		usleep((useconds_t)(next - now < 100 ? (next > now ? next - now : 1) : 100) * 1000);
 	}
-	if (!started)
-		npuprof_warn("Before delay time, the app process has exited: nothing was collected (--delay=%u s)",
-			     delay_s);
-	else if (!stopped)
-		finish_capture(d);
 	restore_signals(old);
+	if (!started) {
+		npuprof_err("Before delay time, the app process has exited: nothing was collected (--delay=%u s)",
+			    delay_s);
+		return -ENODATA;
+	}
+	if (!stopped)
+		finish_capture(d);
 	return 0;
 }

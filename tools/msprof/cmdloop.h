@@ -148,17 +148,23 @@ int msprof_cmd_start_one(struct msprof_dyn *d, struct msprof_target *t);
 void msprof_result_error(struct msprof_dyn *d, int err);
 
 /**
- * msprof_app_loop() - app mode: no prompt and no stdin.  Start the window
+ * msprof_app_loop() - app mode: no prompt, stdin left to the app.  Start the window
  * @delay_s seconds after the launch (unless @started: the caller opened it
  * before the app ran), stop it after
  * @duration_s seconds (0: when the job exits), and return once the
- * launched command (@d->child) exited and everything is saved.  SIGINT or
+ * job (the launched command and every process it left behind) exited and
+ * everything is saved.  SIGINT or
  * SIGTERM saves the window, then passes the signal on to the command.
- * @d->discover runs every 100 ms (it places the uprobes).  Return: 0.
+ * @d->discover runs every 100 ms (it places the uprobes).  Return: 0, or
+ * -ENODATA when the job ended before the delay (nothing was collected).
  */
 int msprof_app_loop(struct msprof_dyn *d, uint32_t delay_s, uint32_t duration_s, int started);
 
-/** msprof_launcher_alive() - 1 while @d->child runs (reaps it when not). */
+/**
+ * msprof_launcher_alive() - 1 while the launched job runs: the command
+ * (@d->child) or any process it left (msprof is their subreaper).  Reaps
+ * them; @d->child's status lands in @d->child_status.
+ */
 int msprof_launcher_alive(struct msprof_dyn *d);
 
 /** msprof_cmd_usage() - the command help printed by "help" and on errors. */

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -335,6 +336,8 @@ static int launch_app(const struct msprof_options *o, const char *params, struct
 		close(efd[1]);
 		return -e;
 	}
+	/* ranks the launcher leaves behind stay ours: the job ends with its last */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -715,7 +718,7 @@ static int discover_ranks(struct msprof_dyn *d)
 		struct msprof_target *t = &d->t[d->nr_targets];
 
 		if (pid <= 0 || is_target(d, pid) || msprof_socket_find(getuid(), pid, path, sizeof(path)) ||
-		    !descends_from(pid, d->child))
+		    !descends_from(pid, getpid()))
 			continue;
 		*t = (struct msprof_target){ .fd = -1, .app_pid = pid };
 		if (connect_unix(path, &t->fd) || send_params(t, d->params)) {
@@ -905,7 +908,7 @@ static int find_acl_lib(struct msprof_dyn *d)
 	while ((de = readdir(proc))) {
 		pid_t pid = (pid_t)strtol(de->d_name, NULL, 10);
 
-		if (pid <= 0 || (pid != d->child && !descends_from(pid, d->child)))
+		if (pid <= 0 || !descends_from(pid, getpid()))
 			continue;
 		/* -ENOENT: it maps no libascendcl.so (yet) */
 		if (!npuprof_session_probe_pid(d->s, pid)) {
@@ -967,7 +970,7 @@ int msprof_app_run(const struct msprof_options *o)
 	}
 	if (started)
 		printf("collection started\n");
-	msprof_app_loop(&d, o->delay_s, o->duration_s, started);
+	rc = msprof_app_loop(&d, o->delay_s, o->duration_s, started);
 out_close:
 	npuprof_session_close(d.s);
 	if (d.child > 0 && !d.child_reaped)
