@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Defined outcomes in the VM: no module, no socket, odd command orders,
-# the app exiting mid-capture, rmmod during capture, not root (see
+# the app exiting mid-capture, rmmod during capture, not root, app mode's
+# job ending before --delay, a launcher leaving its rank behind (see
 # guest/outcomes.sh).
 set -u
 cd "$(dirname "$0")/../.."

@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <npuprof/msg.h>
 #include <npuprof/record_io.h>
@@ -129,6 +130,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (i = 1; i < argc; i++) {
+		snprintf(host, sizeof(host), "%s/host", argv[i]);
+		if (access(host, F_OK)) {
+			/* a folder of PROF dirs, say: name what to give */
+			npuprof_err("%s: not a PROF_XXX directory (it has no host/): give a PROF_XXX directory",
+				    argv[i]);
+			failed = 1;
+			continue;
+		}
 		snprintf(host, sizeof(host), "%s/host/data", argv[i]);
 		if (dump_series(host, "npuprof.api") || dump_devices(argv[i]))
 			failed = 1;

@@ -94,5 +94,34 @@ if [ $rc = 1 ] && has "$out/nobody.log" "needs root" && [ ! -e /tmp/nobody/out ]
 else
 	fail "not root (rc=$rc)"; show "$out/nobody.log"
 fi
+# 7. app mode, the job ends before --delay: nothing collected, said so,
+#    exit 1, no PROF dir.
+$msprof --output="$out/early" --delay=30 $app --steps=5 --step-gap-ms=10 --quiet \
+	>"$out/early.log" 2>&1 </dev/null
+rc=$?
+if [ $rc = 1 ] && has "$out/early.log" "Before delay time, the app process has exited" &&
+	[ -z "$(ls -d "$out"/early/PROF_* 2>/dev/null)" ]; then
+	ok "app mode, job ends before --delay: named, exit 1, no PROF dir"
+else
+	fail "app mode before delay (rc=$rc)"; show "$out/early.log"
+fi
+
+# 8. app mode, the launcher script returns at once and leaves its rank
+#    running: msprof waits for the whole job (it saves after the rank
+#    printed its report at its end) and keeps the rank's data.
+$msprof --output="$out/orphan" sh -c "$app --steps=60 --step-gap-ms=20 --quiet & exit 0" \
+	>"$out/orphan.log" 2>&1 </dev/null
+rc=$?
+prof=$(ls -d "$out"/orphan/PROF_* 2>/dev/null | head -n 1)
+# the rank's own report (at its end) comes before msprof's save
+app_line=$(grep -n '"steps"' "$out/orphan.log" | head -n 1 | cut -d: -f1)
+saved_line=$(grep -n "PROF data saved in" "$out/orphan.log" | head -n 1 | cut -d: -f1)
+if [ $rc = 0 ] && [ -n "$prof" ] && [ -n "$app_line" ] && [ -n "$saved_line" ] &&
+	[ "$app_line" -lt "$saved_line" ]; then
+	ok "app mode, launcher exits first: waited for its rank, saved in $(basename "$prof")"
+else
+	fail "app mode with an early-exiting launcher (rc=$rc)"; show "$out/orphan.log"
+fi
+
 rmmod npuprof && rmmod npusim || { fail "modules would not unload after the captures"; }
 exit $bad
