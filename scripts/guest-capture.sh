@@ -71,12 +71,7 @@ launch)
 attach)
 	PROFILING_MODE=dynamic build/bin/ai_task "$@" >"$out/app.out" 2>"$out/app.err" &
 	app=$!
-	i=0
-	while [ ! -S "$HOME/dynamic_profiling_socket_$app" ]; do
-		i=$((i + 1))
-		[ $i -le 300 ] || { echo "no socket from pid $app" >&2; exit 1; }
-		sleep 0.1
-	done
+	wait_socket "$app"
 	commands | build/bin/msprof --dynamic=on --pid="$app" --output="$out" \
 		>"$out/msprof.log" 2>"$out/msprof.err"
 	wait "$app"

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <npuprof/ring.h>
 #include "../../kmod/ring_layout.h"
@@ -87,6 +88,27 @@ static inline int memring_write(struct memring *m, const struct npuprof_rec_hdr 
 	__atomic_fetch_add(&m->prod.written, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&m->prod.producer_pos, s.start + rec->size, __ATOMIC_RELEASE);
 	return 0;
+}
+
+/*
+ * A drain source of one in-memory ring on CPU 0 behind an eventfd: the
+ * test writes with memring_write() and pokes @efd; consume() reads the
+ * eventfd's count and the ring (an eventfd source must stop being
+ * readable once consumed, see user/drain.c).
+ */
+struct memring_src {
+	struct memring ring;
+	int efd;
+};
+
+static inline long memring_src_consume(void *obj, npuprof_rec_fn fn, void *ctx)
+{
+	struct memring_src *f = obj;
+	uint64_t v;
+
+	if (read(f->efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		return -errno;
+	return npuprof_ring_consume(&f->ring.view, fn, ctx);
 }
 
 #endif /* NPUPROF_TEST_MEMRING_H */

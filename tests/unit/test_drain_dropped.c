@@ -20,24 +20,10 @@
 
 #define N 90
 
-struct fake {
-	struct memring ring;
-	int efd;
-};
-
-static long fake_consume(void *obj, npuprof_rec_fn fn, void *ctx)
-{
-	struct fake *f = obj;
-	uint64_t v;
-
-	if (read(f->efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
-		return -errno;
-	return npuprof_ring_consume(&f->ring.view, fn, ctx);
-}
 
 static int fake_stats(void *obj, unsigned int cpu, uint64_t *written, uint64_t *lost)
 {
-	struct fake *f = obj;
+	struct memring_src *f = obj;
 
 	if (cpu != 0)
 		return -ENXIO;
@@ -87,11 +73,11 @@ static int count_rec(void *ctx, const struct npuprof_rec_hdr *rec)
 
 int main(void)
 {
-	static struct fake f;
+	static struct memring_src f;
 	char prof[] = "/tmp/npuprof-dropped-XXXXXX";
 	char path[600];
 	struct npuprof_drain_source src = { .name = "fake", .source = NPUPROF_SRC_KMOD,
-					    .nr_cpus = 1, .obj = &f, .consume = fake_consume,
+					    .nr_cpus = 1, .obj = &f, .consume = memring_src_consume,
 					    .stats = fake_stats };
 	struct npuprof_drain_config cfg = { .prof_dir = prof, .flush_ms = 20 };
 	struct npuprof_drain_stats st;

@@ -26,20 +26,6 @@
 #include <npuprof/drain.h>
 #include <npuprof/slice.h>
 
-struct fake {
-	struct memring ring;
-	int efd;
-};
-
-static long fake_consume(void *obj, npuprof_rec_fn fn, void *ctx)
-{
-	struct fake *f = obj;
-	uint64_t v;
-
-	if (read(f->efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
-		return -errno;
-	return npuprof_ring_consume(&f->ring.view, fn, ctx);
-}
 
 static int fake_stats(void *obj, unsigned int cpu, uint64_t *written, uint64_t *lost)
 {
@@ -51,14 +37,14 @@ static int fake_stats(void *obj, unsigned int cpu, uint64_t *written, uint64_t *
 	return 0;
 }
 
-static void put_api(struct fake *f, uint32_t pid, uint64_t ts)
+static void put_api(struct memring_src *f, uint32_t pid, uint64_t ts)
 {
 	struct npuprof_rec_api r = { .hdr = { NPUPROF_REC_API, sizeof(r), 0, ts }, .pid = pid };
 
 	CHECK_EQ(memring_write(&f->ring, &r.hdr), 0);
 }
 
-static void put_task(struct fake *f, uint32_t pid, uint32_t device, uint64_t ts)
+static void put_task(struct memring_src *f, uint32_t pid, uint32_t device, uint64_t ts)
 {
 	struct npuprof_rec_task r = { .hdr = { NPUPROF_REC_TASK, sizeof(r), 0, ts },
 				      .pid = pid, .device = device };
@@ -126,11 +112,11 @@ static int make_route(void *ctx, uint32_t pid, char *dir, size_t size)
 
 static void test_follow(void)
 {
-	static struct fake f;
+	static struct memring_src f;
 	static struct asked a;
 	char root[] = "/tmp/npuprof-follow-XXXXXX", host[720];
 	struct npuprof_drain_source src = { .name = "fake", .source = NPUPROF_SRC_KMOD,
-					    .nr_cpus = 1, .obj = &f, .consume = fake_consume,
+					    .nr_cpus = 1, .obj = &f, .consume = memring_src_consume,
 					    .stats = fake_stats };
 	struct npuprof_drain_config cfg = { .new_route = make_route, .route_ctx = &a,
 					    .flush_ms = 20 };
@@ -183,11 +169,11 @@ static void test_follow(void)
 
 int main(void)
 {
-	static struct fake f;
+	static struct memring_src f;
 	char root[] = "/tmp/npuprof-routes-XXXXXX", a[600], b[600];
 	struct npuprof_drain_route routes[2] = { { 101, a }, { 202, b } };
 	struct npuprof_drain_source src = { .name = "fake", .source = NPUPROF_SRC_KMOD,
-					    .nr_cpus = 1, .obj = &f, .consume = fake_consume,
+					    .nr_cpus = 1, .obj = &f, .consume = memring_src_consume,
 					    .stats = fake_stats };
 	struct npuprof_drain_config cfg = { .routes = routes, .nr_routes = 2, .flush_ms = 20 };
 	struct npuprof_drain_stats st, rst[2];
