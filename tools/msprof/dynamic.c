@@ -913,6 +913,8 @@ static int find_acl_lib(struct msprof_dyn *d)
 		/* -ENOENT: it maps no libascendcl.so (yet) */
 		if (!npuprof_session_probe_pid(d->s, pid)) {
 			npuprof_info("runtime API capture: uprobes on the libascendcl.so of pid %d", (int)pid);
+			if (npuprof_session_running(d->s))
+				npuprof_warn("ACL calls the job made before this were not captured: put the directory of its libascendcl.so in LD_LIBRARY_PATH so msprof finds it before the job starts");
 			d->discover = NULL;
 			break;
 		}
