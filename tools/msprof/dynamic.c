@@ -484,7 +484,7 @@ static pid_t peer_pid(int fd, pid_t fallback)
 }
 
 /* Send the 4100-byte parameter block and expect {PARAMS_RSQ, SUCCESS}. */
-static int send_params(struct msprof_target *d, const char *params)
+static int send_params(struct msprof_target *d, const char *params, int reply_ms)
 {
 	static uint8_t block[DYNPROF_PARAMS_SIZE];
 	uint8_t buf[DYNPROF_MSG_SIZE];
@@ -499,10 +499,10 @@ static int send_params(struct msprof_target *d, const char *params)
 	}
 	rc = dynprof_send_all(d->fd, block, sizeof(block), DYNPROF_HANDSHAKE_TIMEOUT_MS);
 	if (!rc)
-		rc = dynprof_recv_all(d->fd, buf, sizeof(buf), MSPROF_PARAMS_REPLY_MS);
+		rc = dynprof_recv_all(d->fd, buf, sizeof(buf), reply_ms);
 	if (rc == -ETIMEDOUT) {
 		npuprof_err("no reply from the server for pid %d within %d s: another msprof may be connected to it (one user per app at a time)",
-			    (int)d->app_pid, MSPROF_PARAMS_REPLY_MS / 1000);
+			    (int)d->app_pid, reply_ms / 1000);
 		return rc;
 	}
 	if (rc) {
@@ -659,7 +659,7 @@ static int set_up_launch(const struct msprof_options *o, const char *params, str
 	if (rc)
 		return rc;
 	t->app_pid = peer_pid(t->fd, t->app_pid);
-	rc = send_params(t, params);
+	rc = send_params(t, params, MSPROF_PARAMS_REPLY_MS);
 	if (!rc)
 		rc = add_pid(d, t->app_pid);
 	return rc;
@@ -696,6 +696,52 @@ static int is_target(const struct msprof_dyn *d, pid_t pid)
 }
 
 /*
+ * Servers of the launched job that did not take the parameters: each is
+ * tried again at most every DISCOVER_RETRY_MS and given up after
+ * DISCOVER_TRIES, so one silent server cannot stall the prompt for long
+ * (each try waits DISCOVER_REPLY_MS for the reply).
+ */
+#define DISCOVER_TRIES 3
+#define DISCOVER_RETRY_MS 2000
+#define DISCOVER_REPLY_MS 2000 /* the prompt waits this long per try */
+#define DISCOVER_SLOTS 128
+
+static struct {
+	pid_t pid;
+	int tries;
+	int64_t next_ms;
+} discover_failed[DISCOVER_SLOTS];
+
+/* 1 when @pid may be tried now; counts the try. */
+static int discover_may_try(pid_t pid)
+{
+	int64_t now = npuprof_mono_ms();
+	int i;
+
+	for (i = 0; i < DISCOVER_SLOTS; i++)
+		if (discover_failed[i].pid == pid)
+			return discover_failed[i].tries < DISCOVER_TRIES && now >= discover_failed[i].next_ms;
+	return 1;
+}
+
+/* @pid's server did not answer: try it later, or say it is given up. */
+static void discover_note_failure(pid_t pid)
+{
+	int i, slot = -1;
+
+	for (i = 0; i < DISCOVER_SLOTS && slot < 0; i++)
+		if (discover_failed[i].pid == pid || !discover_failed[i].pid)
+			slot = i;
+	if (slot < 0)
+		return;
+	discover_failed[slot].pid = pid;
+	discover_failed[slot].next_ms = npuprof_mono_ms() + DISCOVER_RETRY_MS;
+	if (++discover_failed[slot].tries == DISCOVER_TRIES)
+		npuprof_warn("pid %d of the launched job has a dynamic-profiling server that does not answer: not controlled (its data is still captured)",
+			     (int)pid);
+}
+
+/*
  * Launch mode, every check interval: a process of the launched job that
  * opened a dynamic-profiling server under its own pid (CANN's fallback
  * when the first rank took msprof's key) becomes a target: connected,
@@ -718,12 +764,15 @@ static int discover_ranks(struct msprof_dyn *d)
 		struct msprof_target *t = &d->t[d->nr_targets];
 
 		if (pid <= 0 || is_target(d, pid) || msprof_socket_find(getuid(), pid, path, sizeof(path)) ||
-		    !descends_from(pid, getpid()))
+		    !descends_from(pid, getpid()) || !discover_may_try(pid))
 			continue;
 		*t = (struct msprof_target){ .fd = -1, .app_pid = pid };
-		if (connect_unix(path, &t->fd) || send_params(t, d->params)) {
+		if (connect_unix(path, &t->fd))
+			continue; /* not listening yet: tried again next time */
+		if (send_params(t, d->params, DISCOVER_REPLY_MS)) {
 			disconnect_quietly(t);
-			continue; /* not ready yet: tried again next time */
+			discover_note_failure(pid); /* listens but does not answer */
+			continue;
 		}
 		d->nr_targets++;
 		/* between windows it gets a directory at every start, as the
@@ -755,7 +804,7 @@ static int attach_one(struct msprof_dyn *d, pid_t pid, const char *params)
 		return rc;
 	rc = connect_attached(pid, t);
 	if (!rc)
-		rc = send_params(t, params);
+		rc = send_params(t, params, MSPROF_PARAMS_REPLY_MS);
 	if (rc) {
 		disconnect_quietly(t);
 		npuprof_session_remove_pid(d->s, pid);

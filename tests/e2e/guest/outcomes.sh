@@ -123,5 +123,24 @@ else
 	fail "app mode with an early-exiting launcher (rc=$rc)"; show "$out/orphan.log"
 fi
 
+# 9. launch mode, one process of the job has a server that never answers:
+#    msprof gives it up after a bounded number of tries (named once), and
+#    the prompt still serves the real rank (start/stop on time, data saved).
+start_s=$(date +%s)
+{ sleep 4; echo start; sleep 10; echo stop; echo quit; } |
+	$msprof --dynamic=on --output="$out/silent" sh -c \
+	"python3 tests/e2e/guest/silent_server.py 40 & exec $app --steps=600 --step-gap-ms=20 --quiet" \
+	>"$out/silent.log" 2>&1
+rc=$?
+secs=$(($(date +%s) - start_s))
+n=$(ls -d "$out"/silent/PROF_* 2>/dev/null | wc -l)
+if [ $rc = 0 ] && has "$out/silent.log" "does not answer: not controlled" &&
+	[ "$(grep -c 'does not answer: not controlled' "$out/silent.log")" = 1 ] &&
+	has "$out/silent.log" "stop success" && [ "$n" -ge 1 ]; then
+	ok "launch mode, a silent server in the job: given up once, real rank captured ($n PROF dirs, ${secs}s)"
+else
+	fail "launch mode with a silent server (rc=$rc, $n PROF dirs, ${secs}s)"; show "$out/silent.log"
+fi
+
 rmmod npuprof && rmmod npusim || { fail "modules would not unload after the captures"; }
 exit $bad
