@@ -564,38 +564,42 @@ int msprof_cmd_run_line(struct msprof_dyn *d, const char *line)
 }
 
 /* 1 while /proc/<pid> exists and is not a zombie. */
-static int proc_alive(pid_t pid)
+int msprof_proc_stat(pid_t pid, char *state, pid_t *ppid)
 {
 	char path[64], buf[512], *paren;
 	FILE *f;
 	size_t n;
+	int p;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	f = fopen(path, "re");
 	if (!f)
-		return 0;
+		return -ESRCH;
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	/* "pid (comm) S ...": comm may hold ')' so take the last one. */
+	/* "pid (comm) S ppid ...": comm may hold ')' so take the last one. */
 	paren = strrchr(buf, ')');
-	if (!paren || paren[1] != ' ')
-		return 1;
-	return paren[2] != 'Z' && paren[2] != 'X';
+	if (!paren || sscanf(paren + 1, " %c %d", state, &p) != 2)
+		return -EINVAL;
+	*ppid = (pid_t)p;
+	return 0;
+}
+
+static int proc_alive(pid_t pid)
+{
+	pid_t ppid;
+	char state;
+	int rc = msprof_proc_stat(pid, &state, &ppid);
+
+	if (rc == -ESRCH)
+		return 0;
+	return rc || (state != 'Z' && state != 'X'); /* unreadable: assume alive */
 }
 
 int msprof_app_alive(struct msprof_dyn *d, const struct msprof_target *t)
 {
-	int status;
-	pid_t r;
-
-	if (d->child > 0 && !d->child_reaped) {
-		r = waitpid(d->child, &status, WNOHANG);
-		if (r == d->child) {
-			d->child_reaped = 1;
-			d->child_status = status;
-		}
-	}
+	msprof_launcher_alive(d); /* reaps @d->child when it exited */
 	if (d->child > 0 && d->child == t->app_pid)
 		return !d->child_reaped;
 	return proc_alive(t->app_pid);

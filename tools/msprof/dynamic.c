@@ -668,18 +668,11 @@ static int set_up_launch(const struct msprof_options *o, const char *params, str
 /* 1 when @pid descends from @root (its parent chain reaches it). */
 static int descends_from(pid_t pid, pid_t root)
 {
-	char path[64], buf[512], *p;
 	int depth;
-	FILE *f;
+	char state;
 
 	for (depth = 0; depth < 32 && pid > 1; depth++) {
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-		f = fopen(path, "re");
-		if (!f)
-			return 0;
-		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
-		fclose(f);
-		if (!p || sscanf(p + 2, "%*c %d", &pid) != 1)
+		if (msprof_proc_stat(pid, &state, &pid))
 			return 0;
 		if (pid == root)
 			return 1;
