@@ -110,7 +110,7 @@ struct npuprof_session {
 	struct clock_pairs clocks[SESSION_MAX_DEVICES];
 };
 
-/* Words of the last npuprof_session_open() failure, when there is no session. */
+/* Words of the last npuprof_session_create() failure, when there is no session. */
 static __thread char open_error[PATH_MAX * 2];
 
 static void set_error(struct npuprof_session *s, const char *what, int err)
@@ -428,18 +428,6 @@ int npuprof_session_follow_pid(struct npuprof_session *s, pid_t pid)
 	return 0;
 }
 
-unsigned int npuprof_session_nr_pids(const struct npuprof_session *s)
-{
-	unsigned int n;
-
-	if (!s)
-		return 0;
-	pthread_mutex_lock((pthread_mutex_t *)&s->lock);
-	n = s->nr_members;
-	pthread_mutex_unlock((pthread_mutex_t *)&s->lock);
-	return n;
-}
-
 int npuprof_session_pid_owner(struct npuprof_session *s, pid_t pid, pid_t *owner)
 {
 	*owner = 0;
@@ -474,27 +462,6 @@ const char *npuprof_session_prof_dir(const struct npuprof_session *s, pid_t pid)
 			dir = s->members[i].prof_dir; /* stays until the stop */
 	pthread_mutex_unlock((pthread_mutex_t *)&s->lock);
 	return dir;
-}
-
-int npuprof_session_open(const struct npuprof_session_opts *opts, pid_t pid,
-			 struct npuprof_session **out)
-{
-	struct npuprof_session *s;
-	int err;
-
-	if (kill(pid, 0) && errno == ESRCH)
-		return -ESRCH;
-	err = npuprof_session_create(opts, &s);
-	if (err)
-		return err;
-	err = npuprof_session_add_pid(s, pid);
-	if (err) {
-		memcpy(open_error, s->error, sizeof(open_error));
-		npuprof_session_close(s);
-		return err;
-	}
-	*out = s;
-	return 0;
 }
 
 /*

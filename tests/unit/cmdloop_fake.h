@@ -172,12 +172,6 @@ static int fake_remove_pid(struct npuprof_session *s, pid_t pid)
 	return 0;
 }
 
-static unsigned int fake_nr_pids(const struct npuprof_session *s)
-{
-	(void)s;
-	return fake_ss.nr_pids ? fake_ss.nr_pids : 1;
-}
-
 static unsigned int fake_window_dirs(const struct npuprof_session *s)
 {
 	unsigned int i, n = 0;
@@ -215,7 +209,6 @@ static const struct msprof_session_ops fake_ops = {
 	.discard = fake_discard,
 	.discard_pid = fake_discard_pid,
 	.remove_pid = fake_remove_pid,
-	.nr_pids = fake_nr_pids,
 	.window_dirs = fake_window_dirs,
 	.prof_dir = fake_prof_dir,
 	.last_error = fake_last_error,

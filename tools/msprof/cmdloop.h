@@ -32,7 +32,6 @@ struct msprof_session_ops {
 	int (*discard)(struct npuprof_session *s);
 	int (*discard_pid)(struct npuprof_session *s, pid_t pid);
 	int (*remove_pid)(struct npuprof_session *s, pid_t pid);
-	unsigned int (*nr_pids)(const struct npuprof_session *s);
 	unsigned int (*window_dirs)(const struct npuprof_session *s);
 	const char *(*prof_dir)(const struct npuprof_session *s, pid_t pid);
 	const char *(*last_error)(const struct npuprof_session *s);

@@ -45,7 +45,6 @@ const struct msprof_session_ops msprof_session_ops_real = {
 	.discard = npuprof_session_discard,
 	.discard_pid = npuprof_session_discard_pid,
 	.remove_pid = npuprof_session_remove_pid,
-	.nr_pids = npuprof_session_nr_pids,
 	.window_dirs = npuprof_session_window_dirs,
 	.prof_dir = npuprof_session_prof_dir,
 	.last_error = npuprof_session_last_error,

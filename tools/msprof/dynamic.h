@@ -31,8 +31,8 @@
 char *msprof_params_json(const struct msprof_options *o, pid_t msprof_pid);
 
 /**
- * msprof_session_words() - what to do about an npuprof_session_open()
- * error, in words ("npuprof.ko is not loaded: load it with ...")
+ * msprof_session_words() - what to do about an npuprof_session_create() or
+ * npuprof_session_add_pid() error, in words ("npuprof.ko is not loaded: load it with ...")
  * @err:     the negative errno
  * @context: npuprof_session_last_error() text, may be NULL
  * @pid:     the app

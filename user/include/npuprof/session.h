@@ -150,9 +150,6 @@ int npuprof_session_probe_file(struct npuprof_session *s, const char *path);
  */
 int npuprof_session_probe_pid(struct npuprof_session *s, pid_t pid);
 
-/** npuprof_session_nr_pids() - processes in the session (0 for NULL). */
-unsigned int npuprof_session_nr_pids(const struct npuprof_session *s);
-
 /**
  * npuprof_session_pid_owner() - after add_pid() said -EBUSY: the pid of
  * the process (an msprof) whose session profiles @pid, in *@owner (0 when
@@ -173,13 +170,6 @@ unsigned int npuprof_session_window_dirs(const struct npuprof_session *s);
 const char *npuprof_session_prof_dir(const struct npuprof_session *s, pid_t pid);
 
 /**
- * npuprof_session_open() - create a session for the one process @pid
- * Return: as npuprof_session_create() and npuprof_session_add_pid().
- */
-int npuprof_session_open(const struct npuprof_session_opts *opts, pid_t pid,
-			 struct npuprof_session **out);
-
-/**
  * npuprof_session_start() - a new window: a PROF_XXX dir and start_info
  * per process, enable capture.  Return: 0; -EALREADY; -ENOENT with no
  * process; -errno of a directory (nothing is left of the window then).
@@ -192,8 +182,9 @@ int npuprof_session_running(const struct npuprof_session *s);
 /**
  * npuprof_session_stop() - disable capture, drain, write end_info,
  * info.json and sample.json of every process in the window
- * @res:  one result per process, in the order the pids were added (as
- *        npuprof_session_nr_pids() counted them before the stop); may be NULL
+ * @res:  one result per process, in the order they joined (those the
+ *        drain added last); NPUPROF_SESSION_MAX_PIDS entries hold them all;
+ *        may be NULL
  * @nres: entries of @res
  * Return: 0 or the first -errno (the data of every process is still saved).
  */
@@ -212,7 +203,7 @@ void npuprof_session_close(struct npuprof_session *s);
 /**
  * npuprof_session_last_error() - words for the last failure of @s, e.g.
  * "/dev/npuprof: No such file or directory"; with @s NULL, for the last
- * failed npuprof_session_open() of this thread.
+ * failed npuprof_session_create() of this thread.
  */
 const char *npuprof_session_last_error(const struct npuprof_session *s);
 
