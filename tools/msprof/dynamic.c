@@ -876,6 +876,35 @@ static void describe_targets(const struct msprof_dyn *d, char *buf, size_t size)
 		n += (size_t)snprintf(buf + n, size - n, " %d", (int)d->t[i].app_pid);
 }
 
+/*
+ * What every run needs first: the parameters for the app (returned, the
+ * caller frees them with end_run()) and the --result stream in @d.
+ * Return: NULL after saying what failed.
+ */
+static char *begin_run(const struct msprof_options *o, struct msprof_dyn *d)
+{
+	char *params = msprof_params_json(o, getpid());
+
+	if (!params) {
+		npuprof_err("building the profiling parameters: %s", strerror(ENOMEM));
+		return NULL;
+	}
+	if (o->result[0] && !(d->result = msprof_result_open(o->result))) {
+		npuprof_err("--result=%s: %s", o->result, strerror(errno));
+		free(params);
+		return NULL;
+	}
+	return params;
+}
+
+static void end_run(struct msprof_dyn *d, char *params)
+{
+	free(params);
+	if (d->result)
+		fclose(d->result);
+	d->result = NULL;
+}
+
 int msprof_dynamic_run(const struct msprof_options *o)
 {
 	struct msprof_dyn d = {
@@ -889,19 +918,9 @@ int msprof_dynamic_run(const struct msprof_options *o)
 
 	for (i = 0; i < MSPROF_MAX_TARGETS; i++)
 		d.t[i].fd = -1;
-	params = msprof_params_json(o, getpid());
-	if (!params) {
-		npuprof_err("building the profiling parameters: %s", strerror(ENOMEM));
+	params = begin_run(o, &d);
+	if (!params)
 		return MSPROF_EXIT_FAILURE;
-	}
-	if (o->result[0]) {
-		d.result = msprof_result_open(o->result);
-		if (!d.result) {
-			npuprof_err("--result=%s: %s", o->result, strerror(errno));
-			free(params);
-			return MSPROF_EXIT_FAILURE;
-		}
-	}
 	d.params = params;
 	if (o->app_argv)
 		d.discover = discover_ranks;
@@ -923,9 +942,7 @@ int msprof_dynamic_run(const struct msprof_options *o)
 	/* A launch that failed because the app ended has said how already. */
 	if (d.child > 0 && !(rc && d.child_reaped))
 		wait_app(&d);
-	free(params);
-	if (d.result)
-		fclose(d.result);
+	end_run(&d, params);
 	if (rc)
 		return MSPROF_EXIT_FAILURE;
 	/* launch mode: the launched command's own status, once all is saved */
@@ -968,19 +985,11 @@ int msprof_app_run(const struct msprof_options *o)
 {
 	struct msprof_dyn d = { .ops = &msprof_session_ops_real };
 	struct launched l = { .gate_fd = -1, .err_fd = -1 };
-	char *params;
+	char *params = begin_run(o, &d);
 	int rc, started = 0;
 
-	params = msprof_params_json(o, getpid());
-	if (!params) {
-		npuprof_err("building the profiling parameters: %s", strerror(ENOMEM));
+	if (!params)
 		return MSPROF_EXIT_FAILURE;
-	}
-	if (o->result[0] && !(d.result = msprof_result_open(o->result))) {
-		npuprof_err("--result=%s: %s", o->result, strerror(errno));
-		free(params);
-		return MSPROF_EXIT_FAILURE;
-	}
 	rc = check_runnable(o);
 	if (!rc)
 		rc = launch_app(o, params, &l);
@@ -1019,9 +1028,7 @@ out_close:
 	if (d.child > 0 && !d.child_reaped)
 		wait_app(&d);
 out_free:
-	free(params);
-	if (d.result)
-		fclose(d.result);
+	end_run(&d, params);
 	if (d.child > 0 && d.child_reaped && app_status(d.child_status))
 		return app_status(d.child_status);
 	if (rc)
