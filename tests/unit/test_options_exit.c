@@ -2,7 +2,7 @@
 /*
  * Description: the msprof binary itself: a usage error prints exactly
  * "[ERROR] msprof: <msg>" and the --help hint on stderr, nothing on
- * stdout, exits with status 1 and creates no --output directory; --help
+ * stdout, exits with status 2 and creates no --output directory; --help
  * lists every supported option with its values and default and exits 0.
  */
 #include <errno.h>
@@ -63,7 +63,7 @@ static void expect_usage_error(char *const argv[], const char *msg)
 	int status = run(argv, &out, &err);
 
 	CHECK(WIFEXITED(status));
-	CHECK_EQ(WEXITSTATUS(status), 1);
+	CHECK_EQ(WEXITSTATUS(status), 2);
 	snprintf(want, sizeof(want), "[ERROR] msprof: %s\nRun 'msprof --help' for the supported options.\n", msg);
 	CHECK_STR(err, want);
 	CHECK_STR(out, "");
@@ -77,7 +77,7 @@ static void test_help(void)
 		"--dynamic=on|off", "(default: off)", "--pid=PID", "--output=DIR", "--ascendcl=on|off",
 		"(default: on)", "--runtime-api=on|off", "--task-time=on|off|l0|l1", "(default: on (= l1))",
 		"--export=on|off", "--type=text", "--help", "start, stop, quit (q), status, help (h)",
-		"--pid=PID[,PID...]", "Exit status: 0 when every requested capture succeeded", "4 when some",
+		"--pid=PID[,PID...]", "Exit status: 0 when every requested capture (or export) succeeded", "4  partial: some processes",
 	};
 	char *argv[] = { "msprof", "--help", NULL };
 	char *out, *err;

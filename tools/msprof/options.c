@@ -626,7 +626,11 @@ void msprof_print_help(FILE *out)
 	fprintf(out,
 		"\nCommands at the dynamic profiling prompt: start, stop, quit (q), status, help (h).\n"
 		"One prompt controls every process of --pid: each command goes to all of them.\n"
-		"Exit status: 0 when every requested capture succeeded; %d on a usage error or\n"
-		"failure; %d when some processes were captured and others not (each is named).\n",
-		MSPROF_EXIT_USAGE, MSPROF_EXIT_PARTIAL);
+		"Exit status: 0 when every requested capture (or export) succeeded and is complete;\n"
+		"  %d  failure: nothing captured or exported;\n"
+		"  %d  usage error: a bad option or value, nothing started;\n"
+		"  %d  incomplete: data saved but known to miss records or end early (said why);\n"
+		"  %d  partial: some processes were captured and others not (each is named).\n"
+		"In launch and app mode a non-zero exit status of the app is returned instead.\n",
+		MSPROF_EXIT_FAILURE, MSPROF_EXIT_USAGE, MSPROF_EXIT_INCOMPLETE, MSPROF_EXIT_PARTIAL);
 }

@@ -23,14 +23,21 @@
 #include <npuprof/session.h>
 
 /*
- * Exit status of a usage error and of any other failure.  msprof's main
- * returns -1 (status 255); we use the conventional 1, which every script
- * testing "non-zero" treats the same way and which is not confused with
- * ssh's own 255.
+ * Exit statuses, for scripts and cluster launchers (README "Exit status").
+ * msprof's own main returns -1 (status 255) on any failure; we tell the
+ * outcomes apart and stay clear of ssh's 255.
+ *   0  every requested capture (or export) succeeded and is complete
+ *   1  failure: nothing was captured or exported (start failed, no module,
+ *      no process reachable, export could not read or write)
+ *   2  usage error: a bad option or value; nothing was started or created
+ *   3  incomplete: data was saved or exported but is known to miss part of
+ *      what was asked for (records lost, capture cut short, write error)
+ *   4  partial: some processes were captured and others not (each is named)
+ * In launch and app mode the app's own non-zero status takes precedence.
  */
-#define MSPROF_EXIT_USAGE 1
 #define MSPROF_EXIT_FAILURE 1
-/* Some of the requested processes were captured, others not (named on stderr). */
+#define MSPROF_EXIT_USAGE 2
+#define MSPROF_EXIT_INCOMPLETE 3
 #define MSPROF_EXIT_PARTIAL 4
 /* --application splits into at most this many words. */
 #define MSPROF_APP_WORDS 64
