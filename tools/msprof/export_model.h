@@ -141,7 +141,8 @@ struct xm_sample {
  * struct export_model - everything the writers need from one PROF dir
  * @dir:             the PROF_XXX path (owned)
  * @app_pid:         the profiled process (info.json "pid", else records)
- * @pid_name:        its name (info.json "pid_name"), "" if unknown
+ * @pid_name:        its name (info.json "pid_name") as text (name_text.h),
+ *                   "" if unknown
  * @rank:            its rank in the job (info.json "rank", from the
  *                   launcher's RANK), -1 if unknown
  * @calls:           API calls sorted by (pid, tid, entry_ns)
