@@ -7,7 +7,8 @@
  * CSI, and a name that fills its 32-byte field with no NUL and ends in a
  * cut 3-byte character, is exported (timeline, CSVs, console summary) and
  * dumped by npuprof-dump; tests/e2e/check_names.py then parses it all with
- * Python's json and csv and finds exactly those names.  Before the rule,
+ * Python's json and csv and finds exactly those names; task_time's bytes
+ * are checked here too (quoting as RFC 4180 says).  Before the rule,
  * the export failed with "Cannot allocate memory" and wrote no JSON.
  * Skips (77) without python3.
  */
@@ -36,6 +37,20 @@ static const char *const names[] = {
 
 /* The text of the last two, which check_names.py does not know. */
 #define EXTRA_TEXT "--name 'tab\\x09nl\\x0acsi\\xc2\\x9b' --name 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\\xe4\\xb8'"
+
+/* task_time as it must be, byte for byte: RFC 4180 quotes where needed. */
+static const char task_time[] =
+	"Device_id,kernel_name,kernel_type,stream_id,task_id,task_time(us),task_start(us),"
+	"task_stop(us)\n"
+	"0,\"Mat\"\"Mul\",AI_CORE,3,1,2000.000,1000004000.000,1000006000.000\n"
+	"0,back\\slash,AI_CORE,3,2,2000.000,1000008000.000,1000010000.000\n"
+	"0,\"x,y\",AI_CORE,3,3,2000.000,1000012000.000,1000014000.000\n"
+	"0,\\x01ctl,AI_CORE,3,4,2000.000,1000016000.000,1000018000.000\n"
+	"0,bad\\xff\\xfeutf,AI_CORE,3,5,2000.000,1000020000.000,1000022000.000\n"
+	"0,n\xc3\xa4me,AI_CORE,3,6,2000.000,1000024000.000,1000026000.000\n"
+	"0,tab\\x09nl\\x0acsi\\xc2\\x9b,AI_CORE,3,7,2000.000,1000028000.000,1000030000.000\n"
+	"0,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\\xe4\\xb8,AI_CORE,3,8,2000.000,1000032000.000,"
+	"1000034000.000\n";
 
 /* Kernel i: launched at 4i+2 ms, runs from 4i+4 to 4i+6 ms, task id i+1. */
 static int names_data(const char *prof)
@@ -91,6 +106,16 @@ static int export_to(const char *root, const char *path)
 	return err;
 }
 
+static void check_task_time(const char *prof)
+{
+	char path[2048], *got;
+
+	CHECK_EQ(fx_find_output(prof, "task_time_", ".csv", path, sizeof(path)), 1);
+	got = fx_slurp(path);
+	CHECK_STR(got, task_time);
+	free(got);
+}
+
 /* npuprof-dump, next to the tests in the build tree: build/bin/. */
 static void dump_path(char *buf, size_t size)
 {
@@ -121,6 +146,7 @@ int main(void)
 	}
 	snprintf(console, sizeof(console), "%s/console.txt", root);
 	CHECK_EQ(export_to(root, console), 0);
+	check_task_time(prof);
 	snprintf(cmd, sizeof(cmd), "mkdir '%s/records' && '%s' '%s' >'%s/records/" FX_PROF_NAME ".jsonl'",
 		 root, dump, prof, root);
 	CHECK_EQ(system(cmd), 0);
