@@ -132,6 +132,8 @@ int main(void)
 
 	if (system("python3 -c '' 2>/dev/null"))
 		CHECK_SKIP("python3 not available");
+	if (access(CHECKER, R_OK))
+		CHECK_SKIP(CHECKER " not found: run from the repository root (tests/run.sh does)");
 	dump_path(dump, sizeof(dump));
 	if (access(dump, X_OK))
 		CHECK_SKIP("npuprof-dump not built (make tools)");
