@@ -18,7 +18,8 @@
 #                 refused at once (its output in OUT/second.log, status in
 #                 OUT/second.rc); the first capture goes on
 # Timing knobs (seconds, environment): E2E_BEFORE (before "start"),
-# E2E_WINDOW (between "start" and "stop").
+# E2E_WINDOW (between "start" and "stop").  E2E_APP: the program launch
+# mode starts instead of build/bin/ai_task.
 set -eu
 mode=$1
 out=$2
@@ -65,7 +66,7 @@ start_ranks() {
 
 case $mode in
 launch)
-	commands | build/bin/msprof --dynamic=on --output="$out" build/bin/ai_task "$@" \
+	commands | build/bin/msprof --dynamic=on --output="$out" "${E2E_APP:-build/bin/ai_task}" "$@" \
 		>"$out/msprof.log" 2>"$out/msprof.err"
 	;;
 attach)

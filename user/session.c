@@ -47,6 +47,7 @@
 #include <npuprof/devclock.h>
 #include <npuprof/drain.h>
 #include <npuprof/kring.h>
+#include <npuprof/name_text.h>
 #include <npuprof/record.h>
 #include <npuprof/session.h>
 
@@ -223,9 +224,14 @@ static int read_rank(pid_t pid)
 	return -1;
 }
 
+/*
+ * The kernel ends comm with one newline; the name itself may hold any
+ * byte but NUL (a newline too), so only that last one is dropped.
+ */
 static void read_comm(pid_t pid, char *buf, size_t size)
 {
 	char path[64];
+	size_t n;
 	FILE *f;
 
 	snprintf(buf, size, "unknown");
@@ -233,9 +239,15 @@ static void read_comm(pid_t pid, char *buf, size_t size)
 	f = fopen(path, "r");
 	if (!f)
 		return;
-	if (fgets(buf, (int)size, f))
-		buf[strcspn(buf, "\n")] = '\0';
+	n = fread(buf, 1, size - 1, f);
 	fclose(f);
+	if (!n) {
+		snprintf(buf, size, "unknown");
+		return;
+	}
+	if (buf[n - 1] == '\n')
+		n--;
+	buf[n] = '\0';
 }
 
 int npuprof_session_create(const struct npuprof_session_opts *opts, struct npuprof_session **out)
@@ -932,8 +944,10 @@ static int write_info(struct npuprof_session *s, const struct session_member *m,
 		json_object_set_new(rings, "npuprof.ko", ring_counters(s, 1, lost));
 	if (s->acl)
 		json_object_set_new(rings, "bpf", ring_counters(s, 0, lost));
-	doc = json_pack("{s:i, s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o}", "pid", (int)m->pid,
-			"pid_name", m->comm, "hostname", host, "platform_version", "npusim",
+	/* the app names itself (prctl PR_SET_NAME): any bytes but NUL */
+	doc = json_pack("{s:i, s:o, s:o, s:s, s:i, s:o, s:o, s:o, s:o}", "pid", (int)m->pid,
+			"pid_name", npuprof_name_json(m->comm, sizeof(m->comm)), "hostname",
+			npuprof_name_json(host, sizeof(host)), "platform_version", "npusim",
 			"record_version", NPUPROF_RECORD_VERSION, "clockSamples", clock_samples(s),
 			"devices", data_devices(m), "rings", rings, "drain",
 			drain_json(s, rst, st));

@@ -5,10 +5,10 @@ set -u
 cd "$(dirname "$0")/../.."
 shared_checker=../shared/checks/check_prof.py
 
-# e2e_run MODE APP_ARGS...: prints the output directory on success.
-e2e_run() {
+# e2e_capture MODE APP_ARGS...: the capture alone, into a new directory
+# $out (it stays set for the caller's own checks).
+e2e_capture() {
 	local mode=$1
-	# out stays set for the caller's own checks
 	shift
 	mkdir -p build/e2e
 	out=$(mktemp -d "$PWD/build/e2e/$mode.XXXXXX")
@@ -17,11 +17,22 @@ e2e_run() {
 		{ echo "capture in the VM failed"; cat "$out"/msprof.* 2>/dev/null; return 1; }
 	echo "--- msprof output"
 	cat "$out/msprof.log" "$out/msprof.err"
-	build/bin/msprof --export=on --output="$out" || { echo "export failed"; return 1; }
-	python3 tests/e2e/check_capture.py "$out" ${E2E_PROCS:-} || return 1
+}
+
+# e2e_layout DIR: the PROF dirs in DIR against the documented layout.
+e2e_layout() {
 	if [[ -f $shared_checker ]]; then
-		python3 "$shared_checker" "$out" || return 1
+		python3 "$shared_checker" "$1"
 	else
 		echo "note: $shared_checker not found; layout check skipped"
 	fi
+}
+
+# e2e_run MODE APP_ARGS...: capture, export, check against the sample
+# app's counts and the layout checker.
+e2e_run() {
+	e2e_capture "$@" || return 1
+	build/bin/msprof --export=on --output="$out" || { echo "export failed"; return 1; }
+	python3 tests/e2e/check_capture.py "$out" ${E2E_PROCS:-} || return 1
+	e2e_layout "$out"
 }

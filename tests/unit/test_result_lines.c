@@ -12,20 +12,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "jsonl.h"
 #include "result.h"
-
-static json_t *line(char **cursor)
-{
-	char *nl = strchr(*cursor, '\n');
-	json_t *j;
-
-	if (!nl)
-		return NULL;
-	*nl = '\0';
-	j = json_loads(*cursor, 0, NULL);
-	*cursor = nl + 1;
-	return j;
-}
 
 static long long ival(json_t *o, const char *k)
 {
@@ -71,9 +59,9 @@ int main(void)
 	unlink(path);
 	CHECK(n > 0);
 	buf[n > 0 ? n : 0] = '\0';
-	a = line(&cur);
-	b = line(&cur);
-	c = line(&cur);
+	a = jsonl_next(&cur);
+	b = jsonl_next(&cur);
+	c = jsonl_next(&cur);
 	CHECK(a && b && c);
 	CHECK_STR(cur, "");
 	if (!a || !b || !c)

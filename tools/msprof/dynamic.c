@@ -32,6 +32,7 @@
 #include <npuprof/clock.h>
 #include <npuprof/dynprof_proto.h>
 #include <npuprof/msg.h>
+#include <npuprof/name_text.h>
 #include <npuprof/session.h>
 
 #include "cmdloop.h"
@@ -62,8 +63,9 @@ char *msprof_params_json(const struct msprof_options *o, pid_t msprof_pid)
 	json_t *root;
 	char *text;
 
-	root = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:s}",
-			 "result_dir", o->output_abs,
+	/* paths are bytes: as text, so a path that is not UTF-8 still runs */
+	root = json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:s}",
+			 "result_dir", npuprof_name_json(o->output_abs, strlen(o->output_abs)),
 			 "profiling_mode", "dynamic",
 			 "acl", on_off[!!o->ascendcl],
 			 "runtimeApi", on_off[!!o->runtime_api],
@@ -74,7 +76,8 @@ char *msprof_params_json(const struct msprof_options *o, pid_t msprof_pid)
 			 "devices", "all");
 	if (!root)
 		return NULL;
-	if (o->app_argv && json_object_set_new(root, "app", json_string(o->app_argv[0]))) {
+	if (o->app_argv && json_object_set_new(root, "app",
+					      npuprof_name_json(o->app_argv[0], strlen(o->app_argv[0])))) {
 		json_decref(root);
 		return NULL;
 	}

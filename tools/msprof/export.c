@@ -260,7 +260,11 @@ static void print_api_counts(const struct export_model *m)
 
 static void print_summary(const struct export_model *m, const char *out)
 {
-	printf("Summary of %s (pid %u%s", base_name(m->dir), m->app_pid, m->rank >= 0 ? ", rank " : "");
+	const char *base = base_name(m->dir);
+	char dir[NPUPROF_NAME_TEXT_SIZE(NAME_MAX)];
+
+	npuprof_name_text(dir, sizeof(dir), base, strlen(base));
+	printf("Summary of %s (pid %u%s", dir, m->app_pid, m->rank >= 0 ? ", rank " : "");
 	if (m->rank >= 0)
 		printf("%d", m->rank);
 	printf("):\n");

@@ -123,7 +123,7 @@ int export_job_row(const struct export_model *m, struct export_job_row *row)
 
 	memset(row, 0, sizeof(*row));
 	base = base ? base + 1 : m->dir;
-	snprintf(row->name, sizeof(row->name), "%s", base);
+	npuprof_name_text(row->name, sizeof(row->name), base, strlen(base));
 	row->start_ns = m->window_start_ns;
 	row->pid = m->app_pid;
 	row->rank = m->rank;

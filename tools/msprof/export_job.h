@@ -20,7 +20,7 @@
  *           windows start within EXPORT_JOB_WINDOW_NS of the first of a
  *           group share one table (one msprof session's processes share a
  *           start exactly; separate sessions started together are close)
- * @name:    the PROF_XXX name
+ * @name:    the PROF_XXX dir's name, as text (name_text.h)
  * @pid:     the process
  * @rank:    its rank (RANK from its environment), -1 when unknown
  * @busy_ns: time any of its devices ran a task (union over streams), ns

@@ -305,13 +305,25 @@ const char *xm_task_type(const struct xm_task *t, char *buf, size_t size)
 	return buf;
 }
 
+/* @name (a record's name field, copied) as text in @buf; returns @buf. */
+static const char *name_text(const char *name, char *buf, size_t size)
+{
+	npuprof_name_text(buf, size, name, NPUPROF_NAME_LEN);
+	return buf;
+}
+
+const char *xm_call_name(const struct xm_call *c, char *buf, size_t size)
+{
+	return name_text(c->name, buf, size);
+}
+
 const char *xm_task_name(const struct export_model *m, const struct xm_task *t, char *buf,
 			 size_t size)
 {
 	if (t->name[0])
-		return t->name;
+		return name_text(t->name, buf, size);
 	if (t->type == NPUPROF_TT_KERNEL && t->call >= 0 && m->calls[t->call].name[0])
-		return m->calls[t->call].name;
+		return name_text(m->calls[t->call].name, buf, size);
 	return xm_task_type(t, buf, size);
 }
 
@@ -319,6 +331,6 @@ const char *xm_op_type(const struct export_model *m, const struct xm_task *t, ch
 		       size_t size)
 {
 	if (t->call >= 0 && m->calls[t->call].name[0])
-		return m->calls[t->call].name;
+		return name_text(m->calls[t->call].name, buf, size);
 	return xm_task_name(m, t, buf, size);
 }

@@ -328,8 +328,9 @@ static int read_info(struct export_model *m)
 	if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) < INT32_MAX)
 		m->rank = (int)json_integer_value(v);
 	v = json_object_get(info, "pid_name");
-	if (json_is_string(v))
-		snprintf(m->pid_name, sizeof(m->pid_name), "%s", json_string_value(v));
+	if (json_is_string(v)) /* text when we wrote it; a copy may have been edited */
+		npuprof_name_text(m->pid_name, sizeof(m->pid_name), json_string_value(v),
+				  json_string_length(v));
 	if (!m->n_rings)
 		m->lost = info_lost(info);
 	err = read_clock_samples(m, info);

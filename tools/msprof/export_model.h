@@ -15,11 +15,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <npuprof/name_text.h>
 #include <npuprof/record.h>
 
 #include "clock_sync.h"
 
-#define XM_NAME_LEN (NPUPROF_NAME_LEN + 1) /* NUL-terminated copy */
+#define XM_NAME_LEN (NPUPROF_NAME_LEN + 1) /* NUL-terminated copy of the bytes */
+/* Text of any record name (name_text.h), NUL included: the accessors' @buf. */
+#define XM_TEXT_LEN NPUPROF_NAME_TEXT_SIZE(NPUPROF_NAME_LEN)
 
 /**
  * struct xm_call - one runtime API call
@@ -138,7 +141,8 @@ struct xm_sample {
  * struct export_model - everything the writers need from one PROF dir
  * @dir:             the PROF_XXX path (owned)
  * @app_pid:         the profiled process (info.json "pid", else records)
- * @pid_name:        its name (info.json "pid_name"), "" if unknown
+ * @pid_name:        its name (info.json "pid_name") as text (name_text.h),
+ *                   "" if unknown
  * @rank:            its rank in the job (info.json "rank", from the
  *                   launcher's RANK), -1 if unknown
  * @calls:           API calls sorted by (pid, tid, entry_ns)
@@ -217,6 +221,19 @@ int export_model_join(struct export_model *m);
 
 /** xm_api_name() - public ACL name of a call ("aclrtMemcpy"), never NULL. */
 const char *xm_api_name(const struct xm_call *c, char *buf, size_t size);
+
+/*
+ * The name fields of calls and tasks hold the bytes the app handed over.
+ * Writers never print them directly: the accessors below give their text
+ * under the rule of name_text.h, in @buf, which must have XM_TEXT_LEN
+ * bytes.
+ */
+
+/**
+ * xm_call_name() - text of the op type / kernel name a call carried, ""
+ * when it carried none.  Returns @buf.
+ */
+const char *xm_call_name(const struct xm_call *c, char *buf, size_t size);
 
 /**
  * xm_task_name() - what a task is called in the timeline and CSVs: its

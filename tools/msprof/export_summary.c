@@ -198,7 +198,7 @@ static size_t *tasks_by_start(const struct export_model *m, int kernels_only, si
 static void op_summary_row(struct csv_writer *w, const struct export_model *m,
 			   const struct xm_task *t, int64_t wait_ns)
 {
-	char b1[48], b2[48], b3[48];
+	char b1[XM_TEXT_LEN], b2[XM_TEXT_LEN], b3[32];
 
 	csv_u64(w, t->device);
 	csv_empty(w, 2); /* Model Name, Model ID: no model execution data */
@@ -277,7 +277,7 @@ int export_op_stats(const struct export_model *m, struct xm_op_stat **out, size_
 {
 	struct xm_op_stat *s = NULL, *p;
 	size_t i, cnt = 0;
-	char b1[48], b2[48];
+	char b1[XM_TEXT_LEN], b2[32];
 
 	for (i = 0; i < m->n_tasks; i++) {
 		const struct xm_task *t = &m->tasks[i];
@@ -332,7 +332,7 @@ int export_write_task_time(const struct export_model *m, FILE *f)
 {
 	struct csv_writer w;
 	size_t *idx, i, n;
-	char b1[48], b2[48];
+	char b1[XM_TEXT_LEN], b2[32];
 
 	idx = tasks_by_start(m, 0, &n);
 	if (!idx)

@@ -38,7 +38,7 @@ struct xm_api_stat {
 /** struct xm_op_stat - one op_statistic row (device, op type, core type) */
 struct xm_op_stat {
 	uint32_t device;
-	char op_type[XM_NAME_LEN];
+	char op_type[XM_TEXT_LEN]; /* text (name_text.h) */
 	char core_type[XM_NAME_LEN];
 	struct xm_stat st;
 };

@@ -190,7 +190,7 @@ static json_t *call_args(const struct xm_call *c)
 {
 	json_t *a = json_pack("{s:s, s:i, s:I}", "level", "AscendCL", "Return Code", (int)c->ret,
 			      "Thread Id", (json_int_t)c->tid);
-	char buf[32];
+	char buf[32], name[XM_TEXT_LEN];
 
 	if (!a)
 		return NULL;
@@ -206,7 +206,7 @@ static json_t *call_args(const struct xm_call *c)
 		json_object_set_new(a, "Memcpy Kind", json_integer(c->kind));
 	if (c->name[0])
 		json_object_set_new(a, c->api == NPUPROF_API_OP_EXECUTE_V2 ? "Op Type" : "Kernel Name",
-				    json_string(c->name));
+				    json_string(xm_call_name(c, name, sizeof(name))));
 	if (c->has_sync)
 		json_object_set_new(a, "Sync Wait(us)",
 				    json_string(export_fmt_us((int64_t)c->sync_wait_ns, buf,
@@ -275,7 +275,7 @@ static json_t *task_args(const struct xm_task *t)
 
 static int emit_tasks(struct tl_writer *w, const struct export_model *m)
 {
-	char buf[48];
+	char buf[XM_TEXT_LEN];
 	size_t i;
 	int err = 0;
 

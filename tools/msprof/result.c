@@ -2,7 +2,9 @@
 /*
  * --result lines (format in result.h).  Each line is built whole and
  * written with one fwrite and a flush, so a script reading the file while
- * msprof runs never sees half a line.
+ * msprof runs never sees half a line.  Host names, paths and reasons are
+ * written as text under the rule of name_text.h: bytes that are not UTF-8
+ * must not cost the line.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <npuprof/name_text.h>
 
 #include "result.h"
 
@@ -36,7 +40,10 @@ static int put_line(FILE *f, json_t *line)
 	if (!line)
 		return -ENOMEM;
 	gethostname(host, sizeof(host) - 1);
-	json_object_set_new(line, "host", json_string(host));
+	if (json_object_set_new(line, "host", npuprof_name_json(host, sizeof(host)))) {
+		json_decref(line);
+		return -ENOMEM;
+	}
 	text = json_dumps(line, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(line);
 	if (!text)
@@ -53,10 +60,11 @@ int msprof_result_saved(FILE *f, const struct npuprof_session_result *r)
 		       !r->follow_missed;
 	json_t *line;
 
-	line = json_pack("{s:i, s:o, s:s, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}, s:b, s:s?}", "pid",
+	line = json_pack("{s:i, s:o, s:o, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}, s:b, s:s?}", "pid",
 			 (int)r->pid, "rank", r->rank >= 0 ? json_integer(r->rank) : json_null(),
-			 "prof_dir", r->prof_dir, "start_ns", (json_int_t)r->start_unix_ns, "end_ns",
-			 (json_int_t)r->end_unix_ns, "api_records", (json_int_t)r->api_records,
+			 "prof_dir", npuprof_name_json(r->prof_dir, sizeof(r->prof_dir)), "start_ns",
+			 (json_int_t)r->start_unix_ns, "end_ns", (json_int_t)r->end_unix_ns,
+			 "api_records", (json_int_t)r->api_records,
 			 "task_records", (json_int_t)r->task_records, "lost", "ring_full",
 			 (json_int_t)r->lost, "write_failed", (json_int_t)r->dropped,
 			 "corrupt_bytes", (json_int_t)r->skipped_bytes, "complete", complete, "error",
@@ -67,9 +75,10 @@ int msprof_result_saved(FILE *f, const struct npuprof_session_result *r)
 int msprof_result_failed(FILE *f, pid_t pid, const char *why)
 {
 	/* the same keys as a saved line, so a script can read every line alike */
-	return put_line(f, json_pack("{s:i, s:n, s:n, s:n, s:n, s:i, s:i, s:{s:i, s:i, s:i}, s:b, s:s}",
+	return put_line(f, json_pack("{s:i, s:n, s:n, s:n, s:n, s:i, s:i, s:{s:i, s:i, s:i}, s:b, s:o}",
 				     "pid", (int)pid, "rank", "prof_dir", "start_ns", "end_ns",
 				     "api_records", 0, "task_records", 0, "lost", "ring_full", 0,
 				     "write_failed", 0, "corrupt_bytes", 0, "complete", 0, "error",
-				     why && *why ? why : "not captured"));
+				     why && *why ? npuprof_name_json(why, strlen(why))
+							  : json_string("not captured")));
 }

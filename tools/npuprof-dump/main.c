@@ -3,7 +3,8 @@
  * npuprof-dump: print every record of a PROF_XXX directory as one JSON
  * object per line (like `perf script` for perf.data), for scripts, tests
  * and bug reports.  Reads the slices only through the slice reader, so it
- * sees exactly what the export sees.
+ * sees exactly what the export sees.  Names are printed as text under the
+ * rule of name_text.h, the same text the export writes.
  *
  *   npuprof-dump PROF_DIR...
  *
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include <npuprof/msg.h>
+#include <npuprof/name_text.h>
 #include <npuprof/record_io.h>
 #include <npuprof/slice.h>
 
@@ -27,13 +29,13 @@ static json_t *api_json(const struct npuprof_rec_api *a)
 {
 	const char *name = npuprof_api_name(a->api);
 
-	return json_pack("{s:s, s:i, s:I, s:I, s:i, s:i, s:s?, s:i, s:i, s:i, s:i, s:I, s:I, s:I, s:s%}",
+	return json_pack("{s:s, s:i, s:I, s:I, s:i, s:i, s:s?, s:i, s:i, s:i, s:i, s:I, s:I, s:I, s:o}",
 			 "type", "api", "cpu", (int)a->hdr.cpu, "ts", (json_int_t)a->hdr.ts,
 			 "exit_ts", (json_int_t)a->exit_ts, "pid", (int)a->pid, "tid",
 			 (int)a->tid, "api", name, "api_id", (int)a->api, "ret", a->ret, "device",
 			 a->device, "kind", (int)a->kind, "stream", (json_int_t)a->stream,
 			 "bytes", (json_int_t)a->bytes, "handle", (json_int_t)a->handle, "name",
-			 a->name, strnlen(a->name, sizeof(a->name)));
+			 npuprof_name_json(a->name, sizeof(a->name)));
 }
 
 static json_t *task_json(const struct npuprof_rec_task *t)
@@ -41,13 +43,13 @@ static json_t *task_json(const struct npuprof_rec_task *t)
 	static const char *const events[] = { "?", "submit", "start", "end", "stream_sync" };
 	const char *tt = npuprof_task_type_name(t->task_type);
 
-	return json_pack("{s:s, s:i, s:I, s:I, s:i, s:i, s:i, s:i, s:i, s:s, s:s?, s:I, s:s%}",
+	return json_pack("{s:s, s:i, s:I, s:I, s:i, s:i, s:i, s:i, s:i, s:s, s:s?, s:I, s:o}",
 			 "type", "task", "cpu", (int)t->hdr.cpu, "ts", (json_int_t)t->hdr.ts,
 			 "dev_ts", (json_int_t)t->dev_ts, "pid", (int)t->pid, "tid", (int)t->tid,
 			 "device", (int)t->device, "stream", (int)t->stream, "task_id",
 			 (int)t->task_id, "event", t->event < 5 ? events[t->event] : "?",
-			 "task_type", tt, "arg", (json_int_t)t->arg, "name", t->name,
-			 strnlen(t->name, sizeof(t->name)));
+			 "task_type", tt, "arg", (json_int_t)t->arg, "name",
+			 npuprof_name_json(t->name, sizeof(t->name)));
 }
 
 static int print_record(void *ctx, const struct npuprof_rec_hdr *rec)
@@ -65,9 +67,11 @@ static int print_record(void *ctx, const struct npuprof_rec_hdr *rec)
 		doc = json_pack("{s:s, s:i, s:i, s:I, s:I}", "type", "lost", "source",
 				(int)l->source, "cpu", (int)l->cpu, "written",
 				(json_int_t)l->written, "lost", (json_int_t)l->lost);
+	} else {
+		return 0; /* stream headers and unknown types */
 	}
 	if (!doc)
-		return 0; /* stream headers and unknown types */
+		return -ENOMEM; /* a record must never vanish from the dump unsaid */
 	json_dumpf(doc, stdout, JSON_COMPACT | JSON_SORT_KEYS);
 	fputc('\n', stdout);
 	json_decref(doc);
