@@ -544,6 +544,7 @@ static int create_session(const struct msprof_options *o, const char *params, st
 {
 	struct npuprof_session_opts opts = {
 		.output = o->output_abs,
+		.output_fd = -1,
 		.ascendcl = o->ascendcl,
 		.runtime_api = o->runtime_api,
 		.task_time = o->task_time != MSPROF_TASK_TIME_OFF,
