@@ -37,6 +37,7 @@
  * a capture without device tasks leaves no device_<id> directory.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
@@ -53,6 +54,7 @@
 #include <npuprof/clock.h>
 #include <npuprof/drain.h>
 #include <npuprof/msg.h>
+#include <npuprof/prof_fs.h>
 
 #include "slice_writer.h"
 
@@ -87,6 +89,7 @@ struct drain_series {
 /* One PROF_XXX directory and what went into it. */
 struct drain_route {
 	uint32_t pid;
+	int dir_fd; /* prof_dir, open (ours: closed at stop); -1 for none */
 	char prof_dir[PATH_MAX];
 	struct npuprof_drain_stats st;
 };
@@ -95,7 +98,7 @@ struct npuprof_drain {
 	struct drain_route *routes; /* one without config routes: pid unused */
 	unsigned int nr_routes;
 	unsigned int cap_routes;
-	int (*new_route)(void *ctx, uint32_t pid, char *dir, size_t size);
+	int (*new_route)(void *ctx, uint32_t pid, char *dir, size_t size, int *dir_fd);
 	void *route_ctx;
 	bool by_pid;		    /* route by the records' pid */
 	unsigned int last_route;    /* route of the last record: a lookup cache */
@@ -115,32 +118,23 @@ struct npuprof_drain {
 	struct npuprof_drain_stats st; /* totals, filled in as records pass */
 };
 
-/* mkdir that accepts an existing directory. */
-static int make_dir(const char *path)
-{
-	if (mkdir(path, 0750) == 0 || errno == EEXIST)
-		return 0;
-	return -errno;
-}
-
-/* <prof>/host/data or <prof>/device_<id>/data, created as needed. */
+/*
+ * <prof>/host/data or <prof>/device_<id>/data, created as needed below
+ * the route's directory fd, never through a symlink (npuprof/prof_fs.h).
+ * Return: the data directory's fd, or -errno.
+ */
 static int series_make_dirs(struct npuprof_drain *d, struct drain_series *s)
 {
-	const char *prof_dir = d->routes[s->route].prof_dir;
-	size_t cap = sizeof(s->dir);
-	int len, err;
+	const struct drain_route *r = &d->routes[s->route];
+	char rel[64];
 
 	if (s->device < 0)
-		len = snprintf(s->dir, cap, "%s/host", prof_dir);
+		snprintf(rel, sizeof(rel), "host/data");
 	else
-		len = snprintf(s->dir, cap, "%s/device_%ld", prof_dir, s->device);
-	if (len < 0 || (size_t)len + sizeof("/data") > cap)
+		snprintf(rel, sizeof(rel), "device_%ld/data", s->device);
+	if (snprintf(s->dir, sizeof(s->dir), "%s/%s", r->prof_dir, rel) >= (int)sizeof(s->dir))
 		return -ENAMETOOLONG;
-	err = make_dir(s->dir);
-	if (err)
-		return err;
-	memcpy(s->dir + len, "/data", sizeof("/data"));
-	return make_dir(s->dir);
+	return npuprof_prof_mkdirs(r->dir_fd, rel);
 }
 
 static struct drain_series *series_create(struct npuprof_drain *d, int route, long device)
@@ -152,7 +146,7 @@ static struct drain_series *series_create(struct npuprof_drain *d, int route, lo
 		.source = device < 0 ? NPUPROF_SRC_BPF : NPUPROF_SRC_KMOD,
 		.device = (int)device,
 	};
-	int err;
+	int err, fd;
 
 	if (!s)
 		return NULL;
@@ -164,9 +158,10 @@ static struct drain_series *series_create(struct npuprof_drain *d, int route, lo
 		snprintf(s->name, sizeof(s->name), "npuprof.task.%ld", device);
 	cfg.dir = s->dir;
 	cfg.series = s->name;
-	err = series_make_dirs(d, s);
-	if (!err)
-		err = slice_writer_open(&d->ring, &cfg, &s->w);
+	fd = series_make_dirs(d, s);
+	err = fd < 0 ? fd : slice_writer_open_at(&d->ring, &cfg, fd, &s->w);
+	if (fd >= 0)
+		close(fd);
 	if (err) {
 		npuprof_err("drain: cannot create %s for %s: %s; its records are dropped", s->dir,
 			    s->name, strerror(-err));
@@ -197,13 +192,16 @@ static struct drain_series *series_find(struct npuprof_drain *d, int route, long
 static int add_route(struct npuprof_drain *d, uint32_t pid)
 {
 	struct drain_route *r;
+	int fd = -1;
 
 	if (!d->new_route || d->nr_routes == d->cap_routes)
 		return -1;
 	r = &d->routes[d->nr_routes];
 	memset(r, 0, sizeof(*r));
 	r->pid = pid;
-	if (d->new_route(d->route_ctx, pid, r->prof_dir, sizeof(r->prof_dir)))
+	r->dir_fd = -1;
+	if (d->new_route(d->route_ctx, pid, r->prof_dir, sizeof(r->prof_dir), &fd) ||
+	    (r->dir_fd = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1)) < 0)
 		r->prof_dir[0] = '\0';
 	d->last_route = d->nr_routes++;
 	return r->prof_dir[0] ? (int)d->last_route : -1;
@@ -608,11 +606,14 @@ static void *drain_thread(void *arg)
 	return NULL;
 }
 
-/* The routes of @cfg, or one route for cfg->prof_dir; each dir must exist. */
+/*
+ * The routes of @cfg, or one route for cfg->prof_dir; each dir must exist.
+ * Each route holds its directory open: a dup of the caller's fd, else
+ * opened by its path.
+ */
 static int drain_init_routes(struct npuprof_drain *d, const struct npuprof_drain_config *cfg)
 {
 	unsigned int n = cfg->nr_routes ? cfg->nr_routes : 1;
-	struct stat sb;
 
 	if (n > NPUPROF_DRAIN_MAX_ROUTES)
 		return -E2BIG;
@@ -626,21 +627,33 @@ static int drain_init_routes(struct npuprof_drain *d, const struct npuprof_drain
 	d->route_ctx = cfg->route_ctx;
 	if (cfg->new_route && !cfg->nr_routes)
 		d->nr_routes = n = 0;
+	for (unsigned int i = 0; i < d->cap_routes; i++)
+		d->routes[i].dir_fd = -1;
 	for (unsigned int i = 0; i < n; i++) {
 		const char *dir = cfg->nr_routes ? cfg->routes[i].prof_dir : cfg->prof_dir;
+		int fd = cfg->nr_routes && cfg->routes[i].dir_fd > 0 ? cfg->routes[i].dir_fd : -1;
 
 		if (!dir)
 			return -EINVAL;
-		if (stat(dir, &sb))
-			return -errno;
-		if (!S_ISDIR(sb.st_mode))
-			return -ENOTDIR;
 		if (snprintf(d->routes[i].prof_dir, sizeof(d->routes[i].prof_dir), "%s", dir) >=
 		    (int)sizeof(d->routes[i].prof_dir))
 			return -ENAMETOOLONG;
+		fd = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1)
+			     : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		d->routes[i].dir_fd = fd;
 		d->routes[i].pid = cfg->nr_routes ? cfg->routes[i].pid : 0;
 	}
 	return 0;
+}
+
+static void drain_free_routes(struct npuprof_drain *d)
+{
+	for (unsigned int i = 0; d->routes && i < d->cap_routes; i++)
+		if (d->routes[i].dir_fd >= 0)
+			close(d->routes[i].dir_fd);
+	free(d->routes);
 }
 
 static int drain_init(struct npuprof_drain *d, const struct npuprof_drain_config *cfg,
@@ -724,7 +737,7 @@ out_exit_ring:
 out_free:
 	if (d->srcs)
 		drain_free_srcs(d);
-	free(d->routes);
+	drain_free_routes(d);
 	free(d);
 	return err;
 }
@@ -748,7 +761,7 @@ int npuprof_drain_stop(struct npuprof_drain *d, struct npuprof_drain_stats *st,
 	io_uring_queue_exit(&d->ring);
 	close(d->stop_fd);
 	drain_free_srcs(d);
-	free(d->routes);
+	drain_free_routes(d);
 	free(d);
 	return err;
 }

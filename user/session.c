@@ -29,7 +29,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <jansson.h>
 #include <limits.h>
 #include <pthread.h>
@@ -48,6 +47,7 @@
 #include <npuprof/drain.h>
 #include <npuprof/kring.h>
 #include <npuprof/name_text.h>
+#include <npuprof/prof_fs.h>
 #include <npuprof/record.h>
 #include <npuprof/session.h>
 
@@ -90,11 +90,14 @@ struct session_member {
 	bool leaving;	/* detached during the window: dropped at stop */
 	bool followed;	/* joined by following a launcher, for this window only */
 	char prof_dir[PATH_MAX];
+	char prof_name[128]; /* PROF_XXX: prof_dir's last component */
+	int dir_fd;	/* prof_dir, open while in the window; -1 otherwise */
 };
 
 struct npuprof_session {
 	struct npuprof_session_opts opts;
 	char *output;
+	int out_fd; /* --output, open: every PROF_XXX is made below it (prof_fs.h) */
 	char *params_json;
 	struct session_member members[NPUPROF_SESSION_MAX_PIDS];
 	unsigned int nr_members;
@@ -250,6 +253,23 @@ static void read_comm(pid_t pid, char *buf, size_t size)
 	buf[n] = '\0';
 }
 
+/* --output: the caller's open directory (dup'd), else opened by its path. */
+static int open_output(struct npuprof_session *s)
+{
+	int fd;
+
+	if (s->opts.output_fd >= 0)
+		fd = fcntl(s->opts.output_fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+	else
+		fd = open(s->output, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		set_error(s, s->output, -errno);
+		return -errno;
+	}
+	s->out_fd = fd;
+	return 0;
+}
+
 int npuprof_session_create(const struct npuprof_session_opts *opts, struct npuprof_session **out)
 {
 	struct npuprof_session *s;
@@ -260,6 +280,7 @@ int npuprof_session_create(const struct npuprof_session_opts *opts, struct npupr
 		return -ENOMEM;
 	pthread_mutex_init(&s->lock, NULL);
 	s->opts = *opts;
+	s->out_fd = -1;
 	s->output = strdup(opts->output);
 	s->params_json = strdup(opts->params_json ? opts->params_json : "{}");
 	if (!s->output || !s->params_json) {
@@ -267,6 +288,9 @@ int npuprof_session_create(const struct npuprof_session_opts *opts, struct npupr
 		goto out_close;
 	}
 	err = open_producers(s);
+	if (err)
+		goto out_close;
+	err = open_output(s);
 	if (err)
 		goto out_close;
 	*out = s;
@@ -334,6 +358,7 @@ int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid)
 	}
 	m = &s->members[s->nr_members++];
 	memset(m, 0, sizeof(*m));
+	m->dir_fd = -1;
 	m->pid = pid;
 	m->rank = read_rank(pid);
 	read_comm(pid, m->comm, sizeof(m->comm));
@@ -480,12 +505,12 @@ const char *npuprof_session_prof_dir(const struct npuprof_session *s, pid_t pid)
  * PROF_<index>_<local time to ms>_<pid %08d><8 letters A-R>, as CANN's
  * CreateProfDirSuffix; dynamic mode always uses index 000001.
  */
-static void prof_dir_name(char *buf, size_t size, pid_t pid, const struct timespec *now)
+static void prof_dir_name(char *buf, size_t size, pid_t pid, const struct timespec *now, int attempt)
 {
 	struct tm tm;
 	char letters[9];
 	uint64_t h = (uint64_t)now->tv_sec * 1000003u ^ (uint64_t)now->tv_nsec ^
-		     ((uint64_t)pid << 20) ^ (uint64_t)getpid();
+		     ((uint64_t)pid << 20) ^ (uint64_t)getpid() ^ ((uint64_t)attempt << 48);
 	int i;
 
 	for (i = 0; i < 8; i++) {
@@ -499,43 +524,29 @@ static void prof_dir_name(char *buf, size_t size, pid_t pid, const struct timesp
 		 tm.tm_sec, now->tv_nsec / 1000000, (int)pid, letters);
 }
 
-/* mkdir -p @path with msprof's mode 0750 (--output may not exist yet). */
-static int mkdir_p(const char *path)
-{
-	char tmp[PATH_MAX];
-	char *p;
-
-	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0750) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0750) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-/* Write @doc as pretty JSON to <@m's prof_dir>/<rel>; steals @doc. */
+/*
+ * Write @doc as pretty JSON to the new file <@m's prof_dir>/<rel>; steals
+ * @doc.  A name already taken (a planted symlink) fails with -EEXIST.
+ */
 static int write_json(struct npuprof_session *s, const struct session_member *m, const char *rel,
 		      json_t *doc)
 {
 	char path[PATH_MAX + 64];
-	int err = 0;
+	int fd, err = 0;
 
+	snprintf(path, sizeof(path), "%s/%s", m->prof_dir, rel);
 	if (!doc)
 		return -ENOMEM;
-	if (snprintf(path, sizeof(path), "%s/%s", m->prof_dir, rel) >= (int)sizeof(path)) {
-		json_decref(doc);
-		return -ENAMETOOLONG;
+	fd = npuprof_prof_create(m->dir_fd, rel);
+	if (fd < 0) {
+		err = fd;
+	} else {
+		errno = 0;
+		if (json_dumpfd(doc, fd, JSON_INDENT(2) | JSON_SORT_KEYS))
+			err = errno ? -errno : -EIO;
+		if (close(fd) && !err)
+			err = -errno;
 	}
-	errno = 0;
-	if (json_dump_file(doc, path, JSON_INDENT(2) | JSON_SORT_KEYS))
-		err = errno ? -errno : -EIO;
 	json_decref(doc);
 	if (err)
 		set_error(s, path, err);
@@ -586,7 +597,7 @@ static void drop_window_members(struct npuprof_session *s);
  * make it a member of this window.  Its start_info is written at stop,
  * when the window's clocks are surely read.
  */
-static int session_new_route(void *ctx, uint32_t pid, char *dir, size_t size)
+static int session_new_route(void *ctx, uint32_t pid, char *dir, size_t size, int *dir_fd)
 {
 	struct npuprof_session *s = ctx;
 	struct session_member *m;
@@ -607,6 +618,7 @@ static int session_new_route(void *ctx, uint32_t pid, char *dir, size_t size)
 	if (!err) {
 		s->nr_members++;
 		snprintf(dir, size, "%s", m->prof_dir);
+		*dir_fd = m->dir_fd;
 	}
 	pthread_mutex_unlock(&s->lock);
 	return err;
@@ -627,7 +639,8 @@ static int start_drain(struct npuprof_session *s)
 
 	for (i = 0; i < s->nr_members; i++)
 		routes[i] = (struct npuprof_drain_route){ (uint32_t)s->members[i].pid,
-							  s->members[i].prof_dir };
+							  s->members[i].prof_dir,
+							  s->members[i].dir_fd };
 
 	if (s->kring) {
 		srcs[n++] = (struct npuprof_drain_source){
@@ -713,49 +726,77 @@ static int enable_producers(struct npuprof_session *s)
 	return 0;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* The window is over for @m: its PROF_XXX is no longer written. */
+static void close_prof_dir(struct session_member *m)
 {
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path) ? -errno : 0;
+	if (m->dir_fd >= 0)
+		close(m->dir_fd);
+	m->dir_fd = -1;
+	m->in_window = false;
 }
 
-static void remove_prof_dir(struct session_member *m)
+/*
+ * Remove @m's PROF_XXX by the name it was made under, below --output's fd,
+ * never following a symlink.  Should someone have renamed it away and put
+ * something else there, that is what goes: it sits in our PROF_XXX's place.
+ */
+static void remove_prof_dir(struct npuprof_session *s, struct session_member *m)
 {
-	if (m->prof_dir[0])
-		nftw(m->prof_dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	if (m->prof_name[0] && m->dir_fd >= 0)
+		npuprof_prof_remove(s->out_fd, m->prof_name);
+	close_prof_dir(m);
 	m->prof_dir[0] = '\0';
-	m->in_window = false;
+	m->prof_name[0] = '\0';
 }
 
 static void remove_prof_dirs(struct npuprof_session *s)
 {
 	for (unsigned int i = 0; i < s->nr_members; i++)
-		remove_prof_dir(&s->members[i]);
+		remove_prof_dir(s, &s->members[i]);
+}
+
+/*
+ * A new PROF_XXX below --output's fd, held open in @m->dir_fd.  A name
+ * that is taken (a directory of another msprof, or a symlink planted at
+ * a name guessed from the clock) is never used: the letters are drawn
+ * again, PROF_NAME_TRIES times.
+ */
+#define PROF_NAME_TRIES 8
+
+static int make_prof_name(struct npuprof_session *s, struct session_member *m)
+{
+	int fd = -EEXIST;
+
+	for (int i = 0; i < PROF_NAME_TRIES && fd == -EEXIST; i++) {
+		prof_dir_name(m->prof_name, sizeof(m->prof_name), m->pid, &s->begin_real, i);
+		fd = npuprof_prof_mkdir_new(s->out_fd, m->prof_name);
+	}
+	return fd;
 }
 
 /* <output>/PROF_XXX/host/data of member @m. */
 /* @report: word a failure in s->error (not from the drain thread). */
 static int make_prof_dir(struct npuprof_session *s, struct session_member *m, bool report)
 {
-	char name[128], path[PATH_MAX + 16];
-	int err;
+	int fd, data_fd;
 
-	prof_dir_name(name, sizeof(name), m->pid, &s->begin_real);
-	if (snprintf(m->prof_dir, sizeof(m->prof_dir), "%s/%s", s->output, name) >=
-	    (int)sizeof(m->prof_dir)) {
-		m->prof_dir[0] = '\0';
-		return -ENAMETOOLONG;
-	}
-	snprintf(path, sizeof(path), "%s/host/data", m->prof_dir);
-	err = mkdir_p(path);
-	if (err) {
+	m->dir_fd = -1;
+	fd = make_prof_name(s, m);
+	snprintf(m->prof_dir, sizeof(m->prof_dir), "%s/%s", s->output, m->prof_name);
+	data_fd = fd < 0 ? fd : npuprof_prof_mkdirs(fd, "host/data");
+	if (data_fd < 0) {
 		if (report)
-			set_error(s, path, err);
+			set_error(s, m->prof_dir, data_fd);
+		if (fd >= 0) {
+			close(fd);
+			npuprof_prof_remove(s->out_fd, m->prof_name);
+		}
 		m->prof_dir[0] = '\0';
-		return err;
+		m->prof_name[0] = '\0';
+		return data_fd;
 	}
+	close(data_fd);
+	m->dir_fd = fd;
 	m->in_window = true;
 	m->discard = false;
 	return 0;
@@ -870,12 +911,13 @@ static json_t *clock_samples(struct npuprof_session *s)
 static json_t *data_devices(const struct session_member *m)
 {
 	json_t *arr = json_array();
-	char path[PATH_MAX + 32];
+	char name[32];
+	struct stat st;
 	int d;
 
 	for (d = 0; d < SESSION_MAX_DEVICES; d++) {
-		snprintf(path, sizeof(path), "%s/device_%d", m->prof_dir, d);
-		if (access(path, F_OK) == 0)
+		snprintf(name, sizeof(name), "device_%d", d);
+		if (!fstatat(m->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode))
 			json_array_append_new(arr, json_integer(d));
 	}
 	return arr;
@@ -1053,12 +1095,12 @@ int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_resul
 		if (!m->in_window)
 			continue;
 		if (m->discard) {
-			remove_prof_dir(m);
+			remove_prof_dir(s, m);
 			continue;
 		}
 		e = finish_member(s, m, route_stats(rst, m->pid), &st, r);
 		err = err ? err : e;
-		m->in_window = false;
+		close_prof_dir(m);
 	}
 	drop_window_members(s);
 	return err;
@@ -1087,6 +1129,8 @@ void npuprof_session_close(struct npuprof_session *s)
 		npuprof_acl_trace_close(s->acl);
 	if (s->kring)
 		npuprof_kring_close(s->kring);
+	if (s->out_fd >= 0)
+		close(s->out_fd);
 	free(s->output);
 	free(s->params_json);
 	pthread_mutex_destroy(&s->lock);

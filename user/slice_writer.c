@@ -33,6 +33,7 @@
 #include <zstd.h>
 
 #include <npuprof/clock.h>
+#include <npuprof/prof_fs.h>
 
 #include "slice_writer.h"
 
@@ -41,12 +42,14 @@
 
 struct slice_file {
 	int fd;
+	int dir_fd;	      /* a dup of the writer's: .done may outlive it */
 	unsigned int idx;
 	uint64_t queued;      /* bytes queued: the final size once written */
 	uint64_t written;     /* bytes the kernel confirmed */
 	unsigned int pending; /* write buffers not yet completed */
 	bool retired;         /* no more frames will be queued to it */
 	char path[PATH_MAX];
+	char name[NAME_MAX + 1]; /* path's last component */
 };
 
 struct slice_buf {
@@ -63,6 +66,7 @@ struct slice_writer {
 	struct io_uring *ring;
 	struct slice_writer_cfg cfg; /* dir and series point into names[] */
 	char names[2][PATH_MAX];
+	int dir_fd; /* cfg.dir, open: slices are made below it (prof_fs.h) */
 	ZSTD_CCtx *cctx;
 	struct slice_file *cur; /* slice taking frames, NULL between slices */
 	unsigned int next_idx;
@@ -85,16 +89,16 @@ static void writer_fail(struct slice_writer *w, int err)
 /* "filesize:<n>\n" next to the slice, as CANN's file_slice.cpp does. */
 static void file_write_done(const struct slice_file *f)
 {
-	char path[PATH_MAX + 8], text[48];
+	char name[NAME_MAX + 8], text[48];
 	int fd, len;
 
-	snprintf(path, sizeof(path), "%s.done", f->path);
+	snprintf(name, sizeof(name), "%s.done", f->name);
 	len = snprintf(text, sizeof(text), "filesize:%llu\n", (unsigned long long)f->written);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+	fd = npuprof_prof_create(f->dir_fd, name);
 	if (fd < 0)
 		return; /* the slice itself stays readable without it */
 	if (write(fd, text, (size_t)len) != len)
-		unlink(path); /* a wrong size is worse than none */
+		unlinkat(f->dir_fd, name, 0); /* a wrong size is worse than none */
 	close(fd);
 }
 
@@ -105,6 +109,7 @@ static void file_maybe_finish(struct slice_file *f)
 		return;
 	close(f->fd);
 	file_write_done(f);
+	close(f->dir_fd);
 	free(f);
 }
 
@@ -116,16 +121,20 @@ static int writer_open_file(struct slice_writer *w)
 	if (!f)
 		return -ENOMEM;
 	f->idx = w->next_idx;
-	len = snprintf(f->path, sizeof(f->path), "%s/%s.slice_%u", w->cfg.dir, w->cfg.series,
-		       f->idx);
-	if (len < 0 || (size_t)len + sizeof(".done") > sizeof(f->path)) {
+	len = snprintf(f->name, sizeof(f->name), "%s.slice_%u", w->cfg.series, f->idx);
+	if (len < 0 || (size_t)len + sizeof(".done") > sizeof(f->name) ||
+	    snprintf(f->path, sizeof(f->path), "%s/%s", w->cfg.dir, f->name) >= (int)sizeof(f->path)) {
 		free(f);
 		return -ENAMETOOLONG;
 	}
-	f->fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
-	if (f->fd < 0) {
-		int err = -errno;
+	/* a new file: a name already taken (a planted symlink) is -EEXIST */
+	f->fd = npuprof_prof_create(w->dir_fd, f->name);
+	f->dir_fd = f->fd < 0 ? -1 : fcntl(w->dir_fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+	if (f->dir_fd < 0) {
+		int err = f->fd < 0 ? f->fd : -errno;
 
+		if (f->fd >= 0)
+			close(f->fd);
 		free(f);
 		return err;
 	}
@@ -219,10 +228,27 @@ static int writer_stream_hdr(struct slice_writer *w)
 int slice_writer_open(struct io_uring *ring, const struct slice_writer_cfg *cfg,
 		      struct slice_writer **out)
 {
+	int fd = open(cfg->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	err = slice_writer_open_at(ring, cfg, fd, out);
+	close(fd);
+	return err;
+}
+
+int slice_writer_open_at(struct io_uring *ring, const struct slice_writer_cfg *cfg, int dir_fd,
+			 struct slice_writer **out)
+{
 	struct slice_writer *w = calloc(1, sizeof(*w));
 
 	if (!w)
 		return -ENOMEM;
+	w->dir_fd = fcntl(dir_fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+	if (w->dir_fd < 0) {
+		free(w);
+		return -errno;
+	}
 	w->ring = ring;
 	w->cfg = *cfg;
 	snprintf(w->names[0], PATH_MAX, "%s", cfg->dir);
@@ -231,6 +257,7 @@ int slice_writer_open(struct io_uring *ring, const struct slice_writer_cfg *cfg,
 	w->cfg.series = w->names[1];
 	w->cctx = ZSTD_createCCtx();
 	if (!w->cctx) {
+		close(w->dir_fd);
 		free(w);
 		return -ENOMEM;
 	}
@@ -526,6 +553,7 @@ int slice_writer_close(struct slice_writer *w, struct slice_writer_stats *st)
 	if (st)
 		*st = w->st;
 	ZSTD_freeCCtx(w->cctx);
+	close(w->dir_fd);
 	free(w->out);
 	free(w);
 	return err;

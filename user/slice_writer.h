@@ -63,10 +63,19 @@ struct slice_writer;
  * @cfg:  copied
  * @out:  the writer
  *
- * Return: 0; -ENOMEM.
+ * Return: 0; -ENOMEM; -errno of opening @cfg->dir.
  */
 int slice_writer_open(struct io_uring *ring, const struct slice_writer_cfg *cfg,
 		      struct slice_writer **out);
+
+/**
+ * slice_writer_open_at() - as slice_writer_open(), with @cfg->dir given
+ * open as @dir_fd (kept as a dup; @cfg->dir is then only for messages):
+ * slices and .done files are made below it as new files, never through a
+ * symlink (npuprof/prof_fs.h).  Return: 0; -ENOMEM; -errno of the dup.
+ */
+int slice_writer_open_at(struct io_uring *ring, const struct slice_writer_cfg *cfg, int dir_fd,
+			 struct slice_writer **out);
 
 /**
  * slice_writer_append() - compress one record (copied) into the open frame

@@ -15,6 +15,7 @@
  * in all, whatever the number of records), 303 is refused once and its
  * records count as foreign, and the route stats carry each pid.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
@@ -99,7 +100,7 @@ struct asked {
 };
 
 /* new_route: a directory for 101 and 202, none for 303. */
-static int make_route(void *ctx, uint32_t pid, char *dir, size_t size)
+static int make_route(void *ctx, uint32_t pid, char *dir, size_t size, int *dir_fd)
 {
 	struct asked *a = ctx;
 
@@ -107,7 +108,10 @@ static int make_route(void *ctx, uint32_t pid, char *dir, size_t size)
 	if (pid == 303)
 		return -EPERM;
 	snprintf(dir, size, "%s/PROF_%u", a->root, pid);
-	return mkdir(dir, 0750) ? -errno : 0;
+	if (mkdir(dir, 0750))
+		return -errno;
+	*dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* the drain dups it */
+	return *dir_fd < 0 ? -errno : 0;
 }
 
 static void test_follow(void)
@@ -171,7 +175,7 @@ int main(void)
 {
 	static struct memring_src f;
 	char root[] = "/tmp/npuprof-routes-XXXXXX", a[600], b[600];
-	struct npuprof_drain_route routes[2] = { { 101, a }, { 202, b } };
+	struct npuprof_drain_route routes[2] = { { 101, a, -1 }, { 202, b, -1 } };
 	struct npuprof_drain_source src = { .name = "fake", .source = NPUPROF_SRC_KMOD,
 					    .nr_cpus = 1, .obj = &f, .consume = memring_src_consume,
 					    .stats = fake_stats };

@@ -17,6 +17,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -26,6 +27,20 @@
 #include "recgen.h"
 #include "tmpdir.h"
 #include "../../user/slice_writer.h"
+
+/*
+ * The writer makes each file with npuprof_prof_create(), which refuses a
+ * name that is taken (prof_fs.h).  This test sets its slice up in advance
+ * on purpose, so it stands in for that call and opens what is there.
+ */
+int npuprof_prof_create(int dirfd, const char *rel)
+{
+	int fd = openat(dirfd, rel, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT)
+		fd = openat(dirfd, rel, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640);
+	return fd < 0 ? -errno : fd;
+}
 
 static int fail_waits;	 /* waits still to fail */
 static int failed_waits; /* waits failed so far */

@@ -164,7 +164,7 @@ static void finish_capture(struct msprof_dyn *d)
 	rc = d->ops->stop(d->s, res, n);
 	if (rc) {
 		npuprof_err("stopping the capture failed: %s", session_why(d, rc));
-		d->failures++;
+		d->incomplete++;
 	}
 	for (i = 0; i < n; i++) {
 		const struct npuprof_session_result *r = &res[i];
@@ -173,6 +173,7 @@ static void finish_capture(struct msprof_dyn *d)
 			missed = r->follow_missed;
 		if (r->discarded || !r->prof_dir[0])
 			continue;
+		d->saved++;
 		reply("PROF data saved in %s: %llu api records, %llu device task events, %llu records lost",
 		      r->prof_dir, (unsigned long long)r->api_records,
 		      (unsigned long long)r->task_records, (unsigned long long)r->lost);
@@ -180,7 +181,7 @@ static void finish_capture(struct msprof_dyn *d)
 			npuprof_err("writing PROF data in %s failed: %s%s", r->prof_dir,
 				    strerror(-r->write_error),
 				    r->write_error == -ENOSPC ? ": free disk space under --output and collect again" : "");
-			d->failures++;
+			d->incomplete++;
 		}
 		if (d->result && (rc = msprof_result_saved(d->result, r)))
 			msprof_result_error(d, rc);
@@ -355,7 +356,7 @@ static int cmd_start(struct msprof_dyn *d)
 					    (int)d->t[0].app_pid, session_why(d, rc));
 			else
 				npuprof_err("cannot start the capture: %s", session_why(d, rc));
-			d->failures++;
+			d->incomplete++; /* a window asked for and not had */
 			return MSPROF_CMD_CONTINUE;
 		}
 	}
@@ -795,7 +796,7 @@ static int app_start(struct msprof_dyn *d)
 
 	if (rc) {
 		npuprof_err("cannot start the capture: %s", session_why(d, rc));
-		d->failures++;
+		d->incomplete++;
 		return rc;
 	}
 	reply("collection started");

@@ -72,8 +72,16 @@ struct msprof_target {
  * @gone:           0, or why the session ended without quit: -ESRCH (the
  *                  last app exited) or -ECONNRESET (its server left)
  * @failures:       requested captures that failed: a process that could
- *                  not be reached, refused a start or a stop, or left in
- *                  the middle of a window; the exit status reports them
+ *                  not be reached, refused a start or a stop, or lost its
+ *                  connection in the middle of a window
+ * @saved:          PROF_XXX directories saved (with or without data)
+ * @incomplete:     windows known to miss part of what was asked for: a
+ *                  start or a stop of our capture failed, a write failed,
+ *                  records were lost.  With @failures and @saved, these
+ *                  make the exit status (msprof_run_status())
+ * @out_fd:         --output, open and proven writable before anything is
+ *                  attached (npuprof_prof_output_open()); -1 before
+ * @out_made:       directories of --output that this run created
  * @result:         --result stream, NULL when not asked for (result.h)
  * @discover:       optional, called every check interval: may add targets
  *                  (launch mode: the ranks the launched job starts)
@@ -92,6 +100,10 @@ struct msprof_dyn {
 	unsigned long lineno;
 	int gone;
 	unsigned int failures;
+	unsigned int saved;
+	unsigned int incomplete;
+	int out_fd;
+	unsigned int out_made;
 	FILE *result;
 	int (*discover)(struct msprof_dyn *d);
 	const char *params;

@@ -33,6 +33,7 @@
 #include <npuprof/dynprof_proto.h>
 #include <npuprof/msg.h>
 #include <npuprof/name_text.h>
+#include <npuprof/prof_fs.h>
 #include <npuprof/session.h>
 
 #include "cmdloop.h"
@@ -547,6 +548,7 @@ static int create_session(const struct msprof_options *o, const char *params, st
 {
 	struct npuprof_session_opts opts = {
 		.output = o->output_abs,
+		.output_fd = d->out_fd,
 		.ascendcl = o->ascendcl,
 		.runtime_api = o->runtime_api,
 		.task_time = o->task_time != MSPROF_TASK_TIME_OFF,
@@ -880,32 +882,81 @@ static void describe_targets(const struct msprof_dyn *d, char *buf, size_t size)
 }
 
 /*
- * What every run needs first: the parameters for the app (returned, the
- * caller frees them with end_run()) and the --result stream in @d.
- * Return: NULL after saying what failed.
+ * --output, before anything is attached: created if missing and proven
+ * writable with a probe file (a path under /proc, a read-only or full file
+ * system fail here, not at the first start).  The options check created
+ * nothing, so a usage error leaves nothing; this run's directories go
+ * again at its end when they stayed empty (end_run()).
  */
+static int open_output(const struct msprof_options *o, struct msprof_dyn *d)
+{
+	char failed[PATH_MAX];
+	int fd = npuprof_prof_output_open(o->output_abs, &d->out_made, failed, sizeof(failed));
+
+	if (fd >= 0) {
+		d->out_fd = fd;
+		return 0;
+	}
+	if (!strcmp(failed, o->output_abs))
+		npuprof_err("--output=%s: cannot write there: %s; nothing was started",
+			    o->output[0] ? o->output : o->output_abs, strerror(-fd));
+	else
+		npuprof_err("--output=%s: cannot create %s: %s; nothing was started",
+			    o->output[0] ? o->output : o->output_abs, failed, strerror(-fd));
+	return fd;
+}
+
+/*
+ * What every run needs first: --output ready, the parameters for the app
+ * (returned, the caller frees them with end_run()) and the --result
+ * stream in @d.  Return: NULL after saying what failed.
+ */
+static void end_run(const struct msprof_options *o, struct msprof_dyn *d, char *params);
+
 static char *begin_run(const struct msprof_options *o, struct msprof_dyn *d)
 {
-	char *params = msprof_params_json(o, getpid());
+	char *params;
 
+	d->out_fd = -1;
+	if (open_output(o, d))
+		return NULL;
+	params = msprof_params_json(o, getpid());
 	if (!params) {
 		npuprof_err("building the profiling parameters: %s", strerror(ENOMEM));
+		end_run(o, d, NULL);
 		return NULL;
 	}
 	if (o->result[0] && !(d->result = msprof_result_open(o->result))) {
 		npuprof_err("--result=%s: %s", o->result, strerror(errno));
-		free(params);
+		end_run(o, d, params);
 		return NULL;
 	}
 	return params;
 }
 
-static void end_run(struct msprof_dyn *d, char *params)
+static void end_run(const struct msprof_options *o, struct msprof_dyn *d, char *params)
 {
 	free(params);
 	if (d->result)
 		fclose(d->result);
 	d->result = NULL;
+	if (d->out_fd >= 0)
+		close(d->out_fd);
+	d->out_fd = -1;
+	npuprof_prof_output_unmake(o->output_abs, d->out_made); /* only if still empty */
+}
+
+int msprof_run_status(const struct msprof_dyn *d, int setup_rc)
+{
+	if (d->child > 0 && d->child_reaped && app_status(d->child_status))
+		return app_status(d->child_status);
+	if (setup_rc)
+		return MSPROF_EXIT_FAILURE;
+	if ((d->failures || d->incomplete) && !d->saved)
+		return MSPROF_EXIT_FAILURE; /* asked for, and nothing saved */
+	if (d->incomplete)
+		return MSPROF_EXIT_INCOMPLETE;
+	return d->failures ? MSPROF_EXIT_PARTIAL : 0;
 }
 
 int msprof_dynamic_run(const struct msprof_options *o)
@@ -945,13 +996,8 @@ int msprof_dynamic_run(const struct msprof_options *o)
 	/* A launch that failed because the app ended has said how already. */
 	if (d.child > 0 && !(rc && d.child_reaped))
 		wait_app(&d);
-	end_run(&d, params);
-	if (rc)
-		return MSPROF_EXIT_FAILURE;
-	/* launch mode: the launched command's own status, once all is saved */
-	if (d.child > 0 && d.child_reaped && app_status(d.child_status))
-		return app_status(d.child_status);
-	return d.failures ? MSPROF_EXIT_PARTIAL : 0;
+	end_run(o, &d, params);
+	return msprof_run_status(&d, rc);
 }
 
 /*
@@ -1031,10 +1077,6 @@ out_close:
 	if (d.child > 0 && !d.child_reaped)
 		wait_app(&d);
 out_free:
-	end_run(&d, params);
-	if (d.child > 0 && d.child_reaped && app_status(d.child_status))
-		return app_status(d.child_status);
-	if (rc)
-		return MSPROF_EXIT_FAILURE;
-	return d.failures ? MSPROF_EXIT_PARTIAL : 0;
+	end_run(o, &d, params);
+	return msprof_run_status(&d, rc);
 }

@@ -55,6 +55,21 @@ void msprof_session_words(int err, const char *context, pid_t pid, char *buf, si
 int msprof_dynamic_run(const struct msprof_options *o);
 
 /**
+ * msprof_run_status() - the exit status of a dynamic or app mode run
+ * (options.h, README "Exit status")
+ * @setup_rc: 0, or the -errno with which setting up the run failed
+ *
+ * In order: the launched app's non-zero status (128 + signal when
+ * killed); MSPROF_EXIT_FAILURE when setting up failed, or when a capture
+ * was asked for (a start) and nothing was saved; MSPROF_EXIT_INCOMPLETE
+ * when a window was saved but known incomplete, or one of several
+ * failed; MSPROF_EXIT_PARTIAL when some processes were captured and
+ * others not; else 0 (also when no start was ever asked for).
+ */
+struct msprof_dyn;
+int msprof_run_status(const struct msprof_dyn *d, int setup_rc);
+
+/**
  * msprof_app_run() - app mode: msprof APP ARGS (or --application) without
  * --dynamic.  Runs the app with PROFILER_SAMPLECONFIG (no in-app server),
  * follows every process it starts, collects from launch (or --delay

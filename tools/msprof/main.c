@@ -33,8 +33,9 @@ static int run_export(const struct msprof_options *o)
 }
 
 /*
- * --output was checked, not created: the first "start" creates it with
- * its PROF_XXX directory, so a launch that fails earlier leaves nothing.
+ * --output was checked, not created: the run creates it and proves it
+ * writable before anything is attached, and removes it again when a
+ * failure left it empty, so a launch that fails early leaves nothing.
  */
 static int run_dynamic(const struct msprof_options *o)
 {

@@ -7,7 +7,8 @@
  *  1. msprof_options_parse()   syntax and values only; touches nothing;
  *  2. msprof_options_check()   modes, conflicts, --output and --pid against
  *                              the file system; creates nothing.
- * --output itself is created by the capture session at the first start.
+ * --output itself is created and probed by the run, before anything is
+ * attached (dynamic.c), and removed again if the run leaves it empty.
  * Steps 1 and 2 put the message in @err (without the "[ERROR] msprof: "
  * prefix); main prints it and exits with MSPROF_EXIT_USAGE.
  */

@@ -35,8 +35,8 @@ victim=$!
 $msprof --dynamic=on --pid=$victim --output="$out/nosock" >"$out/nosock.log" 2>&1
 rc=$?
 kill $victim
-if [ $rc = 1 ] && has "$out/nosock.log" "no dynamic profiling socket" && [ ! -e "$out/nosock" ]; then
-	ok "no socket: named, exit 1, nothing created"
+if [ $rc = 2 ] && has "$out/nosock.log" "no dynamic profiling socket" && [ ! -e "$out/nosock" ]; then
+	ok "no socket: named, exit 2 (usage), nothing created"
 else
 	fail "no socket (rc=$rc)"; show "$out/nosock.log"
 fi
@@ -140,6 +140,125 @@ if [ $rc = 0 ] && has "$out/silent.log" "does not answer: not controlled" &&
 	ok "launch mode, a silent server in the job: given up once, real rank captured ($n PROF dirs, ${secs}s)"
 else
 	fail "launch mode with a silent server (rc=$rc, $n PROF dirs, ${secs}s)"; show "$out/silent.log"
+fi
+
+# 10. --output where nothing can be created (under /proc): named before
+#     anything is attached or launched, exit 1.
+printf 'start\nstop\n' | $msprof --dynamic=on --output=/proc/npuprof/out $app --steps=60 --step-gap-ms=20 \
+	--quiet >"$out/procout.log" 2>&1
+rc=$?
+if [ $rc = 1 ] && has "$out/procout.log" "--output=/proc/npuprof/out: cannot create /proc/npuprof: No such file or directory; nothing was started" &&
+	! has "$out/procout.log" "is ready" && ! has "$out/procout.log" '"steps"'; then
+	ok "--output under /proc: named before anything ran, exit 1"
+else
+	fail "--output under /proc (rc=$rc)"; show "$out/procout.log"
+fi
+
+# 11. a disk that fills up during the capture (a 96 KiB tmpfs): the data
+#     that fit is saved, the write error named, exit 3 (incomplete).
+mkdir -p /tmp/full && mount -t tmpfs -o size=96k tmpfs /tmp/full
+{ sleep 2; echo start; sleep 6; echo stop; echo quit; } |
+	$msprof --dynamic=on --output=/tmp/full $app --steps=600 --step-gap-ms=5 --streams=4 --quiet \
+		>"$out/full.log" 2>&1
+rc=$?
+if [ $rc = 3 ] && has "$out/full.log" "No space left on device" && has "$out/full.log" "PROF data saved in"; then
+	ok "disk full during capture: named, data so far saved, exit 3"
+else
+	fail "disk full (rc=$rc)"; show "$out/full.log"
+fi
+umount /tmp/full
+
+# stopper FIFO SECONDS: a command writer that says start, then stop only
+# after SECONDS (or when $out/go appears); its pid in $writer.  FIFOs live
+# in the guest's /tmp (9p cannot hold them).
+stopper() {
+	rm -f "$1" "$out/go" && mkfifo "$1"
+	(
+		exec 3>"$1"
+		echo start >&3
+		i=0
+		while [ $i -lt $(($2 * 10)) ] && [ ! -e "$out/go" ]; do sleep 0.1 3>&-; i=$((i + 1)); done
+		echo stop >&3
+		echo quit >&3
+	) &
+	writer=$!
+}
+
+# wait_for FILE TEXT: until FILE says TEXT (at most 60 s).
+wait_for() {
+	i=0
+	while ! has "$1" "$2" && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+}
+
+# 12. attach mode, the only process is killed mid-capture while "stop" is
+#     two minutes away: msprof saves, says so and exits at once (status 0),
+#     without waiting for its input to end.
+PROFILING_MODE=dynamic $app --steps=3000 --step-gap-ms=20 --quiet >"$out/dead.app" 2>&1 &
+victim=$!
+while [ ! -S "$HOME/dynamic_profiling_socket_$victim" ]; do sleep 0.1; done
+stopper /tmp/dead.fifo 120
+$msprof --dynamic=on --pid=$victim --output="$out/dead" </tmp/dead.fifo >"$out/dead.log" 2>&1 &
+mpid=$!
+wait_for "$out/dead.log" "start success"
+sleep 1
+kill -9 $victim
+date +%s >"$out/dead.killed"
+wait $mpid
+rc=$?
+ended=$(date +%s)
+kill -0 $writer 2>/dev/null && waiting=1 || waiting=0
+kill $writer 2>/dev/null
+wait $victim 2>/dev/null
+prof=$(ls -d "$out"/dead/PROF_* 2>/dev/null | head -n 1)
+secs=$((ended - $(cat "$out/dead.killed" 2>/dev/null || echo 0)))
+if [ $rc = 0 ] && [ $waiting = 1 ] && has "$out/dead.log" "server process $victim has exited" &&
+	[ -n "$prof" ] && [ -f "$prof/host/end_info" ] && [ -f "$prof/host/info.json" ]; then
+	ok "attach, the only process killed: saved and exited ${secs}s after the kill, before stop"
+else
+	fail "attach, process killed (rc=$rc, still waiting for stop=$waiting, ${secs}s)"; show "$out/dead.log"
+fi
+
+# 13. launch mode, the app is killed mid-capture, "stop" two minutes away:
+#     msprof saves, exits at once with the app's status (128 + 9).
+stopper /tmp/lkill.fifo 120
+$msprof --dynamic=on --output="$out/lkill" sh -c 'echo $$ >'"$out/lkill.pid"'; exec '"$app"' --steps=3000 --step-gap-ms=20 --quiet' \
+	</tmp/lkill.fifo >"$out/lkill.log" 2>&1 &
+mpid=$!
+wait_for "$out/lkill.log" "start success"
+sleep 1
+kill -9 "$(cat "$out/lkill.pid")"
+wait $mpid
+rc=$?
+kill -0 $writer 2>/dev/null && waiting=1 || waiting=0
+kill $writer 2>/dev/null
+prof=$(ls -d "$out"/lkill/PROF_* 2>/dev/null | head -n 1)
+if [ $rc = 137 ] && [ $waiting = 1 ] && [ -n "$prof" ] && [ -f "$prof/host/info.json" ]; then
+	ok "launch, the app killed: saved, exit 137 before stop"
+else
+	fail "launch, app killed (rc=$rc, still waiting for stop=$waiting)"; show "$out/lkill.log"
+fi
+
+# 14. symlinks planted in a PROF dir where its control files go (as a user
+#     could if it were theirs): nothing is written through them, msprof
+#     names the file, and exits 3.  (Planted PROF_XXX names, device_N dirs
+#     and slices: tests/unit/test_prof_fs_symlinks.c.)
+printf 'victim\n' >/tmp/victim
+stopper /tmp/sym.fifo 60
+$msprof --dynamic=on --output="$out/sym" $app --steps=400 --step-gap-ms=20 --quiet \
+	</tmp/sym.fifo >"$out/sym.log" 2>&1 &
+mpid=$!
+i=0
+while [ -z "$(ls -d "$out"/sym/PROF_*/host 2>/dev/null)" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+prof=$(ls -d "$out"/sym/PROF_* 2>/dev/null | head -n 1)
+[ -n "$prof" ] && ln -s /tmp/victim "$prof/host/info.json" && ln -s /tmp/victim "$prof/host/end_info"
+touch "$out/go"
+wait $mpid
+rc=$?
+if [ $rc = 3 ] && [ "$(cat /tmp/victim)" = victim ] && [ -L "$prof/host/info.json" ] &&
+	has "$out/sym.log" "stopping the capture failed: $prof/host/" && has "$out/sym.log" ": File exists"; then
+	ok "symlinks planted at end_info and info.json: not followed, named, exit 3"
+else
+	fail "planted symlinks (rc=$rc, victim: $(cat /tmp/victim))"; show "$out/sym.log"
 fi
 
 rmmod npuprof && rmmod npusim || { fail "modules would not unload after the captures"; }

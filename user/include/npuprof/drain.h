@@ -57,13 +57,17 @@ struct npuprof_drain_source {
 /**
  * struct npuprof_drain_route - where one process's records go
  * @pid:      the tgid in the records' pid field
- * @prof_dir: its existing PROF_XXX directory
+ * @prof_dir: its existing PROF_XXX directory (its path, for messages)
+ * @dir_fd:   that directory, open (the drain keeps a dup), so nothing is
+ *            reached through a path an owner of --output could swap
+ *            (npuprof/prof_fs.h); 0 or less: open @prof_dir by its path
  */
 #define NPUPROF_DRAIN_MAX_ROUTES 64
 
 struct npuprof_drain_route {
 	uint32_t pid;
 	const char *prof_dir;
+	int dir_fd;
 };
 
 /**
@@ -75,9 +79,10 @@ struct npuprof_drain_route {
  * @nr_routes:   entries of @routes, 0 for none
  * @new_route:   optional, with routes: called on the drain thread for the
  *               first record of a pid no route names; it makes that pid's
- *               existing PROF_XXX directory and writes its path into @dir
- *               (@size bytes).  Return 0 to route the pid there from now
- *               on, or -errno to count its records as foreign.  At most
+ *               PROF_XXX directory, writes its path into @dir (@size
+ *               bytes) and its open fd into *@dir_fd (the drain keeps a
+ *               dup).  Return 0 to route the pid there from now on, or
+ *               -errno to count its records as foreign.  At most
  *               NPUPROF_DRAIN_MAX_ROUTES routes in all.
  * @route_ctx:   passed to @new_route
  * @slice_bytes: start a new slice once one holds this many compressed
@@ -90,7 +95,7 @@ struct npuprof_drain_config {
 	const char *prof_dir;
 	const struct npuprof_drain_route *routes;
 	unsigned int nr_routes;
-	int (*new_route)(void *ctx, uint32_t pid, char *dir, size_t size);
+	int (*new_route)(void *ctx, uint32_t pid, char *dir, size_t size, int *dir_fd);
 	void *route_ctx;
 	uint64_t slice_bytes;
 	int zstd_level;

@@ -33,7 +33,11 @@
 
 /**
  * struct npuprof_session_opts - what to collect and where
- * @output:      --output directory (created if missing)
+ * @output:      --output directory, for paths in messages and results
+ * @output_fd:   --output, open (npuprof_prof_output_open(); the session
+ *               keeps a dup), or -1 to open @output, which must exist.
+ *               Every PROF_XXX is made below it without following a
+ *               symlink (npuprof/prof_fs.h).
  * @ascendcl:    1 to record AscendCL API calls (--ascendcl)
  * @runtime_api: 1 to record runtime API calls (--runtime-api)
  * @task_time:   1 to record device tasks (--task-time)
@@ -44,6 +48,7 @@
  */
 struct npuprof_session_opts {
 	const char *output;
+	int output_fd;
 	int ascendcl;
 	int runtime_api;
 	int task_time;
@@ -172,7 +177,8 @@ const char *npuprof_session_prof_dir(const struct npuprof_session *s, pid_t pid)
 /**
  * npuprof_session_start() - a new window: a PROF_XXX dir and start_info
  * per process, enable capture.  Return: 0; -EALREADY; -ENOENT with no
- * process; -errno of a directory (nothing is left of the window then).
+ * process; -errno of a directory (nothing is left of the window then;
+ * -ENOTDIR/-EEXIST: a symlink or file was planted where a PROF file goes).
  */
 int npuprof_session_start(struct npuprof_session *s);
 
