@@ -127,9 +127,9 @@ fi
 #    msprof gives it up after a bounded number of tries (named once), and
 #    the prompt still serves the real rank (start/stop on time, data saved).
 start_s=$(date +%s)
-{ sleep 4; echo start; sleep 10; echo stop; echo quit; } |
+{ sleep 4; echo start; sleep 16; echo stop; echo quit; } |
 	$msprof --dynamic=on --output="$out/silent" sh -c \
-	"python3 tests/e2e/guest/silent_server.py 40 & exec $app --steps=600 --step-gap-ms=20 --quiet" \
+	"python3 tests/e2e/guest/silent_server.py 40 & exec $app --steps=1200 --step-gap-ms=20 --quiet" \
 	>"$out/silent.log" 2>&1
 rc=$?
 secs=$(($(date +%s) - start_s))
