@@ -47,6 +47,7 @@
 #include <npuprof/devclock.h>
 #include <npuprof/drain.h>
 #include <npuprof/kring.h>
+#include <npuprof/loss_json.h>
 #include <npuprof/name_text.h>
 #include <npuprof/record.h>
 #include <npuprof/session.h>
@@ -104,6 +105,8 @@ struct npuprof_session {
 	struct npuprof_kring *kring;
 	struct npuprof_acl_trace *acl;
 	struct npuprof_drain *drain;
+	struct npuprof_loss *cpu_loss; /* the drain's per-CPU losses */
+	unsigned int nr_cpu_loss;
 	int running;
 	char error[PATH_MAX * 2];
 	struct capture_clocks begin, end;
@@ -537,8 +540,10 @@ static int write_json(struct npuprof_session *s, const struct session_member *m,
 	if (json_dump_file(doc, path, JSON_INDENT(2) | JSON_SORT_KEYS))
 		err = errno ? -errno : -EIO;
 	json_decref(doc);
-	if (err)
+	if (err) {
+		unlink(path); /* half a file would read as a damaged one */
 		set_error(s, path, err);
+	}
 	return err;
 }
 
@@ -612,6 +617,19 @@ static int session_new_route(void *ctx, uint32_t pid, char *dir, size_t size)
 	return err;
 }
 
+/* A per-CPU loss table as wide as the widest source, made once. */
+static int alloc_cpu_loss(struct npuprof_session *s)
+{
+	unsigned int k = s->kring ? npuprof_kring_nr_cpus(s->kring) : 0;
+	unsigned int b = s->acl ? npuprof_acl_trace_nr_cpus(s->acl) : 0;
+
+	if (s->cpu_loss)
+		return 0;
+	s->nr_cpu_loss = k > b ? k : b;
+	s->cpu_loss = calloc(s->nr_cpu_loss ? s->nr_cpu_loss : 1, sizeof(*s->cpu_loss));
+	return s->cpu_loss ? 0 : -ENOMEM;
+}
+
 /* One drain for the session, routing each member's records to its dir. */
 static int start_drain(struct npuprof_session *s)
 {
@@ -619,6 +637,11 @@ static int start_drain(struct npuprof_session *s)
 	struct npuprof_drain_source srcs[2];
 	struct npuprof_drain_config cfg = { .routes = routes, .nr_routes = s->nr_members };
 	unsigned int n = 0, i;
+
+	if (alloc_cpu_loss(s))
+		return -ENOMEM;
+	cfg.cpu_loss = s->cpu_loss;
+	cfg.nr_cpu_loss = s->nr_cpu_loss;
 
 	if (s->follow) {
 		cfg.new_route = session_new_route;
@@ -931,26 +954,41 @@ static uint64_t follow_missed(struct npuprof_session *s)
 	return k > b ? k : b;
 }
 
+/*
+ * info.json "lost": this directory's records lost, by cause (write errors
+ * its own, ring full and decode errors the shared rings'), and "byCpu"
+ * the session's per-CPU losses (every member of "sharedWith"); layout in
+ * npuprof/loss_json.h.
+ */
+static json_t *lost_json(struct npuprof_session *s, const struct npuprof_drain_stats *rst)
+{
+	json_t *o = npuprof_loss_json(&rst->loss, 0);
+
+	if (o)
+		json_object_set_new(o, "byCpu",
+				    npuprof_loss_by_cpu_json(s->cpu_loss, s->nr_cpu_loss));
+	return o;
+}
+
 static int write_info(struct npuprof_session *s, const struct session_member *m,
-		      const struct npuprof_drain_stats *rst, const struct npuprof_drain_stats *st,
-		      uint64_t *lost)
+		      const struct npuprof_drain_stats *rst, const struct npuprof_drain_stats *st)
 {
 	char host[256] = "";
 	json_t *doc, *rings = json_object();
+	uint64_t ring_lost = 0;
 
 	gethostname(host, sizeof(host) - 1);
-	*lost = 0;
 	if (s->kring)
-		json_object_set_new(rings, "npuprof.ko", ring_counters(s, 1, lost));
+		json_object_set_new(rings, "npuprof.ko", ring_counters(s, 1, &ring_lost));
 	if (s->acl)
-		json_object_set_new(rings, "bpf", ring_counters(s, 0, lost));
+		json_object_set_new(rings, "bpf", ring_counters(s, 0, &ring_lost));
 	/* the app names itself (prctl PR_SET_NAME): any bytes but NUL */
-	doc = json_pack("{s:i, s:o, s:o, s:s, s:i, s:o, s:o, s:o, s:o}", "pid", (int)m->pid,
+	doc = json_pack("{s:i, s:o, s:o, s:s, s:i, s:o, s:o, s:o, s:o, s:o}", "pid", (int)m->pid,
 			"pid_name", npuprof_name_json(m->comm, sizeof(m->comm)), "hostname",
 			npuprof_name_json(host, sizeof(host)), "platform_version", "npusim",
 			"record_version", NPUPROF_RECORD_VERSION, "clockSamples", clock_samples(s),
 			"devices", data_devices(m), "rings", rings, "drain",
-			drain_json(s, rst, st));
+			drain_json(s, rst, st), "lost", lost_json(s, rst));
 	if (doc && m->rank >= 0)
 		json_object_set_new(doc, "rank", json_integer(m->rank));
 	if (doc && s->follow)
@@ -968,33 +1006,47 @@ static int write_sample(struct npuprof_session *s, const struct session_member *
 	return write_json(s, m, "host/sample.json", doc);
 }
 
+/* Note control file @rel of @res as not written (error @e), if @e. */
+static int note_unwritten(struct npuprof_session_result *res, const char *rel, int e)
+{
+	size_t len;
+
+	if (!e || !res)
+		return e;
+	if (!res->unwritten_error)
+		res->unwritten_error = e;
+	len = strlen(res->unwritten);
+	snprintf(res->unwritten + len, sizeof(res->unwritten) - len, "%s%s", len ? " " : "", rel);
+	return e;
+}
+
 /* end_info, info.json, sample.json of @m; its result in @res (may be NULL). */
 static int finish_member(struct npuprof_session *s, struct session_member *m,
 			 const struct npuprof_drain_stats *rst,
 			 const struct npuprof_drain_stats *st, struct npuprof_session_result *res)
 {
-	uint64_t lost = 0;
 	int err = 0, e;
 
+	if (res)
+		memset(res, 0, sizeof(*res));
 	if (m->followed) /* made by the drain before the clocks were sure */
-		err = write_time_file(s, m, "host/start_info", 1);
-	e = write_time_file(s, m, "host/end_info", 0);
+		err = note_unwritten(res, "host/start_info",
+				     write_time_file(s, m, "host/start_info", 1));
+	e = note_unwritten(res, "host/end_info", write_time_file(s, m, "host/end_info", 0));
 	err = err ? err : e;
-	e = write_info(s, m, rst, st, &lost);
+	e = note_unwritten(res, "host/info.json", write_info(s, m, rst, st));
 	err = err ? err : e;
-	e = write_sample(s, m);
+	e = note_unwritten(res, "host/sample.json", write_sample(s, m));
 	err = err ? err : e;
 	if (!res)
 		return err;
-	memset(res, 0, sizeof(*res));
 	res->pid = m->pid;
 	res->rank = m->rank;
 	snprintf(res->prof_dir, sizeof(res->prof_dir), "%s", m->prof_dir);
 	res->api_records = rst->api_records;
 	res->task_records = rst->task_records;
-	res->lost = lost;
+	res->loss = rst->loss;
 	res->write_error = rst->write_error;
-	res->dropped = rst->dropped;
 	res->skipped_bytes = st->skipped_bytes;
 	res->start_unix_ns = (int64_t)s->begin.real.tv_sec * 1000000000 + s->begin.real.tv_nsec;
 	res->end_unix_ns = (int64_t)s->end.real.tv_sec * 1000000000 + s->end.real.tv_nsec;
@@ -1089,6 +1141,7 @@ void npuprof_session_close(struct npuprof_session *s)
 		npuprof_kring_close(s->kring);
 	free(s->output);
 	free(s->params_json);
+	free(s->cpu_loss);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }

@@ -131,7 +131,6 @@ static int fake_stop(struct npuprof_session *s, struct npuprof_session_result *r
 		snprintf(res->prof_dir, sizeof(res->prof_dir), "/out/PROF_000001_20260101000000000_00000042ABCDEFGH");
 		res->api_records = 12;
 		res->task_records = 34;
-		res->lost = 0;
 	}
 	for (unsigned int i = 0; res && i < nres && i < fake_ss.nr_pids; i++) {
 		memset(&res[i], 0, sizeof(res[i]));

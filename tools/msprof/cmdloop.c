@@ -146,6 +146,34 @@ void msprof_result_error(struct msprof_dyn *d, int err)
 	d->result = NULL;
 }
 
+/*
+ * "PROF data saved in ..." for one process, then each way its data is
+ * incomplete: records lost by cause, a failed write, control files that
+ * could not be written.  Any of them makes the exit status
+ * MSPROF_EXIT_INCOMPLETE (unless a worse one applies).
+ */
+static void saved_line(struct msprof_dyn *d, const struct npuprof_session_result *r)
+{
+	char lost[160];
+	const char *hint = ": free disk space under --output and collect again";
+
+	npuprof_loss_format(&r->loss, lost, sizeof(lost));
+	reply("PROF data saved in %s: %llu api records, %llu device task events, %s", r->prof_dir,
+	      (unsigned long long)r->api_records, (unsigned long long)r->task_records, lost);
+	if (r->write_error)
+		npuprof_err("writing PROF data in %s failed: %s%s", r->prof_dir,
+			    strerror(-r->write_error), r->write_error == -ENOSPC ? hint : "");
+	if (r->unwritten[0])
+		npuprof_err("could not write %s in %s: %s%s", r->unwritten, r->prof_dir,
+			    strerror(-r->unwritten_error), r->unwritten_error == -ENOSPC ? hint : "");
+	if (r->write_error || r->unwritten[0] || npuprof_loss_total(&r->loss)) {
+		npuprof_warn("the data in %s is incomplete (%s%s); msprof --export=on says why",
+			     r->prof_dir, lost,
+			     r->write_error || r->unwritten[0] ? ", a write failed" : "");
+		d->incomplete++;
+	}
+}
+
 /* Stop the running capture and say where each process's data is. */
 static void finish_capture(struct msprof_dyn *d)
 {
@@ -173,15 +201,7 @@ static void finish_capture(struct msprof_dyn *d)
 			missed = r->follow_missed;
 		if (r->discarded || !r->prof_dir[0])
 			continue;
-		reply("PROF data saved in %s: %llu api records, %llu device task events, %llu records lost",
-		      r->prof_dir, (unsigned long long)r->api_records,
-		      (unsigned long long)r->task_records, (unsigned long long)r->lost);
-		if (r->write_error) {
-			npuprof_err("writing PROF data in %s failed: %s%s", r->prof_dir,
-				    strerror(-r->write_error),
-				    r->write_error == -ENOSPC ? ": free disk space under --output and collect again" : "");
-			d->failures++;
-		}
+		saved_line(d, r);
 		if (d->result && (rc = msprof_result_saved(d->result, r)))
 			msprof_result_error(d, rc);
 	}

@@ -74,6 +74,8 @@ struct msprof_target {
  * @failures:       requested captures that failed: a process that could
  *                  not be reached, refused a start or a stop, or left in
  *                  the middle of a window; the exit status reports them
+ * @incomplete:     saved directories known to miss data (records lost, a
+ *                  failed write): MSPROF_EXIT_INCOMPLETE when no failure
  * @result:         --result stream, NULL when not asked for (result.h)
  * @discover:       optional, called every check interval: may add targets
  *                  (launch mode: the ranks the launched job starts)
@@ -92,6 +94,7 @@ struct msprof_dyn {
 	unsigned long lineno;
 	int gone;
 	unsigned int failures;
+	unsigned int incomplete;
 	FILE *result;
 	int (*discover)(struct msprof_dyn *d);
 	const char *params;

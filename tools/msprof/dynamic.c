@@ -951,7 +951,7 @@ int msprof_dynamic_run(const struct msprof_options *o)
 	/* launch mode: the launched command's own status, once all is saved */
 	if (d.child > 0 && d.child_reaped && app_status(d.child_status))
 		return app_status(d.child_status);
-	return d.failures ? MSPROF_EXIT_PARTIAL : 0;
+	return d.failures ? MSPROF_EXIT_PARTIAL : d.incomplete ? MSPROF_EXIT_INCOMPLETE : 0;
 }
 
 /*
@@ -1036,5 +1036,5 @@ out_free:
 		return app_status(d.child_status);
 	if (rc)
 		return MSPROF_EXIT_FAILURE;
-	return d.failures ? MSPROF_EXIT_PARTIAL : 0;
+	return d.failures ? MSPROF_EXIT_PARTIAL : d.incomplete ? MSPROF_EXIT_INCOMPLETE : 0;
 }
