@@ -45,19 +45,29 @@ void npuprof_loss_add(struct npuprof_loss *a, const struct npuprof_loss *b)
 		a->n[c] += b->n[c];
 }
 
-char *npuprof_loss_format(const struct npuprof_loss *l, char *buf, size_t size)
+char *npuprof_loss_causes(const struct npuprof_loss *l, char *buf, size_t size)
 {
-	uint64_t total = npuprof_loss_total(l);
-	size_t len;
+	size_t len = 0;
 
 	if (!size)
 		return buf;
-	len = (size_t)snprintf(buf, size, "%" PRIu64 " records lost", total);
-	for (int c = 0; total && c < NPUPROF_LOSS_CAUSES && len < size; c++)
-		len += (size_t)snprintf(buf + len, size - len, "%s%s: %" PRIu64,
-					c ? ", " : " (", loss_causes[c].words, l->n[c]);
-	if (total && len < size)
-		snprintf(buf + len, size - len, ")");
+	buf[0] = '\0';
+	for (int c = 0; c < NPUPROF_LOSS_CAUSES && len < size; c++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s: %" PRIu64, c ? ", " : "",
+					loss_causes[c].words, l->n[c]);
+	return buf;
+}
+
+char *npuprof_loss_format(const struct npuprof_loss *l, char *buf, size_t size)
+{
+	uint64_t total = npuprof_loss_total(l);
+	char causes[128];
+
+	if (total)
+		snprintf(buf, size, "%" PRIu64 " records lost (%s)", total,
+			 npuprof_loss_causes(l, causes, sizeof(causes)));
+	else if (size)
+		snprintf(buf, size, "0 records lost");
 	return buf;
 }
 

@@ -51,6 +51,12 @@ uint64_t npuprof_loss_total(const struct npuprof_loss *l);
 void npuprof_loss_add(struct npuprof_loss *a, const struct npuprof_loss *b);
 
 /**
+ * npuprof_loss_causes() - "ring full: 5, write error: 2, decode error: 0"
+ * into @buf (@size bytes, always NUL-terminated).  Return: @buf.
+ */
+char *npuprof_loss_causes(const struct npuprof_loss *l, char *buf, size_t size);
+
+/**
  * npuprof_loss_format() - "0 records lost", or "7 records lost (ring
  * full: 5, write error: 2, decode error: 0)", into @buf (@size bytes,
  * always NUL-terminated).  Return: @buf.
