@@ -121,6 +121,7 @@ struct npuprof_drain {
 	struct drain_series *series; /* host first once it exists */
 	struct npuprof_drain_stats st; /* totals, filled in as records pass */
 	struct drain_src *cur_src;     /* the source being read */
+	uint64_t read;		       /* records read out of every source */
 	struct npuprof_loss *cpu_loss; /* config.cpu_loss, nr_cpu_loss entries */
 	unsigned int nr_cpu_loss;
 };
@@ -136,12 +137,21 @@ static void drain_lose(struct npuprof_drain *d, int route, uint32_t cpu,
 		d->cpu_loss[cpu].n[cause] += n;
 }
 
-/* cfg.lost of a series' writer: taken records that never reached the disk. */
-static void series_lost(void *ctx, uint32_t cpu, uint64_t records)
+/*
+ * cfg.lost of a series' writer: taken records that never reached the
+ * disk.  They were counted as saved when taken; now they are lost.
+ */
+static void series_lost(void *ctx, uint32_t cpu, uint16_t type, uint64_t records)
 {
 	struct drain_series *s = ctx;
+	struct npuprof_drain_stats *st = &s->d->routes[s->route].st;
 
 	drain_lose(s->d, s->route, cpu, NPUPROF_LOSS_WRITE_ERROR, records);
+	for (int i = 0; i < 2; i++, st = &s->d->st) {
+		st->records -= records;
+		st->api_records -= type == NPUPROF_REC_API ? records : 0;
+		st->task_records -= type == NPUPROF_REC_TASK ? records : 0;
+	}
 }
 
 /* mkdir that accepts an existing directory. */
@@ -299,6 +309,7 @@ static int drain_route(void *ctx, const struct npuprof_rec_hdr *rec)
 	int route = route_of(d, rec);
 	struct npuprof_drain_stats *rst;
 
+	d->read++;
 	if (d->cur_src && rec->cpu < d->cur_src->s.nr_cpus)
 		d->cur_src->read[rec->cpu]++;
 	if (route < 0 || !d->routes[route].prof_dir[0]) {
@@ -601,11 +612,11 @@ static void drain_read_rest(struct npuprof_drain *d)
 	int round;
 
 	for (round = 0; round < DRAIN_FINAL_ROUNDS; round++) {
-		uint64_t before = d->st.records + d->st.dropped;
+		uint64_t before = d->read;
 
 		for (unsigned int i = 0; i < d->nr_srcs; i++)
 			drain_read_src(d, &d->srcs[i]);
-		if (d->st.records + d->st.dropped == before)
+		if (d->read == before)
 			break;
 	}
 	if (round == DRAIN_FINAL_ROUNDS)

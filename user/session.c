@@ -60,6 +60,16 @@ _Static_assert(NPUPROF_DRAIN_MAX_ROUTES >= NPUPROF_SESSION_MAX_PIDS,
 
 #define SESSION_CLOCK_SAMPLES 3 /* pairs read at start and again at stop */
 
+/*
+ * Disk space kept for the control files written at stop (end_info,
+ * info.json, sample.json): a full disk would otherwise take them with the
+ * last slices, and with them the loss counts that say what is missing.
+ * The file host/.control_reserve holds it from start to stop; after a
+ * crash it stays behind (the export ignores it).
+ */
+#define SESSION_CONTROL_RESERVE (64u << 10) /* bytes */
+#define SESSION_RESERVE_FILE "host/.control_reserve"
+
 /* Host/device clock pairs of one device, from the driver. */
 struct clock_pairs {
 	unsigned int n;
@@ -547,6 +557,30 @@ static int write_json(struct npuprof_session *s, const struct session_member *m,
 	return err;
 }
 
+/* Take SESSION_CONTROL_RESERVE bytes for @m's control files, if there are. */
+static void reserve_control_space(const struct session_member *m)
+{
+	char path[PATH_MAX + 32];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/" SESSION_RESERVE_FILE, m->prof_dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
+	if (fd < 0)
+		return; /* the stop then writes them without a reserve */
+	if (posix_fallocate(fd, 0, SESSION_CONTROL_RESERVE))
+		unlink(path);
+	close(fd);
+}
+
+/* Give the reserved space back, right before the control files need it. */
+static void release_control_space(const struct session_member *m)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/" SESSION_RESERVE_FILE, m->prof_dir);
+	unlink(path);
+}
+
 static void read_capture_clocks(struct capture_clocks *c)
 {
 	c->mono_ns = npuprof_clock_ns(CLOCK_MONOTONIC);
@@ -781,6 +815,7 @@ static int make_prof_dir(struct npuprof_session *s, struct session_member *m, bo
 	}
 	m->in_window = true;
 	m->discard = false;
+	reserve_control_space(m);
 	return 0;
 }
 
@@ -1029,6 +1064,7 @@ static int finish_member(struct npuprof_session *s, struct session_member *m,
 
 	if (res)
 		memset(res, 0, sizeof(*res));
+	release_control_space(m);
 	if (m->followed) /* made by the drain before the clocks were sure */
 		err = note_unwritten(res, "host/start_info",
 				     write_time_file(s, m, "host/start_info", 1));

@@ -21,8 +21,8 @@
  *    its last write completed.
  *  - .done files are a few bytes and written once per slice, with plain
  *    write(2); io_uring carries the record data.
- *  - Each frame remembers how many records of each CPU it holds (runs of
- *    one CPU: the drain reads a ring at a time, so runs are few).  A frame
+ *  - Each frame remembers how many records of each CPU and type it holds
+ *    (runs: the drain reads a ring at a time, so runs are few).  A frame
  *    thrown away, or whose write failed or was cut short, hands those
  *    counts to cfg.lost: a taken record is on disk or counted lost.
  */
@@ -53,9 +53,10 @@ struct slice_file {
 	char path[PATH_MAX];
 };
 
-/* Records of one CPU in a row, in a frame. */
+/* Records of one CPU and type in a row, in a frame. */
 struct cpu_run {
 	uint32_t cpu;
+	uint16_t type;
 	uint32_t n;
 };
 
@@ -101,12 +102,12 @@ static void writer_fail(struct slice_writer *w, int err)
 		w->st.error = err;
 }
 
-/* Count one record of @cpu in @fr.  Return: 0 or -ENOMEM. */
-static int runs_add(struct frame_runs *fr, uint32_t cpu)
+/* Count one record of @cpu and @type in @fr.  Return: 0 or -ENOMEM. */
+static int runs_add(struct frame_runs *fr, uint32_t cpu, uint16_t type)
 {
-	struct cpu_run *r;
+	struct cpu_run *r, *last = fr->n ? &fr->r[fr->n - 1] : NULL;
 
-	if (fr->n && fr->r[fr->n - 1].cpu == cpu && fr->r[fr->n - 1].n < UINT32_MAX) {
+	if (last && last->cpu == cpu && last->type == type && last->n < UINT32_MAX) {
 		fr->r[fr->n - 1].n++;
 		return 0;
 	}
@@ -119,7 +120,7 @@ static int runs_add(struct frame_runs *fr, uint32_t cpu)
 		fr->r = r;
 		fr->cap = cap;
 	}
-	fr->r[fr->n++] = (struct cpu_run){ .cpu = cpu, .n = 1 };
+	fr->r[fr->n++] = (struct cpu_run){ .cpu = cpu, .type = type, .n = 1 };
 	return 0;
 }
 
@@ -127,7 +128,7 @@ static int runs_add(struct frame_runs *fr, uint32_t cpu)
 static void runs_lose(const struct slice_writer *w, struct frame_runs *fr)
 {
 	for (size_t i = 0; w->cfg.lost && i < fr->n; i++)
-		w->cfg.lost(w->cfg.lost_ctx, fr->r[i].cpu, fr->r[i].n);
+		w->cfg.lost(w->cfg.lost_ctx, fr->r[i].cpu, fr->r[i].type, fr->r[i].n);
 	fr->n = 0;
 }
 
@@ -381,7 +382,7 @@ int slice_writer_append(struct slice_writer *w, const struct npuprof_rec_hdr *re
 	}
 	err = writer_compress(w, rec, rec->size, ZSTD_e_continue);
 	if (!err && rec->type != NPUPROF_REC_LOST)
-		err = runs_add(&w->open, rec->cpu);
+		err = runs_add(&w->open, rec->cpu, rec->type);
 	if (err)
 		return writer_abort_frame(w, err);
 	/*

@@ -34,9 +34,10 @@
  * @lost:        optional: called for records that slice_writer_append()
  *               took (returned 0 for) and that will never be on disk
  *               whole: their frame was thrown away, or its write failed or
- *               was cut short.  @records of the ring of @cpu (the records'
- *               hdr.cpu); NPUPROF_REC_LOST records are not counted.  Called
- *               from append, flush, handle_cqe and close.
+ *               was cut short.  @records of type @type (hdr.type) from
+ *               the ring of @cpu (hdr.cpu); NPUPROF_REC_LOST records are
+ *               not counted.  Called from append, flush, handle_cqe and
+ *               close.
  * @lost_ctx:    passed to @lost
  */
 struct slice_writer_cfg {
@@ -46,7 +47,7 @@ struct slice_writer_cfg {
 	int zstd_level;
 	int source;
 	int device;
-	void (*lost)(void *ctx, uint32_t cpu, uint64_t records);
+	void (*lost)(void *ctx, uint32_t cpu, uint16_t type, uint64_t records);
 	void *lost_ctx;
 };
 

@@ -40,9 +40,10 @@ static int check_rec(void *ctx, const struct npuprof_rec_hdr *rec)
 
 static uint64_t lost_by_cpu[2], lost_other;
 
-static void on_lost(void *ctx, uint32_t cpu, uint64_t records)
+static void on_lost(void *ctx, uint32_t cpu, uint16_t type, uint64_t records)
 {
 	(void)ctx;
+	(void)type;
 	if (cpu < 2)
 		lost_by_cpu[cpu] += records;
 	else

@@ -67,7 +67,7 @@ static int control_reasons(struct export_model *m)
 		const char *name;
 		const char *missing; /* what its absence means */
 	} files[] = {
-		{ "end_info", "collector stopped abruptly: no end_info" },
+		{ "end_info", "collector stopped abruptly (or could not write it): no end_info" },
 		{ "start_info", "no start_info: the window start is unknown, times stay on the monotonic clock" },
 		{ "info.json", "no info.json: the records lost and the device clock samples are unknown" },
 		{ "sample.json", "no sample.json: the capture parameters are unknown" },

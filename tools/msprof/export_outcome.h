@@ -5,8 +5,9 @@
  * console summary, its timeline metadata and its exit status
  * (MSPROF_EXIT_INCOMPLETE).  Every way a PROF dir can be incomplete maps
  * to one reason:
- *   a control file missing or damaged  "collector stopped abruptly: no
- *                                      end_info", "no info.json: ...";
+ *   a control file missing or damaged  "collector stopped abruptly (or
+ *                                      could not write it): no end_info",
+ *                                      "no info.json: ...";
  *   a slice never closed               "<slice> has no .done file: ...";
  *   a .done naming another size        "<slice>: .done says N bytes, ...";
  *   a slice cut inside a frame         "last slice <slice> cut at byte N";

@@ -111,15 +111,19 @@ struct npuprof_drain_config {
 /**
  * struct npuprof_drain_stats - totals at stop
  *
- * Every record a ring handed out is in exactly one of @records and
- * @dropped.  Records the producers never wrote are in @lost; bytes of a
+ * Every record a ring handed out is in exactly one of @records (on
+ * disk), @dropped (never taken by a series) and the write errors of
+ * @loss that are not @dropped (taken, but their frame never reached the
+ * disk whole).  Records the producers never wrote are in @lost; bytes of a
  * ring skipped as unreadable (corrupt header) are in @skipped_bytes.
  * @loss counts every record produced in the window that is not in the
  * files, by cause (npuprof/loss.h); in route stats its write errors are
  * the route's own, ring full and decode errors the shared rings'.
  */
 struct npuprof_drain_stats {
-	uint64_t records;     /* records read and appended to a slice series */
+	uint64_t records;     /* records read and written to a slice series
+				 (less those of frames that never reached
+				 the disk whole: those are in loss) */
 	uint64_t api_records; /* of which NPUPROF_REC_API */
 	uint64_t task_records;/* of which NPUPROF_REC_TASK */
 	uint64_t raw_bytes;   /* bytes of those records, before compression */
