@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Defined outcomes in the VM: no module, no socket, odd command orders,
 # the app exiting mid-capture, rmmod during capture, not root, app mode's
-# job ending before --delay, a launcher leaving its rank behind (see
-# guest/outcomes.sh).
+# job ending before --delay, a launcher leaving its rank behind, msprof
+# killed mid-capture, a full --output disk (see guest/outcomes.sh).
 set -u
 cd "$(dirname "$0")/../.."
 mkdir -p build/e2e

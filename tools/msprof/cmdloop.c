@@ -174,6 +174,19 @@ static void saved_line(struct msprof_dyn *d, const struct npuprof_session_result
 	}
 }
 
+/*
+ * Is the stop's error @rc a write that failed in a saved directory?  That
+ * is incomplete data, said per directory (saved_line()), not a failure.
+ */
+static int write_failure(const struct npuprof_session_result *res, unsigned int n, int rc)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (!res[i].discarded && res[i].prof_dir[0] &&
+		    (res[i].write_error == rc || res[i].unwritten_error == rc))
+			return 1;
+	return 0;
+}
+
 /* Stop the running capture and say where each process's data is. */
 static void finish_capture(struct msprof_dyn *d)
 {
@@ -190,7 +203,7 @@ static void finish_capture(struct msprof_dyn *d)
 		return;
 	}
 	rc = d->ops->stop(d->s, res, n);
-	if (rc) {
+	if (rc && !write_failure(res, n, rc)) {
 		npuprof_err("stopping the capture failed: %s", session_why(d, rc));
 		d->failures++;
 	}
