@@ -1082,6 +1082,10 @@ static int finish_member(struct npuprof_session *s, struct session_member *m,
 	res->api_records = rst->api_records;
 	res->task_records = rst->task_records;
 	res->loss = rst->loss;
+	for (unsigned int cpu = 0; cpu < s->nr_cpu_loss; cpu++)
+		if (npuprof_loss_total(&s->cpu_loss[cpu]) &&
+		    res->nr_cpu_loss < NPUPROF_RESULT_LOSS_CPUS)
+			res->cpu_loss[res->nr_cpu_loss++] = s->cpu_loss[cpu];
 	res->write_error = rst->write_error;
 	res->skipped_bytes = st->skipped_bytes;
 	res->start_unix_ns = (int64_t)s->begin.real.tv_sec * 1000000000 + s->begin.real.tv_nsec;

@@ -55,6 +55,8 @@ struct fake_session_state {
 	/* one process: how its stop went (copied into its result) */
 	int stop_rc;
 	struct npuprof_loss loss;
+	struct npuprof_loss cpu_loss[2];
+	unsigned int nr_cpu_loss;
 	int write_error;
 	const char *unwritten;
 	int unwritten_error;
@@ -138,6 +140,8 @@ static int fake_stop(struct npuprof_session *s, struct npuprof_session_result *r
 		res->api_records = 12;
 		res->task_records = 34;
 		res->loss = fake_ss.loss;
+		memcpy(res->cpu_loss, fake_ss.cpu_loss, sizeof(fake_ss.cpu_loss));
+		res->nr_cpu_loss = fake_ss.nr_cpu_loss;
 		res->write_error = fake_ss.write_error;
 		snprintf(res->unwritten, sizeof(res->unwritten), "%s",
 			 fake_ss.unwritten ? fake_ss.unwritten : "");

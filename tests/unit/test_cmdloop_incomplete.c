@@ -2,10 +2,11 @@
 /*
  * Description: a stop whose data is incomplete says so and is counted as
  * incomplete, not as a failure.  The fake stop reports 9 records lost
- * (ring full 2, write error 6, decode error 1), a write error ENOSPC and
+ * (ring full 2, write error 6, decode error 1; CPU 1 lost 2 + 3 + 0, CPU
+ * 3 0 + 3 + 1), a write error ENOSPC and
  * host/end_info and host/info.json not written (the disk was full even for
  * them), and returns -ENOSPC.  msprof prints the saved line with the
- * losses by cause, an error for the failed write, one naming the control
+ * losses by cause, a line per CPU that lost records, an error for the failed write, one naming the control
  * files it could not write, and a warning that the data is incomplete;
  * d.incomplete is 1 and d.failures 0 (exit status 3), and "stopping the
  * capture failed" is not printed: the failed write is said per directory.
@@ -34,6 +35,9 @@ int main(void)
 	d.t[0].app_pid = getpid(); /* alive for the loop's checks */
 	fake_ss.stop_rc = -ENOSPC;
 	fake_ss.loss = (struct npuprof_loss){ .n = { 2, 6, 1 } };
+	fake_ss.cpu_loss[0] = (struct npuprof_loss){ .n = { 2, 3, 0 }, .cpu = 1 };
+	fake_ss.cpu_loss[1] = (struct npuprof_loss){ .n = { 0, 3, 1 }, .cpu = 3 };
+	fake_ss.nr_cpu_loss = 2;
 	fake_ss.write_error = -ENOSPC;
 	fake_ss.unwritten = "host/end_info host/info.json";
 	fake_ss.unwritten_error = -ENOSPC;
@@ -48,6 +52,8 @@ int main(void)
 		 "dynamic profiling for pid %d stop success\n"
 		 "PROF data saved in " DIR ": 12 api records, 34 device task events, 9 records "
 		 "lost (ring full: 2, write error: 6, decode error: 1)\n"
+		 "  CPU 1: 5 records lost (ring full: 2, write error: 3, decode error: 0)\n"
+		 "  CPU 3: 4 records lost (ring full: 0, write error: 3, decode error: 1)\n"
 		 "[ERROR] msprof: writing PROF data in " DIR " failed: No space left on device: free "
 		 "disk space under --output and collect again\n"
 		 "[ERROR] msprof: could not write host/end_info host/info.json in " DIR ": No space "

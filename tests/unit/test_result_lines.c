@@ -43,6 +43,8 @@ int main(void)
 	lossy.loss.n[NPUPROF_LOSS_RING_FULL] = 5;
 	lossy.loss.n[NPUPROF_LOSS_WRITE_ERROR] = 2;
 	lossy.loss.n[NPUPROF_LOSS_DECODE_ERROR] = 1;
+	lossy.cpu_loss[0] = (struct npuprof_loss){ .n = { 5, 2, 1 }, .cpu = 7 };
+	lossy.nr_cpu_loss = 1;
 	f = msprof_result_open(path);
 	CHECK(f != NULL);
 	if (!f)
@@ -82,7 +84,8 @@ int main(void)
 	CHECK_EQ(ival(lost, "ring_full"), 0);
 	CHECK_EQ(ival(lost, "write_error"), 0);
 	CHECK_EQ(ival(lost, "decode_error"), 0);
-	CHECK_EQ(json_object_size(lost), 4);
+	CHECK_EQ(json_object_size(lost), 5);
+	CHECK_EQ(json_array_size(json_object_get(lost, "byCpu")), 0);
 	CHECK_EQ(ival(a, "corrupt_bytes"), 0);
 
 	CHECK_EQ(ival(b, "pid"), 4243);
@@ -92,6 +95,13 @@ int main(void)
 	CHECK_EQ(ival(json_object_get(b, "lost"), "write_error"), 2);
 	CHECK_EQ(ival(json_object_get(b, "lost"), "decode_error"), 1);
 	CHECK_EQ(ival(json_object_get(b, "lost"), "total"), 8);
+	lost = json_array_get(json_object_get(json_object_get(b, "lost"), "byCpu"), 0);
+	CHECK_EQ(json_array_size(json_object_get(json_object_get(b, "lost"), "byCpu")), 1);
+	CHECK_EQ(ival(lost, "cpu"), 7);
+	CHECK_EQ(ival(lost, "total"), 8);
+	CHECK_EQ(ival(lost, "ring_full"), 5);
+	CHECK_EQ(ival(lost, "write_error"), 2);
+	CHECK_EQ(ival(lost, "decode_error"), 1);
 
 	CHECK_EQ(ival(c, "pid"), 4244);
 	CHECK(json_is_null(json_object_get(c, "prof_dir")));

@@ -154,12 +154,15 @@ void msprof_result_error(struct msprof_dyn *d, int err)
  */
 static void saved_line(struct msprof_dyn *d, const struct npuprof_session_result *r)
 {
-	char lost[160];
+	char lost[160], cpu[160];
 	const char *hint = ": free disk space under --output and collect again";
 
 	npuprof_loss_format(&r->loss, lost, sizeof(lost));
 	reply("PROF data saved in %s: %llu api records, %llu device task events, %s", r->prof_dir,
 	      (unsigned long long)r->api_records, (unsigned long long)r->task_records, lost);
+	for (unsigned int i = 0; i < r->nr_cpu_loss; i++)
+		reply("  CPU %u: %s", r->cpu_loss[i].cpu,
+		      npuprof_loss_format(&r->cpu_loss[i], cpu, sizeof(cpu)));
 	if (r->write_error)
 		npuprof_err("writing PROF data in %s failed: %s%s", r->prof_dir,
 			    strerror(-r->write_error), r->write_error == -ENOSPC ? hint : "");

@@ -204,8 +204,8 @@ fi
 # 11. --output on a full disk (a 96 KiB tmpfs), app mode with the whole job
 #     in the window and API capture only: every API call the app made is in
 #     the files or counted lost.  The stop line, --result and the export
-#     (after the tmpfs grew) all give lost = produced - written exactly, and
-#     both msprof runs exit 3.
+#     (after the tmpfs grew) all give lost = produced - written exactly (in
+#     --result also summed over its CPUs), and both msprof runs exit 3.
 mkdir -p /tmp/full && mount -t tmpfs -o size=96k npuprof_full /tmp/full
 $msprof --output=/tmp/full --result="$out/full.result" --task-time=off $app --steps=1500 \
 	--step-gap-ms=0 --bytes=4096 --quiet >"$out/full.log" 2>&1 </dev/null
@@ -216,7 +216,11 @@ prof=$(ls -d /tmp/full/PROF_* 2>/dev/null | head -n 1)
 written=$(count_api "$prof")
 lost=$((${produced:-0} - ${written:-0}))
 saved=$(grep -o "PROF data saved in [^:]*: [0-9]* api records, 0 device task events, [0-9]* records lost" "$out/full.log" | head -n 1)
-result_lost=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["lost"]["total"])' "$out/full.result" 2>/dev/null)
+# --result: the total, and the same total over its CPUs
+result_lost=$(python3 -c 'import json,sys
+l = json.loads(open(sys.argv[1]).readline())["lost"]
+print(l["total"] if l["total"] == sum(c["total"] for c in l["byCpu"]) else "byCpu %s" % l["byCpu"])' \
+	"$out/full.result" 2>/dev/null)
 $msprof --export=on --output="$prof" >"$out/full_export.log" 2>&1
 rc2=$?
 if [ $rc = 3 ] && [ $rc2 = 3 ] && [ -n "$produced" ] && [ "$lost" -gt 0 ] &&

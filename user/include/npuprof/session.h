@@ -29,6 +29,9 @@
 #include <npuprof/loss.h>
 #include <npuprof/npuprof_ioctl.h>
 
+/* CPUs a stop's result lists with their losses (info.json has them all). */
+#define NPUPROF_RESULT_LOSS_CPUS 16
+
 /* Processes one session can profile: what one npuprof.ko session holds. */
 #define NPUPROF_SESSION_MAX_PIDS NPUPROF_MAX_TGIDS
 
@@ -66,6 +69,9 @@ struct npuprof_session_opts {
  *                by cause (npuprof/loss.h): write errors of this process's
  *                files; ring full and decode errors of the session's rings
  *                (all CPUs, both sources, shared by its processes)
+ * @cpu_loss:     the first NPUPROF_RESULT_LOSS_CPUS CPUs (by id) whose
+ *                rings lost records, with their losses (the session's rings)
+ * @nr_cpu_loss:  entries of @cpu_loss
  * @write_error:  first -errno of a write (-ENOSPC: disk full), 0 if none
  * @unwritten:    control files that could not be written, space-separated
  *                ("host/end_info host/info.json"), "" when all were
@@ -84,6 +90,8 @@ struct npuprof_session_result {
 	uint64_t api_records;
 	uint64_t task_records;
 	struct npuprof_loss loss;
+	struct npuprof_loss cpu_loss[NPUPROF_RESULT_LOSS_CPUS];
+	unsigned int nr_cpu_loss;
 	int write_error;
 	char unwritten[96];
 	int unwritten_error;
