@@ -95,6 +95,16 @@ json_t *npuprof_loss_by_cpu_json(const struct npuprof_loss *cpus, unsigned int n
 	return arr;
 }
 
+json_t *npuprof_loss_report_json(const struct npuprof_loss *total,
+				 const struct npuprof_loss *cpus, unsigned int n)
+{
+	json_t *o = npuprof_loss_json(total, 0);
+
+	if (o)
+		json_object_set_new(o, "byCpu", npuprof_loss_by_cpu_json(cpus, n));
+	return o;
+}
+
 static uint64_t count_of(const json_t *obj, const char *key)
 {
 	json_t *v = json_object_get(obj, key);

@@ -880,7 +880,7 @@ out_remove:
 	return err;
 }
 
-static json_t *ring_counters(struct npuprof_session *s, int kmod, uint64_t *lost_sum)
+static json_t *ring_counters(struct npuprof_session *s, int kmod)
 {
 	unsigned int cpu, n;
 	json_t *arr = json_array();
@@ -893,7 +893,6 @@ static json_t *ring_counters(struct npuprof_session *s, int kmod, uint64_t *lost
 
 		if (err)
 			continue;
-		*lost_sum += l;
 		json_array_append_new(arr, json_pack("{s:i, s:I, s:I}", "cpu", (int)cpu,
 						     "written", (json_int_t)w, "lost",
 						     (json_int_t)l));
@@ -997,12 +996,7 @@ static uint64_t follow_missed(struct npuprof_session *s)
  */
 static json_t *lost_json(struct npuprof_session *s, const struct npuprof_drain_stats *rst)
 {
-	json_t *o = npuprof_loss_json(&rst->loss, 0);
-
-	if (o)
-		json_object_set_new(o, "byCpu",
-				    npuprof_loss_by_cpu_json(s->cpu_loss, s->nr_cpu_loss));
-	return o;
+	return npuprof_loss_report_json(&rst->loss, s->cpu_loss, s->nr_cpu_loss);
 }
 
 static int write_info(struct npuprof_session *s, const struct session_member *m,
@@ -1010,13 +1004,12 @@ static int write_info(struct npuprof_session *s, const struct session_member *m,
 {
 	char host[256] = "";
 	json_t *doc, *rings = json_object();
-	uint64_t ring_lost = 0;
 
 	gethostname(host, sizeof(host) - 1);
 	if (s->kring)
-		json_object_set_new(rings, "npuprof.ko", ring_counters(s, 1, &ring_lost));
+		json_object_set_new(rings, "npuprof.ko", ring_counters(s, 1));
 	if (s->acl)
-		json_object_set_new(rings, "bpf", ring_counters(s, 0, &ring_lost));
+		json_object_set_new(rings, "bpf", ring_counters(s, 0));
 	/* the app names itself (prctl PR_SET_NAME): any bytes but NUL */
 	doc = json_pack("{s:i, s:o, s:o, s:s, s:i, s:o, s:o, s:o, s:o, s:o}", "pid", (int)m->pid,
 			"pid_name", npuprof_name_json(m->comm, sizeof(m->comm)), "hostname",

@@ -158,13 +158,11 @@ int export_outcome_reasons(struct export_model *m)
 
 json_t *export_outcome_json(const struct export_model *m)
 {
-	json_t *reasons = json_array(), *lost = npuprof_loss_json(&m->loss, 0);
+	json_t *reasons = json_array();
+	json_t *lost = npuprof_loss_report_json(&m->loss, m->cpu_loss, (unsigned int)m->n_cpu_loss);
 
 	for (size_t i = 0; reasons && i < m->n_reasons; i++)
 		json_array_append_new(reasons, json_string(m->reasons[i]));
-	if (lost)
-		json_object_set_new(lost, "byCpu",
-				    npuprof_loss_by_cpu_json(m->cpu_loss, (unsigned int)m->n_cpu_loss));
 	return json_pack("{s:b, s:o, s:o}", "complete", !m->n_reasons, "incomplete", reasons,
 			 "lost", lost);
 }

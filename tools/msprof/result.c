@@ -55,17 +55,6 @@ static int put_line(FILE *f, json_t *line)
 	return err;
 }
 
-/* "lost" as info.json has it: by cause, and "byCpu" (npuprof/loss_json.h). */
-static json_t *lost_json(const struct npuprof_loss *loss, const struct npuprof_loss *cpus,
-			 unsigned int n)
-{
-	json_t *o = npuprof_loss_json(loss, 0);
-
-	if (o)
-		json_object_set_new(o, "byCpu", npuprof_loss_by_cpu_json(cpus, n));
-	return o;
-}
-
 int msprof_result_saved(FILE *f, const struct npuprof_session_result *r)
 {
 	int complete = !npuprof_loss_total(&r->loss) && !r->skipped_bytes && !r->write_error &&
@@ -78,7 +67,7 @@ int msprof_result_saved(FILE *f, const struct npuprof_session_result *r)
 			 (json_int_t)r->start_unix_ns, "end_ns", (json_int_t)r->end_unix_ns,
 			 "api_records", (json_int_t)r->api_records,
 			 "task_records", (json_int_t)r->task_records, "lost",
-			 lost_json(&r->loss, r->cpu_loss, r->nr_cpu_loss), "corrupt_bytes",
+			 npuprof_loss_report_json(&r->loss, r->cpu_loss, r->nr_cpu_loss), "corrupt_bytes",
 			 (json_int_t)r->skipped_bytes, "complete", complete, "error",
 			 r->write_error	      ? strerror(-r->write_error)
 			 : r->unwritten_error ? strerror(-r->unwritten_error)
@@ -94,7 +83,7 @@ int msprof_result_failed(FILE *f, pid_t pid, const char *why)
 	return put_line(f, json_pack("{s:i, s:n, s:n, s:n, s:n, s:i, s:i, s:o, s:i, s:b, s:o}",
 				     "pid", (int)pid, "rank", "prof_dir", "start_ns", "end_ns",
 				     "api_records", 0, "task_records", 0, "lost",
-				     lost_json(&none, NULL, 0), "corrupt_bytes", 0, "complete", 0,
+				     npuprof_loss_report_json(&none, NULL, 0), "corrupt_bytes", 0, "complete", 0,
 				     "error", why && *why ? npuprof_name_json(why, strlen(why))
 							  : json_string("not captured")));
 }

@@ -24,6 +24,14 @@ json_t *npuprof_loss_json(const struct npuprof_loss *l, int with_cpu);
 json_t *npuprof_loss_by_cpu_json(const struct npuprof_loss *cpus, unsigned int n);
 
 /**
+ * npuprof_loss_report_json() - new object for @total with "byCpu", the
+ * entries of @cpus (@n, may be NULL with 0) that lost a record: the "lost"
+ * of info.json, --result and the timeline metadata.  NULL on ENOMEM.
+ */
+json_t *npuprof_loss_report_json(const struct npuprof_loss *total,
+				 const struct npuprof_loss *cpus, unsigned int n);
+
+/**
  * npuprof_loss_from_json() - read an object written by npuprof_loss_json()
  * into @l (missing or negative counts read as 0; "cpu" when present).
  * Return: 0, or -EINVAL when @obj is not an object.
