@@ -376,7 +376,6 @@ static int read_info(struct export_model *m)
 	if (json_is_string(v)) /* text when we wrote it; a copy may have been edited */
 		npuprof_name_text(m->pid_name, sizeof(m->pid_name), json_string_value(v),
 				  json_string_length(v));
-	m->has_info = 1;
 	if (!m->n_rings)
 		m->loss.n[NPUPROF_LOSS_RING_FULL] = info_lost(info);
 	v = json_object_get(json_object_get(info, "drain"), "write_error");

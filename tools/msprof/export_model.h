@@ -164,7 +164,6 @@ struct xm_sample {
  * @cpu_loss:        info.json "lost" "byCpu", @n_cpu_loss entries
  * @write_error:     info.json "drain" "write_error": a write failed at
  *                   capture (negative errno), 0 if none
- * @has_info:        1 when info.json was read
  * @series:          what reading each slice series found
  * @reasons:         why the data is incomplete, one sentence each (empty
  *                   for complete data; export_outcome.h)
@@ -193,7 +192,6 @@ struct export_model {
 	struct npuprof_loss *cpu_loss;
 	size_t n_cpu_loss;
 	int write_error;
-	int has_info;
 	struct xm_series *series;
 	size_t n_series;
 	char **reasons;
