@@ -23,8 +23,13 @@
  * loss, counted in its lost counter and written to the trace at stop as
  * one NPUPROF_REC_LOST record per CPU ring.
  *
- * Nothing leaves silently.  Records a series cannot take are counted as
- * dropped, not as saved.  A ring whose source skipped it after a corrupt
+ * Nothing leaves silently.  Every record produced in the window that is
+ * not in the files is counted lost, by cause (npuprof/loss.h) and by CPU:
+ * ring full from the rings' lost counters; write error for records a
+ * series could not take (also counted as dropped) and for records whose
+ * frame never reached the disk whole (the writer's cfg.lost); decode error
+ * for records a ring accepted (its written counter) that were not read
+ * out of it (counted per source and CPU as they pass the router).  A ring whose source skipped it after a corrupt
  * record header has its skipped bytes counted (source skipped() callback)
  * and named in a warning with the CPU, at most one a second per source,
  * the rest at stop.  A poll or timer that found no free SQE is not marked
@@ -73,10 +78,12 @@ struct drain_src {
 	uint64_t *skip_seen;   /* per CPU: skipped bytes counted in the totals */
 	uint64_t *skip_warned; /* per CPU: skipped bytes a warning named */
 	uint64_t skip_warn_ns; /* when the last skip warning was printed */
+	uint64_t *read;	       /* per CPU: records read out of that ring */
 };
 
 struct drain_series {
 	struct drain_series *next;
+	struct npuprof_drain *d; /* for the writer's loss callback */
 	int route;		/* index in npuprof_drain.routes, 0 without routes */
 	long device;		/* -1 for the host series */
 	struct slice_writer *w; /* NULL when its directory could not be made */
@@ -116,7 +123,39 @@ struct npuprof_drain {
 	bool timer_fired;
 	struct drain_series *series; /* host first once it exists */
 	struct npuprof_drain_stats st; /* totals, filled in as records pass */
+	struct drain_src *cur_src;     /* the source being read */
+	uint64_t read;		       /* records read out of every source */
+	struct npuprof_loss *cpu_loss; /* config.cpu_loss, nr_cpu_loss entries */
+	unsigned int nr_cpu_loss;
 };
+
+/* @n records of the ring of @cpu lost for @cause, in @route's directory. */
+static void drain_lose(struct npuprof_drain *d, int route, uint32_t cpu,
+		       enum npuprof_loss_cause cause, uint64_t n)
+{
+	d->st.loss.n[cause] += n;
+	if (route >= 0)
+		d->routes[route].st.loss.n[cause] += n;
+	if (cpu < d->nr_cpu_loss)
+		d->cpu_loss[cpu].n[cause] += n;
+}
+
+/*
+ * cfg.lost of a series' writer: taken records that never reached the
+ * disk.  They were counted as saved when taken; now they are lost.
+ */
+static void series_lost(void *ctx, uint32_t cpu, uint16_t type, uint64_t records)
+{
+	struct drain_series *s = ctx;
+	struct npuprof_drain_stats *st = &s->d->routes[s->route].st;
+
+	drain_lose(s->d, s->route, cpu, NPUPROF_LOSS_WRITE_ERROR, records);
+	for (int i = 0; i < 2; i++, st = &s->d->st) {
+		st->records -= records;
+		st->api_records -= type == NPUPROF_REC_API ? records : 0;
+		st->task_records -= type == NPUPROF_REC_TASK ? records : 0;
+	}
+}
 
 /*
  * <prof>/host/data or <prof>/device_<id>/data, created as needed below
@@ -145,11 +184,14 @@ static struct drain_series *series_create(struct npuprof_drain *d, int route, lo
 		.zstd_level = d->zstd_level,
 		.source = device < 0 ? NPUPROF_SRC_BPF : NPUPROF_SRC_KMOD,
 		.device = (int)device,
+		.lost = series_lost,
 	};
 	int err, fd;
 
 	if (!s)
 		return NULL;
+	cfg.lost_ctx = s;
+	s->d = d;
 	s->route = route;
 	s->device = device;
 	if (device < 0)
@@ -265,6 +307,9 @@ static int drain_route(void *ctx, const struct npuprof_rec_hdr *rec)
 	int route = route_of(d, rec);
 	struct npuprof_drain_stats *rst;
 
+	d->read++;
+	if (d->cur_src && rec->cpu < d->cur_src->s.nr_cpus)
+		d->cur_src->read[rec->cpu]++;
 	if (route < 0 || !d->routes[route].prof_dir[0]) {
 		d->st.dropped++;
 		d->st.foreign++;
@@ -274,6 +319,7 @@ static int drain_route(void *ctx, const struct npuprof_rec_hdr *rec)
 	if (series_append(series_find(d, route, device), rec)) {
 		d->st.dropped++;
 		rst->dropped++;
+		drain_lose(d, route, rec->cpu, NPUPROF_LOSS_WRITE_ERROR, 1);
 		return 0;
 	}
 	for (int i = 0; i < 2; i++, rst = &d->st) {
@@ -407,7 +453,11 @@ static void drain_check_skipped(struct npuprof_drain *d, struct drain_src *src, 
 
 static long drain_read_src(struct npuprof_drain *d, struct drain_src *src)
 {
-	long n = src->s.consume(src->s.obj, drain_route, d);
+	long n;
+
+	d->cur_src = src;
+	n = src->s.consume(src->s.obj, drain_route, d);
+	d->cur_src = NULL;
 
 	if (n == -EBADMSG && src->s.skipped) {
 		drain_check_skipped(d, src, false);
@@ -495,6 +545,24 @@ static void drain_service(struct npuprof_drain *d)
 	drain_arm_all(d);
 }
 
+/*
+ * The losses one ring's counters tell (@written, @lost since the enable):
+ * ring full, and records it accepted that were not read out of it.  They
+ * belong to the session's rings, so every route counts them.
+ */
+static void drain_count_ring(struct npuprof_drain *d, const struct drain_src *src,
+			     unsigned int cpu, uint64_t written, uint64_t lost)
+{
+	uint64_t unread = written > src->read[cpu] ? written - src->read[cpu] : 0;
+
+	drain_lose(d, -1, cpu, NPUPROF_LOSS_RING_FULL, lost);
+	drain_lose(d, -1, cpu, NPUPROF_LOSS_DECODE_ERROR, unread);
+	for (unsigned int r = 0; r < d->nr_routes; r++) {
+		d->routes[r].st.loss.n[NPUPROF_LOSS_RING_FULL] += lost;
+		d->routes[r].st.loss.n[NPUPROF_LOSS_DECODE_ERROR] += unread;
+	}
+}
+
 /* One NPUPROF_REC_LOST per CPU ring of every source, into the host series. */
 static void drain_write_lost(struct npuprof_drain *d)
 {
@@ -521,6 +589,7 @@ static void drain_write_lost(struct npuprof_drain *d)
 			rec.written = written;
 			rec.lost = lost;
 			d->st.lost += rec.lost;
+			drain_count_ring(d, src, cpu, written, lost);
 			for (unsigned int r = 0; r < d->nr_routes; r++) {
 				if (!d->routes[r].prof_dir[0])
 					continue; /* a pid refused a directory */
@@ -541,11 +610,11 @@ static void drain_read_rest(struct npuprof_drain *d)
 	int round;
 
 	for (round = 0; round < DRAIN_FINAL_ROUNDS; round++) {
-		uint64_t before = d->st.records + d->st.dropped;
+		uint64_t before = d->read;
 
 		for (unsigned int i = 0; i < d->nr_srcs; i++)
 			drain_read_src(d, &d->srcs[i]);
-		if (d->st.records + d->st.dropped == before)
+		if (d->read == before)
 			break;
 	}
 	if (round == DRAIN_FINAL_ROUNDS)
@@ -668,6 +737,10 @@ static int drain_init(struct npuprof_drain *d, const struct npuprof_drain_config
 	d->zstd_level = cfg->zstd_level ? cfg->zstd_level : 3;
 	d->tick.tv_sec = ms / 1000;
 	d->tick.tv_nsec = (long long)(ms % 1000) * 1000000LL;
+	d->cpu_loss = cfg->cpu_loss;
+	d->nr_cpu_loss = cfg->cpu_loss ? cfg->nr_cpu_loss : 0;
+	for (unsigned int cpu = 0; cpu < d->nr_cpu_loss; cpu++)
+		d->cpu_loss[cpu] = (struct npuprof_loss){ .cpu = cpu };
 	d->srcs = calloc(n ? n : 1, sizeof(*d->srcs));
 	if (!d->srcs)
 		return -ENOMEM;
@@ -676,6 +749,9 @@ static int drain_init(struct npuprof_drain *d, const struct npuprof_drain_config
 
 		d->nr_srcs = i + 1; /* what drain_free_srcs() must free */
 		src->s = srcs[i];
+		src->read = calloc(src->s.nr_cpus ? src->s.nr_cpus : 1, sizeof(uint64_t));
+		if (!src->read)
+			return -ENOMEM;
 		if (!src->s.skipped)
 			continue;
 		src->skip_seen = calloc(src->s.nr_cpus ? src->s.nr_cpus : 1, sizeof(uint64_t));
@@ -699,6 +775,7 @@ static void drain_free_srcs(struct npuprof_drain *d)
 	for (unsigned int i = 0; i < d->nr_srcs; i++) {
 		free(d->srcs[i].skip_seen);
 		free(d->srcs[i].skip_warned);
+		free(d->srcs[i].read);
 	}
 	free(d->srcs);
 }

@@ -128,6 +128,22 @@ int npuprof_prof_create(int dirfd, const char *rel)
 	return fd < 0 ? -e : high_fd(fd);
 }
 
+int npuprof_prof_unlink(int dirfd, const char *rel)
+{
+	char name[NAME_MAX + 1] = "";
+	int at, err = 0;
+
+	at = walk(dirfd, rel, 0, name, sizeof(name));
+	if (at < 0)
+		return at;
+	if (!name[0])
+		err = -EINVAL;
+	else if (unlinkat(at, name, 0))
+		err = -errno;
+	close(at);
+	return err;
+}
+
 /* Empty the open directory @fd (it is closed), not following symlinks. */
 static int empty_dir(int fd)
 {

@@ -46,6 +46,7 @@
 #include <npuprof/devclock.h>
 #include <npuprof/drain.h>
 #include <npuprof/kring.h>
+#include <npuprof/loss_json.h>
 #include <npuprof/name_text.h>
 #include <npuprof/prof_fs.h>
 #include <npuprof/record.h>
@@ -58,6 +59,16 @@ _Static_assert(NPUPROF_DRAIN_MAX_ROUTES >= NPUPROF_SESSION_MAX_PIDS,
 #define SESSION_MAX_DEVICES 64
 
 #define SESSION_CLOCK_SAMPLES 3 /* pairs read at start and again at stop */
+
+/*
+ * Disk space kept for the control files written at stop (end_info,
+ * info.json, sample.json): a full disk would otherwise take them with the
+ * last slices, and with them the loss counts that say what is missing.
+ * The file host/.control_reserve holds it from start to stop; after a
+ * crash it stays behind (the export ignores it).
+ */
+#define SESSION_CONTROL_RESERVE (64u << 10) /* bytes */
+#define SESSION_RESERVE_FILE "host/.control_reserve"
 
 /* Host/device clock pairs of one device, from the driver. */
 struct clock_pairs {
@@ -107,6 +118,8 @@ struct npuprof_session {
 	struct npuprof_kring *kring;
 	struct npuprof_acl_trace *acl;
 	struct npuprof_drain *drain;
+	struct npuprof_loss *cpu_loss; /* the drain's per-CPU losses */
+	unsigned int nr_cpu_loss;
 	int running;
 	char error[PATH_MAX * 2];
 	struct capture_clocks begin, end;
@@ -548,9 +561,30 @@ static int write_json(struct npuprof_session *s, const struct session_member *m,
 			err = -errno;
 	}
 	json_decref(doc);
-	if (err)
+	if (err) {
+		if (fd >= 0) /* half a file would read as a damaged one */
+			npuprof_prof_unlink(m->dir_fd, rel);
 		set_error(s, path, err);
+	}
 	return err;
+}
+
+/* Take SESSION_CONTROL_RESERVE bytes for @m's control files, if there are. */
+static void reserve_control_space(const struct session_member *m)
+{
+	int fd = npuprof_prof_create(m->dir_fd, SESSION_RESERVE_FILE);
+
+	if (fd < 0)
+		return; /* the stop then writes them without a reserve */
+	if (posix_fallocate(fd, 0, SESSION_CONTROL_RESERVE))
+		npuprof_prof_unlink(m->dir_fd, SESSION_RESERVE_FILE);
+	close(fd);
+}
+
+/* Give the reserved space back, right before the control files need it. */
+static void release_control_space(const struct session_member *m)
+{
+	npuprof_prof_unlink(m->dir_fd, SESSION_RESERVE_FILE);
 }
 
 static void read_capture_clocks(struct capture_clocks *c)
@@ -624,6 +658,19 @@ static int session_new_route(void *ctx, uint32_t pid, char *dir, size_t size, in
 	return err;
 }
 
+/* A per-CPU loss table as wide as the widest source, made once. */
+static int alloc_cpu_loss(struct npuprof_session *s)
+{
+	unsigned int k = s->kring ? npuprof_kring_nr_cpus(s->kring) : 0;
+	unsigned int b = s->acl ? npuprof_acl_trace_nr_cpus(s->acl) : 0;
+
+	if (s->cpu_loss)
+		return 0;
+	s->nr_cpu_loss = k > b ? k : b;
+	s->cpu_loss = calloc(s->nr_cpu_loss ? s->nr_cpu_loss : 1, sizeof(*s->cpu_loss));
+	return s->cpu_loss ? 0 : -ENOMEM;
+}
+
 /* One drain for the session, routing each member's records to its dir. */
 static int start_drain(struct npuprof_session *s)
 {
@@ -631,6 +678,11 @@ static int start_drain(struct npuprof_session *s)
 	struct npuprof_drain_source srcs[2];
 	struct npuprof_drain_config cfg = { .routes = routes, .nr_routes = s->nr_members };
 	unsigned int n = 0, i;
+
+	if (alloc_cpu_loss(s))
+		return -ENOMEM;
+	cfg.cpu_loss = s->cpu_loss;
+	cfg.nr_cpu_loss = s->nr_cpu_loss;
 
 	if (s->follow) {
 		cfg.new_route = session_new_route;
@@ -799,6 +851,7 @@ static int make_prof_dir(struct npuprof_session *s, struct session_member *m, bo
 	m->dir_fd = fd;
 	m->in_window = true;
 	m->discard = false;
+	reserve_control_space(m);
 	return 0;
 }
 
@@ -863,7 +916,7 @@ out_remove:
 	return err;
 }
 
-static json_t *ring_counters(struct npuprof_session *s, int kmod, uint64_t *lost_sum)
+static json_t *ring_counters(struct npuprof_session *s, int kmod)
 {
 	unsigned int cpu, n;
 	json_t *arr = json_array();
@@ -876,7 +929,6 @@ static json_t *ring_counters(struct npuprof_session *s, int kmod, uint64_t *lost
 
 		if (err)
 			continue;
-		*lost_sum += l;
 		json_array_append_new(arr, json_pack("{s:i, s:I, s:I}", "cpu", (int)cpu,
 						     "written", (json_int_t)w, "lost",
 						     (json_int_t)l));
@@ -973,26 +1025,35 @@ static uint64_t follow_missed(struct npuprof_session *s)
 	return k > b ? k : b;
 }
 
+/*
+ * info.json "lost": this directory's records lost, by cause (write errors
+ * its own, ring full and decode errors the shared rings'), and "byCpu"
+ * the session's per-CPU losses (every member of "sharedWith"); layout in
+ * npuprof/loss_json.h.
+ */
+static json_t *lost_json(struct npuprof_session *s, const struct npuprof_drain_stats *rst)
+{
+	return npuprof_loss_report_json(&rst->loss, s->cpu_loss, s->nr_cpu_loss);
+}
+
 static int write_info(struct npuprof_session *s, const struct session_member *m,
-		      const struct npuprof_drain_stats *rst, const struct npuprof_drain_stats *st,
-		      uint64_t *lost)
+		      const struct npuprof_drain_stats *rst, const struct npuprof_drain_stats *st)
 {
 	char host[256] = "";
 	json_t *doc, *rings = json_object();
 
 	gethostname(host, sizeof(host) - 1);
-	*lost = 0;
 	if (s->kring)
-		json_object_set_new(rings, "npuprof.ko", ring_counters(s, 1, lost));
+		json_object_set_new(rings, "npuprof.ko", ring_counters(s, 1));
 	if (s->acl)
-		json_object_set_new(rings, "bpf", ring_counters(s, 0, lost));
+		json_object_set_new(rings, "bpf", ring_counters(s, 0));
 	/* the app names itself (prctl PR_SET_NAME): any bytes but NUL */
-	doc = json_pack("{s:i, s:o, s:o, s:s, s:i, s:o, s:o, s:o, s:o}", "pid", (int)m->pid,
+	doc = json_pack("{s:i, s:o, s:o, s:s, s:i, s:o, s:o, s:o, s:o, s:o}", "pid", (int)m->pid,
 			"pid_name", npuprof_name_json(m->comm, sizeof(m->comm)), "hostname",
 			npuprof_name_json(host, sizeof(host)), "platform_version", "npusim",
 			"record_version", NPUPROF_RECORD_VERSION, "clockSamples", clock_samples(s),
 			"devices", data_devices(m), "rings", rings, "drain",
-			drain_json(s, rst, st));
+			drain_json(s, rst, st), "lost", lost_json(s, rst));
 	if (doc && m->rank >= 0)
 		json_object_set_new(doc, "rank", json_integer(m->rank));
 	if (doc && s->follow)
@@ -1010,33 +1071,52 @@ static int write_sample(struct npuprof_session *s, const struct session_member *
 	return write_json(s, m, "host/sample.json", doc);
 }
 
+/* Note control file @rel of @res as not written (error @e), if @e. */
+static int note_unwritten(struct npuprof_session_result *res, const char *rel, int e)
+{
+	size_t len;
+
+	if (!e || !res)
+		return e;
+	if (!res->unwritten_error)
+		res->unwritten_error = e;
+	len = strlen(res->unwritten);
+	snprintf(res->unwritten + len, sizeof(res->unwritten) - len, "%s%s", len ? " " : "", rel);
+	return e;
+}
+
 /* end_info, info.json, sample.json of @m; its result in @res (may be NULL). */
 static int finish_member(struct npuprof_session *s, struct session_member *m,
 			 const struct npuprof_drain_stats *rst,
 			 const struct npuprof_drain_stats *st, struct npuprof_session_result *res)
 {
-	uint64_t lost = 0;
 	int err = 0, e;
 
+	if (res)
+		memset(res, 0, sizeof(*res));
+	release_control_space(m);
 	if (m->followed) /* made by the drain before the clocks were sure */
-		err = write_time_file(s, m, "host/start_info", 1);
-	e = write_time_file(s, m, "host/end_info", 0);
+		err = note_unwritten(res, "host/start_info",
+				     write_time_file(s, m, "host/start_info", 1));
+	e = note_unwritten(res, "host/end_info", write_time_file(s, m, "host/end_info", 0));
 	err = err ? err : e;
-	e = write_info(s, m, rst, st, &lost);
+	e = note_unwritten(res, "host/info.json", write_info(s, m, rst, st));
 	err = err ? err : e;
-	e = write_sample(s, m);
+	e = note_unwritten(res, "host/sample.json", write_sample(s, m));
 	err = err ? err : e;
 	if (!res)
 		return err;
-	memset(res, 0, sizeof(*res));
 	res->pid = m->pid;
 	res->rank = m->rank;
 	snprintf(res->prof_dir, sizeof(res->prof_dir), "%s", m->prof_dir);
 	res->api_records = rst->api_records;
 	res->task_records = rst->task_records;
-	res->lost = lost;
+	res->loss = rst->loss;
+	for (unsigned int cpu = 0; cpu < s->nr_cpu_loss; cpu++)
+		if (npuprof_loss_total(&s->cpu_loss[cpu]) &&
+		    res->nr_cpu_loss < NPUPROF_RESULT_LOSS_CPUS)
+			res->cpu_loss[res->nr_cpu_loss++] = s->cpu_loss[cpu];
 	res->write_error = rst->write_error;
-	res->dropped = rst->dropped;
 	res->skipped_bytes = st->skipped_bytes;
 	res->start_unix_ns = (int64_t)s->begin.real.tv_sec * 1000000000 + s->begin.real.tv_nsec;
 	res->end_unix_ns = (int64_t)s->end.real.tv_sec * 1000000000 + s->end.real.tv_nsec;
@@ -1133,6 +1213,7 @@ void npuprof_session_close(struct npuprof_session *s)
 		close(s->out_fd);
 	free(s->output);
 	free(s->params_json);
+	free(s->cpu_loss);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }

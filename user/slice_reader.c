@@ -9,7 +9,10 @@
  * and its checksum matched: a frame cut short by a crash or a partial copy
  * delivers nothing and is reported as truncated_bytes, so a reader never
  * sees half of a flush.  A frame zstd rejects is corruption: the read stops
- * with -EBADMSG after the frames before it were delivered.
+ * with -EBADMSG after the frames before it were delivered.  Where a slice
+ * was cut or corrupt, and which slices lack their .done file (or name
+ * another size in it), goes into the report, for the export to say why
+ * its data is incomplete.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -132,7 +136,7 @@ static int reader_feed(struct slice_reader *r, const uint8_t *buf, size_t len,
 	}
 }
 
-static int reader_slice(struct slice_reader *r, int fd)
+static int reader_slice(struct slice_reader *r, int fd, uint32_t idx)
 {
 	uint64_t file_pos = 0, frame_end = 0;
 
@@ -150,13 +154,53 @@ static int reader_slice(struct slice_reader *r, int fd)
 		if (n == 0)
 			break;
 		err = reader_feed(r, r->in, (size_t)n, file_pos, &frame_end);
+		if (err == -EBADMSG && !r->rep.corrupt) {
+			r->rep.corrupt = 1;
+			r->rep.corrupt_slice = idx;
+			r->rep.corrupt_at = frame_end;
+		}
 		if (err)
 			return err;
 		file_pos += (uint64_t)n;
 	}
+	if (file_pos > frame_end) {
+		r->rep.cut = 1;
+		r->rep.cut_slice = idx;
+		r->rep.cut_at = frame_end;
+		r->rep.cut_size = file_pos;
+	}
 	/* A frame cut short, plus a record cut short inside complete frames. */
 	r->rep.truncated_bytes += (file_pos - frame_end) + r->committed;
 	return 0;
+}
+
+/* Compare <@path>.done ("filesize:<n>") with the size of the slice @fd. */
+static void reader_check_done(struct slice_reader *r, const char *path, int fd, uint32_t idx)
+{
+	char done[PATH_MAX + 8], text[64];
+	unsigned long long size;
+	struct stat st;
+	ssize_t n;
+	int dfd;
+
+	snprintf(done, sizeof(done), "%s.done", path);
+	dfd = open(done, O_RDONLY | O_CLOEXEC);
+	if (dfd < 0) {
+		if (!r->rep.not_done++)
+			r->rep.first_not_done = idx;
+		return;
+	}
+	n = read(dfd, text, sizeof(text) - 1);
+	close(dfd);
+	text[n > 0 ? n : 0] = '\0';
+	if (fstat(fd, &st) || sscanf(text, "filesize:%llu", &size) != 1 ||
+	    size == (unsigned long long)st.st_size)
+		return;
+	if (!r->rep.done_mismatch++) {
+		r->rep.mismatch_slice = idx;
+		r->rep.mismatch_done = size;
+		r->rep.mismatch_size = (uint64_t)st.st_size;
+	}
 }
 
 static int reader_series(struct slice_reader *r, const char *dir, const char *series)
@@ -172,7 +216,8 @@ static int reader_series(struct slice_reader *r, const char *dir, const char *se
 		if (fd < 0)
 			return -errno;
 		r->rep.slices++;
-		err = reader_slice(r, fd);
+		reader_check_done(r, path, fd, idx);
+		err = reader_slice(r, fd, idx);
 		close(fd);
 		if (err)
 			return err;

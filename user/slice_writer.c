@@ -21,6 +21,10 @@
  *    its last write completed.
  *  - .done files are a few bytes and written once per slice, with plain
  *    write(2); io_uring carries the record data.
+ *  - Each frame remembers how many records of each CPU and type it holds
+ *    (runs: the drain reads a ring at a time, so runs are few).  A frame
+ *    thrown away, or whose write failed or was cut short, hands those
+ *    counts to cfg.lost: a taken record is on disk or counted lost.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,8 +56,23 @@ struct slice_file {
 	char name[NAME_MAX + 1]; /* path's last component */
 };
 
+/* Records of one CPU and type in a row, in a frame. */
+struct cpu_run {
+	uint32_t cpu;
+	uint16_t type;
+	uint32_t n;
+};
+
+/* The records of one frame, as runs of one CPU. */
+struct frame_runs {
+	struct cpu_run *r;
+	size_t n;
+	size_t cap;
+};
+
 struct slice_buf {
 	struct slice_writer *w;
+	struct frame_runs runs;
 	struct slice_file *f;
 	uint8_t *data;
 	size_t len;
@@ -74,6 +93,7 @@ struct slice_writer {
 	size_t out_len;
 	size_t out_cap;
 	bool in_frame;
+	struct frame_runs open; /* records of the open frame */
 	struct slice_buf *head; /* write FIFO; the head is in flight */
 	struct slice_buf *tail;
 	bool head_submitted;
@@ -84,6 +104,36 @@ static void writer_fail(struct slice_writer *w, int err)
 {
 	if (!w->st.error)
 		w->st.error = err;
+}
+
+/* Count one record of @cpu and @type in @fr.  Return: 0 or -ENOMEM. */
+static int runs_add(struct frame_runs *fr, uint32_t cpu, uint16_t type)
+{
+	struct cpu_run *r, *last = fr->n ? &fr->r[fr->n - 1] : NULL;
+
+	if (last && last->cpu == cpu && last->type == type && last->n < UINT32_MAX) {
+		fr->r[fr->n - 1].n++;
+		return 0;
+	}
+	if (fr->n == fr->cap) {
+		size_t cap = fr->cap ? 2 * fr->cap : 8;
+
+		r = realloc(fr->r, cap * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		fr->r = r;
+		fr->cap = cap;
+	}
+	fr->r[fr->n++] = (struct cpu_run){ .cpu = cpu, .type = type, .n = 1 };
+	return 0;
+}
+
+/* Hand the records of @fr to cfg.lost and forget them. */
+static void runs_lose(const struct slice_writer *w, struct frame_runs *fr)
+{
+	for (size_t i = 0; w->cfg.lost && i < fr->n; i++)
+		w->cfg.lost(w->cfg.lost_ctx, fr->r[i].cpu, fr->r[i].type, fr->r[i].n);
+	fr->n = 0;
 }
 
 /* "filesize:<n>\n" next to the slice, as CANN's file_slice.cpp does. */
@@ -205,6 +255,7 @@ static int writer_compress(struct slice_writer *w, const void *src, size_t len,
 static int writer_abort_frame(struct slice_writer *w, int err)
 {
 	writer_fail(w, err);
+	runs_lose(w, &w->open);
 	ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
 	w->out_len = 0;
 	w->in_frame = false;
@@ -302,6 +353,8 @@ static int writer_queue_frame(struct slice_writer *w)
 	b->data = w->out;
 	b->len = w->out_len;
 	b->off = w->cur->queued;
+	b->runs = w->open; /* the frame's records go with its bytes */
+	w->open = (struct frame_runs){ 0 };
 	w->cur->queued += b->len;
 	w->cur->pending++;
 	w->out = NULL;
@@ -318,8 +371,12 @@ int slice_writer_flush(struct slice_writer *w)
 {
 	int err;
 
-	if (w->st.error)
+	if (w->st.error) {
+		/* the failure came after these records were taken */
+		if (w->in_frame)
+			writer_abort_frame(w, w->st.error);
 		return w->st.error;
+	}
 	if (!w->in_frame)
 		return 0;
 	err = writer_compress(w, NULL, 0, ZSTD_e_end);
@@ -351,22 +408,32 @@ int slice_writer_append(struct slice_writer *w, const struct npuprof_rec_hdr *re
 			return writer_abort_frame(w, err);
 	}
 	err = writer_compress(w, rec, rec->size, ZSTD_e_continue);
+	if (!err && rec->type != NPUPROF_REC_LOST)
+		err = runs_add(&w->open, rec->cpu, rec->type);
 	if (err)
 		return writer_abort_frame(w, err);
-	/* Do not let one frame run far past the slice size between flushes. */
-	if (w->cur->queued + w->out_len >= w->cfg.slice_bytes) {
-		err = slice_writer_flush(w);
-		if (err != -EBUSY) /* -EBUSY: the frame is queued, the record in it */
-			return err;
-	}
+	/*
+	 * Do not let one frame run far past the slice size between flushes.
+	 * The record is taken now: should this flush fail, cfg.lost counts it
+	 * with the rest of its frame.
+	 */
+	if (w->cur->queued + w->out_len >= w->cfg.slice_bytes)
+		slice_writer_flush(w);
 	return 0;
 }
 
-/* Release a buffer the kernel is done with (or never had). */
+/*
+ * Release a buffer the kernel is done with (or never had).  A frame not
+ * written whole is lost, records and all (a buffer whose writer is gone
+ * was counted when it was left, see writer_wait_failed()).
+ */
 static void writer_free_buf(struct slice_buf *b)
 {
+	if (b->w && b->done < b->len)
+		runs_lose(b->w, &b->runs);
 	b->f->pending--;
 	file_maybe_finish(b->f);
+	free(b->runs.r);
 	free(b->data);
 	free(b);
 }
@@ -509,6 +576,7 @@ static bool writer_wait_failed(struct slice_writer *w, int err, unsigned int tri
 	if (tries < SLICE_WAIT_TRIES)
 		return false;
 	b = w->head;
+	runs_lose(w, &b->runs); /* never confirmed: counted lost now */
 	b->w = NULL;
 	w->head = w->tail = NULL;
 	w->head_submitted = false;
@@ -554,6 +622,7 @@ int slice_writer_close(struct slice_writer *w, struct slice_writer_stats *st)
 		*st = w->st;
 	ZSTD_freeCCtx(w->cctx);
 	close(w->dir_fd);
+	free(w->open.r);
 	free(w->out);
 	free(w);
 	return err;

@@ -31,6 +31,14 @@
  * @zstd_level:  zstd compression level
  * @source:      enum npuprof_source, for the stream headers
  * @device:      device id for the stream headers, -1 for host data
+ * @lost:        optional: called for records that slice_writer_append()
+ *               took (returned 0 for) and that will never be on disk
+ *               whole: their frame was thrown away, or its write failed or
+ *               was cut short.  @records of type @type (hdr.type) from
+ *               the ring of @cpu (hdr.cpu); NPUPROF_REC_LOST records are
+ *               not counted.  Called from append, flush, handle_cqe and
+ *               close.
+ * @lost_ctx:    passed to @lost
  */
 struct slice_writer_cfg {
 	const char *dir;
@@ -39,6 +47,8 @@ struct slice_writer_cfg {
 	int zstd_level;
 	int source;
 	int device;
+	void (*lost)(void *ctx, uint32_t cpu, uint16_t type, uint64_t records);
+	void *lost_ctx;
 };
 
 /**
@@ -83,9 +93,11 @@ int slice_writer_open_at(struct io_uring *ring, const struct slice_writer_cfg *c
  * Opens the next slice (with its NPUPROF_REC_STREAM_HDR) when none is open,
  * and ends the frame early when the slice reached slice_bytes.
  *
- * Return: 0; the series' remembered write error (the record is dropped);
- * -errno from creating the slice file; -ENOMEM.  Every failure is
- * remembered: the open frame is thrown away and later calls return it.
+ * Return: 0 when the record was taken (should its frame be lost later,
+ * cfg.lost says so); the series' remembered write error (the record is
+ * dropped); -errno from creating the slice file; -ENOMEM.  Every failure
+ * is remembered: the open frame is thrown away (its records reported to
+ * cfg.lost) and later calls return it.
  */
 int slice_writer_append(struct slice_writer *w, const struct npuprof_rec_hdr *rec);
 

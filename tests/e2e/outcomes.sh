@@ -2,8 +2,9 @@
 # Defined outcomes in the VM: no module, no socket, odd command orders,
 # the app exiting mid-capture, rmmod during capture, not root, app mode's
 # job ending before --delay, a launcher leaving its rank behind, --output
-# under /proc, a full disk, the only process dying before "stop", symlinks
-# planted in a PROF dir (see guest/outcomes.sh).
+# under /proc, a full disk (in dynamic and in app mode), the only process
+# dying before "stop", symlinks planted in a PROF dir, msprof killed
+# mid-capture (see guest/outcomes.sh).
 set -u
 cd "$(dirname "$0")/../.."
 mkdir -p build/e2e

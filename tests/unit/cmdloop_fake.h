@@ -52,6 +52,14 @@ struct fake_session_state {
 	pid_t pids[4];
 	int discarded[4];
 	int start_rc;
+	/* one process: how its stop went (copied into its result) */
+	int stop_rc;
+	struct npuprof_loss loss;
+	struct npuprof_loss cpu_loss[2];
+	unsigned int nr_cpu_loss;
+	int write_error;
+	const char *unwritten;
+	int unwritten_error;
 };
 
 static struct fake_session_state fake_ss;
@@ -131,7 +139,13 @@ static int fake_stop(struct npuprof_session *s, struct npuprof_session_result *r
 		snprintf(res->prof_dir, sizeof(res->prof_dir), "/out/PROF_000001_20260101000000000_00000042ABCDEFGH");
 		res->api_records = 12;
 		res->task_records = 34;
-		res->lost = 0;
+		res->loss = fake_ss.loss;
+		memcpy(res->cpu_loss, fake_ss.cpu_loss, sizeof(fake_ss.cpu_loss));
+		res->nr_cpu_loss = fake_ss.nr_cpu_loss;
+		res->write_error = fake_ss.write_error;
+		snprintf(res->unwritten, sizeof(res->unwritten), "%s",
+			 fake_ss.unwritten ? fake_ss.unwritten : "");
+		res->unwritten_error = fake_ss.unwritten_error;
 	}
 	for (unsigned int i = 0; res && i < nres && i < fake_ss.nr_pids; i++) {
 		memset(&res[i], 0, sizeof(res[i]));
@@ -143,7 +157,7 @@ static int fake_stop(struct npuprof_session *s, struct npuprof_session_result *r
 	}
 	memset(fake_ss.discarded, 0, sizeof(fake_ss.discarded));
 	fake_ss.pid_discards = 0;
-	return 0;
+	return fake_ss.stop_rc;
 }
 
 static int fake_discard(struct npuprof_session *s)
@@ -263,6 +277,33 @@ static inline char *capture_end(struct capture *c)
 	text[n] = '\0';
 	fclose(c->tmp);
 	return text;
+}
+
+/*
+ * Run the command loop of @d on @input (a pipe, as batch mode reads it);
+ * *@out gets everything printed (malloc'd).  Return: the loop's result,
+ * or -1 when no pipe could be had.
+ */
+static inline int fake_loop_input(struct msprof_dyn *d, const char *input, char **out)
+{
+	struct capture c;
+	int pfd[2], rc;
+	ssize_t len = (ssize_t)strlen(input);
+
+	*out = NULL;
+	if (pipe(pfd))
+		return -1;
+	if (write(pfd[1], input, (size_t)len) != len) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	close(pfd[1]);
+	capture_begin(&c);
+	rc = msprof_cmd_loop(d, pfd[0]);
+	*out = capture_end(&c);
+	close(pfd[0]);
+	return rc;
 }
 
 #endif /* NPUPROF_TEST_CMDLOOP_FAKE_H */

@@ -5,7 +5,9 @@
  * device_1, so device_1/data cannot be made; of 90 records (30 API, 30
  * tasks of device 0, 30 of device 1) the drain reports records 60,
  * api_records 30, task_records 30, dropped 30, raw_bytes of the 60 only,
- * write_error -ENOTDIR, and the two good series read back whole.
+ * write_error -ENOTDIR, and the two good series read back whole.  The 30
+ * are lost to a write error, all of CPU 0: loss {0, 30, 0} in the totals
+ * and in the per-CPU table (2 entries, CPU 1 empty).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -79,7 +81,9 @@ int main(void)
 	struct npuprof_drain_source src = { .name = "fake", .source = NPUPROF_SRC_KMOD,
 					    .nr_cpus = 1, .obj = &f, .consume = memring_src_consume,
 					    .stats = fake_stats };
-	struct npuprof_drain_config cfg = { .prof_dir = prof, .flush_ms = 20 };
+	struct npuprof_loss cpu_loss[2];
+	struct npuprof_drain_config cfg = { .prof_dir = prof, .flush_ms = 20,
+					    .cpu_loss = cpu_loss, .nr_cpu_loss = 2 };
 	struct npuprof_drain_stats st;
 	struct npuprof_drain *d;
 	struct tally t = { 0 };
@@ -109,6 +113,14 @@ int main(void)
 	CHECK_EQ(st.skipped_bytes, 0);
 	CHECK_EQ(st.write_error, -ENOTDIR);
 	CHECK_EQ(f.ring.cons.consumer_pos, f.ring.prod.producer_pos);
+	CHECK_EQ(st.loss.n[NPUPROF_LOSS_RING_FULL], 0);
+	CHECK_EQ(st.loss.n[NPUPROF_LOSS_WRITE_ERROR], 30);
+	CHECK_EQ(st.loss.n[NPUPROF_LOSS_DECODE_ERROR], 0);
+	CHECK_EQ(cpu_loss[0].cpu, 0);
+	CHECK_EQ(cpu_loss[0].n[NPUPROF_LOSS_WRITE_ERROR], 30);
+	CHECK_EQ(npuprof_loss_total(&cpu_loss[0]), 30);
+	CHECK_EQ(cpu_loss[1].cpu, 1);
+	CHECK_EQ(npuprof_loss_total(&cpu_loss[1]), 0);
 
 	snprintf(path, sizeof(path), "%s/host/data", prof);
 	CHECK_EQ(npuprof_slice_read_series(path, "npuprof.api", count_rec, &t, NULL), 0);

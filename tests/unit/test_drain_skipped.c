@@ -11,6 +11,9 @@
  * drain on the same source (the next start/stop window of one msprof
  * session, the count still at 968) reports 0 skipped bytes and no warning
  * for 4 clean records.  Regression: it re-reported the first window's 968.
+ * The records skipped are lost to a decode error: the ring's written
+ * counter (15 on CPU 1) less the records read out of it (4): 11, all of
+ * CPU 1; the second window (counters restart, as at an enable) loses none.
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -27,6 +30,7 @@
 struct fake {
 	struct memring ring[2];
 	uint64_t skipped[2];
+	uint64_t written_base[2]; /* written at the window's enable */
 	int efd;
 	pthread_mutex_t lock; /* held by a read, and by the test while it writes */
 };
@@ -66,7 +70,7 @@ static int fake_stats(void *obj, unsigned int cpu, uint64_t *written, uint64_t *
 
 	if (cpu > 1)
 		return -ENXIO;
-	*written = f->ring[cpu].prod.written;
+	*written = f->ring[cpu].prod.written - f->written_base[cpu];
 	*lost = 0;
 	return 0;
 }
@@ -133,7 +137,9 @@ int main(void)
 	struct npuprof_drain_source src = { .name = "fake", .source = NPUPROF_SRC_KMOD,
 					    .nr_cpus = 2, .obj = &f, .consume = fake_consume,
 					    .stats = fake_stats, .skipped = fake_skipped };
-	struct npuprof_drain_config cfg = { .prof_dir = prof, .flush_ms = 20 };
+	struct npuprof_loss cpu_loss[2];
+	struct npuprof_drain_config cfg = { .prof_dir = prof, .flush_ms = 20,
+					    .cpu_loss = cpu_loss, .nr_cpu_loss = 2 };
 	struct npuprof_drain_stats st;
 	struct npuprof_drain *d;
 	static char text[8192];
@@ -175,6 +181,10 @@ int main(void)
 	CHECK_EQ(st.task_records, 14);
 	CHECK_EQ(st.dropped, 0);
 	CHECK_EQ(st.write_error, 0);
+	CHECK_EQ(st.loss.n[NPUPROF_LOSS_DECODE_ERROR], 11);
+	CHECK_EQ(npuprof_loss_total(&st.loss), 11);
+	CHECK_EQ(cpu_loss[1].n[NPUPROF_LOSS_DECODE_ERROR], 11);
+	CHECK_EQ(npuprof_loss_total(&cpu_loss[0]), 0);
 
 	len = pread(logfd, text, sizeof(text) - 1, 0);
 	CHECK(len > 0);
@@ -191,6 +201,8 @@ int main(void)
 
 	CHECK(mkdtemp(prof2) != NULL);
 	cfg.prof_dir = prof2;
+	f.written_base[0] = f.ring[0].prod.written;
+	f.written_base[1] = f.ring[1].prod.written;
 	fflush(stderr);
 	saved_err = dup(2);
 	dup2(logfd, 2);
@@ -205,6 +217,7 @@ int main(void)
 	close(saved_err);
 	CHECK_EQ(st.skipped_bytes, 0);
 	CHECK_EQ(st.records, 4);
+	CHECK_EQ(npuprof_loss_total(&st.loss), 0);
 	len = pread(logfd, text, sizeof(text) - 1, mark);
 	text[len > 0 ? len : 0] = '\0';
 	CHECK_EQ(count_lines(text, "held a corrupt record"), 0);

@@ -10,7 +10,7 @@
 #include "export.h"
 #include "test_export_fixture.h"
 
-static char *run_capturing_stderr(const struct msprof_export_opts *opts, const char *file,
+static char *run_capturing_stderr(struct msprof_export_opts *opts, const char *file,
 				  int *rc)
 {
 	int saved, fd;

@@ -234,8 +234,12 @@ static inline int fx_control_files(const char *prof)
 	return 0;
 }
 
-/* Host data: 6 calls over two slices, plus LOST records (lost 2 + 5 = 7). */
-static inline int fx_host_data(const char *prof)
+/*
+ * Host data: 6 calls over two slices; with @stopped, as a stop leaves it:
+ * LOST records at the end (lost 2 + 5 = 7) and slice_1 closed (.done);
+ * without, as kill -9 leaves it: neither.
+ */
+static inline int fx_host_data_as(const char *prof, int stopped)
 {
 	struct fx_buf *b = calloc(1, sizeof(*b));
 	char dir[1024];
@@ -255,13 +259,20 @@ static inline int fx_host_data(const char *prof)
 	       "matmul_custom");
 	fx_api(b, NPUPROF_API_RT_SYNC_STREAM, 5 * FX_MS, 43500000, FX_TID, 0xabc, 0, NULL);
 	fx_api(b, NPUPROF_API_RT_LAUNCH_KERNEL, 49 * FX_MS, 1000, FX_TID, 0xabc, 0, "add_custom");
-	fx_lost(b, NPUPROF_SRC_BPF, 0, 10, 2);
-	fx_lost(b, NPUPROF_SRC_KMOD, 1, 20, 3);
-	fx_lost(b, NPUPROF_SRC_KMOD, 1, 25, 5); /* later reading of the same ring */
+	if (stopped) {
+		fx_lost(b, NPUPROF_SRC_BPF, 0, 10, 2);
+		fx_lost(b, NPUPROF_SRC_KMOD, 1, 20, 3);
+		fx_lost(b, NPUPROF_SRC_KMOD, 1, 25, 5); /* later reading of the same ring */
+	}
 	if (!err)
-		err = fx_write_slice(dir, "npuprof.api", 1, b, 3, 0, 1);
+		err = fx_write_slice(dir, "npuprof.api", 1, b, 3, 0, stopped);
 	free(b);
 	return err;
+}
+
+static inline int fx_host_data(const char *prof)
+{
+	return fx_host_data_as(prof, 1);
 }
 
 /* Tracepoint latency of the START/END record at @t_ms (see the banner). */

@@ -6,7 +6,10 @@
  * one X per task with a start and an end, on the host clock within
  * 0.01 us), and one HostToDevice flow per linked task whose "s" sits on
  * the submitting call and whose "f" sits on the task.  The export is given
- * the parent folder, as msprof allows.
+ * the parent folder, as msprof allows.  One more metadata event of the
+ * host process, "npuprof_capture", says the data is incomplete and why:
+ * the fixture's LOST records count 7 records lost to a full ring, and its
+ * info.json has no clock samples.
  */
 #include <jansson.h>
 #include <math.h>
@@ -71,8 +74,8 @@ static void count_events(json_t *evs)
 		else
 			other++;
 	}
-	CHECK_EQ(json_array_size(evs), 27);
-	CHECK_EQ(host_m, 7); /* process name/labels/sort + 2 threads x (name, sort) */
+	CHECK_EQ(json_array_size(evs), 28);
+	CHECK_EQ(host_m, 8); /* process name/labels/sort + outcome + 2 threads x (name, sort) */
 	CHECK_EQ(host_x, 6);
 	CHECK_EQ(dev_m, 5); /* process name/labels/sort + 1 stream x (name, sort) */
 	CHECK_EQ(dev_x, 3);
@@ -102,6 +105,32 @@ static const char *meta_arg(json_t *evs, int64_t pid, int64_t tid, const char *w
 		return json_string_value(v);
 	}
 	return NULL;
+}
+
+static void check_outcome(json_t *evs)
+{
+	json_t *ev, *args = NULL, *lost, *why;
+	size_t i;
+
+	json_array_foreach(evs, i, ev)
+		if (!strcmp(sval(ev, "name"), "npuprof_capture") && ival(ev, "pid") == HOST_PID)
+			args = json_object_get(ev, "args");
+	CHECK(args != NULL);
+	if (!args)
+		return;
+	CHECK(json_is_false(json_object_get(args, "complete")));
+	why = json_object_get(args, "incomplete");
+	CHECK_EQ(json_array_size(why), 2);
+	CHECK_STR(json_string_value(json_array_get(why, 0)),
+		  "7 records lost (ring full: 7, write error: 0, decode error: 0)");
+	CHECK_STR(json_string_value(json_array_get(why, 1)),
+		  "device 0: no clock samples, so device times are fitted to the task records' host times");
+	lost = json_object_get(args, "lost");
+	CHECK_EQ(ival(lost, "total"), 7);
+	CHECK_EQ(ival(lost, "ring_full"), 7);
+	CHECK_EQ(ival(lost, "write_error"), 0);
+	CHECK_EQ(ival(lost, "decode_error"), 0);
+	CHECK_EQ(json_array_size(json_object_get(lost, "byCpu")), 0);
 }
 
 static void check_meta(json_t *evs)
@@ -220,6 +249,7 @@ int main(void)
 	if (json_is_array(evs)) {
 		count_events(evs);
 		check_meta(evs);
+		check_outcome(evs);
 		for (i = 0; i < sizeof(want_tasks) / sizeof(want_tasks[0]); i++)
 			check_task(evs, &want_tasks[i]);
 		check_calls(evs);

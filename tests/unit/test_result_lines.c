@@ -40,8 +40,11 @@ int main(void)
 	close(fd);
 	lossy.pid = 4243;
 	lossy.rank = -1;
-	lossy.lost = 5;
-	lossy.dropped = 2;
+	lossy.loss.n[NPUPROF_LOSS_RING_FULL] = 5;
+	lossy.loss.n[NPUPROF_LOSS_WRITE_ERROR] = 2;
+	lossy.loss.n[NPUPROF_LOSS_DECODE_ERROR] = 1;
+	lossy.cpu_loss[0] = (struct npuprof_loss){ .n = { 5, 2, 1 }, .cpu = 7 };
+	lossy.nr_cpu_loss = 1;
 	f = msprof_result_open(path);
 	CHECK(f != NULL);
 	if (!f)
@@ -77,15 +80,28 @@ int main(void)
 	CHECK(json_is_null(json_object_get(a, "error")));
 	CHECK(json_string_value(json_object_get(a, "host")) != NULL);
 	lost = json_object_get(a, "lost");
+	CHECK_EQ(ival(lost, "total"), 0);
 	CHECK_EQ(ival(lost, "ring_full"), 0);
-	CHECK_EQ(ival(lost, "write_failed"), 0);
-	CHECK_EQ(ival(lost, "corrupt_bytes"), 0);
+	CHECK_EQ(ival(lost, "write_error"), 0);
+	CHECK_EQ(ival(lost, "decode_error"), 0);
+	CHECK_EQ(json_object_size(lost), 5);
+	CHECK_EQ(json_array_size(json_object_get(lost, "byCpu")), 0);
+	CHECK_EQ(ival(a, "corrupt_bytes"), 0);
 
 	CHECK_EQ(ival(b, "pid"), 4243);
 	CHECK(json_is_null(json_object_get(b, "rank")));
 	CHECK(json_is_false(json_object_get(b, "complete")));
 	CHECK_EQ(ival(json_object_get(b, "lost"), "ring_full"), 5);
-	CHECK_EQ(ival(json_object_get(b, "lost"), "write_failed"), 2);
+	CHECK_EQ(ival(json_object_get(b, "lost"), "write_error"), 2);
+	CHECK_EQ(ival(json_object_get(b, "lost"), "decode_error"), 1);
+	CHECK_EQ(ival(json_object_get(b, "lost"), "total"), 8);
+	lost = json_array_get(json_object_get(json_object_get(b, "lost"), "byCpu"), 0);
+	CHECK_EQ(json_array_size(json_object_get(json_object_get(b, "lost"), "byCpu")), 1);
+	CHECK_EQ(ival(lost, "cpu"), 7);
+	CHECK_EQ(ival(lost, "total"), 8);
+	CHECK_EQ(ival(lost, "ring_full"), 5);
+	CHECK_EQ(ival(lost, "write_error"), 2);
+	CHECK_EQ(ival(lost, "decode_error"), 1);
 
 	CHECK_EQ(ival(c, "pid"), 4244);
 	CHECK(json_is_null(json_object_get(c, "prof_dir")));

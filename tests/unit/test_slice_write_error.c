@@ -3,7 +3,10 @@
  * Description: a write error (ENOSPC, from a slice that is a symlink to
  * /dev/full) is remembered by the slice writer: later appends and flushes
  * return it, no further slice is created, close reports it, and the slices
- * written before stay readable with all their records.
+ * written before stay readable with all their records.  Every record an
+ * append took is either read back or reported to cfg.lost, with its CPU:
+ * exactly the taken records after the last one on disk (NPUPROF_REC_LOST
+ * records, every 4th, are not counted).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -51,6 +54,18 @@ static int check_rec(void *ctx, const struct npuprof_rec_hdr *rec)
 	return 0;
 }
 
+static uint64_t lost_by_cpu[2], lost_other;
+
+static void on_lost(void *ctx, uint32_t cpu, uint16_t type, uint64_t records)
+{
+	(void)ctx;
+	(void)type;
+	if (cpu < 2)
+		lost_by_cpu[cpu] += records;
+	else
+		lost_other += records;
+}
+
 /* Reap until the series has no write in flight, as the drain loop would. */
 static void wait_writes(struct io_uring *ring, struct slice_writer *w)
 {
@@ -67,7 +82,9 @@ int main(void)
 	char dir[] = "/tmp/npuprof-enospc-XXXXXX";
 	char link[600], path[600];
 	struct slice_writer_cfg cfg = { .dir = dir, .series = "npuprof.api", .slice_bytes = 8192,
-					.zstd_level = 3, .source = NPUPROF_SRC_BPF, .device = -1 };
+					.zstd_level = 3, .source = NPUPROF_SRC_BPF, .device = -1,
+					.lost = on_lost };
+	uint64_t taken = 0, want[2] = { 0, 0 };
 	struct slice_writer_stats st;
 	struct npuprof_read_report rep;
 	struct slice_writer *w;
@@ -87,6 +104,7 @@ int main(void)
 	for (i = 0; i < 100000 && !err; i++) {
 		recgen_make(buf, i);
 		err = slice_writer_append(w, (void *)buf);
+		taken += !err;
 		if (!err && i % FLUSH_EVERY == FLUSH_EVERY - 1)
 			err = slice_writer_flush(w);
 		wait_writes(&ring, w);
@@ -110,6 +128,12 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/npuprof.api.slice_0", dir);
 	CHECK_EQ(stat(path, &sb), 0);
 	CHECK_EQ(st.file_bytes, sb.st_size);
+	for (i = g.seq; i < taken; i++)
+		want[i % 2] += i % 4 != 3;
+	CHECK(taken > g.seq);
+	CHECK_EQ(lost_by_cpu[0], want[0]);
+	CHECK_EQ(lost_by_cpu[1], want[1]);
+	CHECK_EQ(lost_other, 0);
 
 	io_uring_queue_exit(&ring);
 	if (!check_failures)

@@ -146,6 +146,50 @@ void msprof_result_error(struct msprof_dyn *d, int err)
 	d->result = NULL;
 }
 
+/*
+ * "PROF data saved in ..." for one process, then each way its data is
+ * incomplete: records lost by cause, a failed write, control files that
+ * could not be written.  Any of them makes the exit status
+ * MSPROF_EXIT_INCOMPLETE (unless a worse one applies).
+ */
+static void saved_line(struct msprof_dyn *d, const struct npuprof_session_result *r)
+{
+	char lost[160], cpu[160];
+	const char *hint = ": free disk space under --output and collect again";
+
+	npuprof_loss_format(&r->loss, lost, sizeof(lost));
+	reply("PROF data saved in %s: %llu api records, %llu device task events, %s", r->prof_dir,
+	      (unsigned long long)r->api_records, (unsigned long long)r->task_records, lost);
+	for (unsigned int i = 0; i < r->nr_cpu_loss; i++)
+		reply("  CPU %u: %s", r->cpu_loss[i].cpu,
+		      npuprof_loss_format(&r->cpu_loss[i], cpu, sizeof(cpu)));
+	if (r->write_error)
+		npuprof_err("writing PROF data in %s failed: %s%s", r->prof_dir,
+			    strerror(-r->write_error), r->write_error == -ENOSPC ? hint : "");
+	if (r->unwritten[0])
+		npuprof_err("could not write %s in %s: %s%s", r->unwritten, r->prof_dir,
+			    strerror(-r->unwritten_error), r->unwritten_error == -ENOSPC ? hint : "");
+	if (r->write_error || r->unwritten[0] || npuprof_loss_total(&r->loss)) {
+		npuprof_warn("the data in %s is incomplete (%s%s); msprof --export=on says why",
+			     r->prof_dir, lost,
+			     r->write_error || r->unwritten[0] ? ", a write failed" : "");
+		d->incomplete++;
+	}
+}
+
+/*
+ * Is the stop's error @rc a write that failed in a saved directory?  That
+ * is incomplete data, said per directory (saved_line()), not a failure.
+ */
+static int write_failure(const struct npuprof_session_result *res, unsigned int n, int rc)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (!res[i].discarded && res[i].prof_dir[0] &&
+		    (res[i].write_error == rc || res[i].unwritten_error == rc))
+			return 1;
+	return 0;
+}
+
 /* Stop the running capture and say where each process's data is. */
 static void finish_capture(struct msprof_dyn *d)
 {
@@ -162,7 +206,7 @@ static void finish_capture(struct msprof_dyn *d)
 		return;
 	}
 	rc = d->ops->stop(d->s, res, n);
-	if (rc) {
+	if (rc && !write_failure(res, n, rc)) {
 		npuprof_err("stopping the capture failed: %s", session_why(d, rc));
 		d->incomplete++;
 	}
@@ -174,15 +218,7 @@ static void finish_capture(struct msprof_dyn *d)
 		if (r->discarded || !r->prof_dir[0])
 			continue;
 		d->saved++;
-		reply("PROF data saved in %s: %llu api records, %llu device task events, %llu records lost",
-		      r->prof_dir, (unsigned long long)r->api_records,
-		      (unsigned long long)r->task_records, (unsigned long long)r->lost);
-		if (r->write_error) {
-			npuprof_err("writing PROF data in %s failed: %s%s", r->prof_dir,
-				    strerror(-r->write_error),
-				    r->write_error == -ENOSPC ? ": free disk space under --output and collect again" : "");
-			d->incomplete++;
-		}
+		saved_line(d, r);
 		if (d->result && (rc = msprof_result_saved(d->result, r)))
 			msprof_result_error(d, rc);
 	}

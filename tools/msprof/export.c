@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <npuprof/loss.h>
 #include <npuprof/msg.h>
 
 #include "export.h"
@@ -258,6 +259,21 @@ static void print_api_counts(const struct export_model *m)
 	free(s);
 }
 
+/* "Records lost: N (by cause)", then a line per CPU that lost any. */
+static void print_lost(const struct export_model *m)
+{
+	char causes[128];
+
+	printf("  Records lost: %llu", (unsigned long long)npuprof_loss_total(&m->loss));
+	if (npuprof_loss_total(&m->loss))
+		printf(" (%s)", npuprof_loss_causes(&m->loss, causes, sizeof(causes)));
+	printf("\n");
+	for (size_t i = 0; i < m->n_cpu_loss; i++)
+		printf("    CPU %u: %llu (%s)\n", m->cpu_loss[i].cpu,
+		       (unsigned long long)npuprof_loss_total(&m->cpu_loss[i]),
+		       npuprof_loss_causes(&m->cpu_loss[i], causes, sizeof(causes)));
+}
+
 static void print_summary(const struct export_model *m, const char *out)
 {
 	const char *base = base_name(m->dir);
@@ -272,16 +288,21 @@ static void print_summary(const struct export_model *m, const char *out)
 	print_api_counts(m);
 	printf("  Device tasks: %zu (%zu with start and end, %zu cut by the capture window, %zu linked to their API call)\n",
 	       m->n_tasks, m->n_drawn, m->n_tasks - m->n_drawn, m->n_linked);
-	printf("  Records lost: %llu%s\n", (unsigned long long)m->lost,
-	       m->lost ? " (a ring buffer was full: the timeline has gaps)" : "");
+	print_lost(m);
 	if (m->truncated_bytes)
 		printf("  Truncated data: %llu bytes at the end of a slice were not readable\n",
 		       (unsigned long long)m->truncated_bytes);
+	if (m->n_reasons)
+		printf("  Data incomplete, %zu reason%s:\n", m->n_reasons, m->n_reasons > 1 ? "s" : "");
+	else
+		printf("  Data complete.\n");
+	for (size_t i = 0; i < m->n_reasons; i++)
+		printf("    - %s\n", m->reasons[i]);
 	printf("  Output: %s\n", out);
 }
 
 /* @row: filled for the job table when not NULL (and the export worked). */
-static int export_one(const char *dir, const struct msprof_export_opts *opts,
+static int export_one(const char *dir, struct msprof_export_opts *opts,
 		      struct export_job_row *row)
 {
 	struct export_model m;
@@ -311,6 +332,10 @@ static int export_one(const char *dir, const struct msprof_export_opts *opts,
 	if (err)
 		goto out_free;
 	npuprof_info("Export all data in %s done.", base_name(dir));
+	for (size_t i = 0; i < m.n_reasons; i++)
+		npuprof_warn("%s is incomplete: %s", base_name(dir), m.reasons[i]);
+	if (m.n_reasons)
+		opts->incomplete++;
 	if (opts->print_summary)
 		print_summary(&m, out);
 	if (row)
@@ -364,7 +389,7 @@ static void free_list(char **v, long n)
 	free(v);
 }
 
-int msprof_export(const struct msprof_export_opts *opts)
+int msprof_export(struct msprof_export_opts *opts)
 {
 	struct export_job_row *rows;
 	char **dirs = NULL;
@@ -374,6 +399,7 @@ int msprof_export(const struct msprof_export_opts *opts)
 
 	if (!opts || !opts->output)
 		return -EINVAL;
+	opts->incomplete = 0;
 	if (is_prof_dir(opts->output))
 		return export_one(opts->output, opts, NULL);
 	err = list_prof_dirs(opts->output, &dirs, &n);

@@ -10,11 +10,16 @@
  * struct msprof_export_opts - export options
  * @output:        a PROF_XXX directory, or a directory holding several
  * @print_summary: 1 to print a short summary per PROF dir after exporting
- *                 (top ops by device time, API call counts, records lost)
+ *                 (top ops by device time, API call counts, records lost,
+ *                 why the data is incomplete)
+ * @incomplete:    out: PROF dirs exported whose data is known to be
+ *                 incomplete (each reason is printed as a warning and
+ *                 kept in the timeline's metadata; export_outcome.h)
  */
 struct msprof_export_opts {
 	const char *output;
 	int print_summary;
+	unsigned int incomplete;
 };
 
 /**
@@ -22,9 +27,11 @@ struct msprof_export_opts {
  *
  * Prints msprof-style progress lines ("Start export data in PROF_....",
  * "Export all data in PROF_.... done.") and a clear message for each
- * problem.  Return: 0 when every PROF dir exported; -ENOENT when none was
+ * problem; every complete frame of a damaged capture is still exported,
+ * and each reason its data is incomplete is a warning.  Return: 0 when
+ * every PROF dir exported (see @opts->incomplete); -ENOENT when none was
  * found; otherwise the first negative errno (other dirs are still tried).
  */
-int msprof_export(const struct msprof_export_opts *opts);
+int msprof_export(struct msprof_export_opts *opts);
 
 #endif /* MSPROF_EXPORT_H */

@@ -18,10 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <npuprof/loss_json.h>
 #include <npuprof/msg.h>
 #include <npuprof/slice.h>
 
 #include "export_model.h"
+#include "export_outcome.h"
 
 #define XM_API_SERIES "npuprof.api"
 #define XM_TASK_SERIES "npuprof.task" /* + ".<device id>" */
@@ -182,6 +184,24 @@ static int on_record(void *ctx, const struct npuprof_rec_hdr *rec)
 	return 0;
 }
 
+/* Keep @rep of <@dir>/<@series> for export_outcome_reasons(). */
+static int note_series(struct export_model *m, const char *dir, const char *series,
+		       const struct npuprof_read_report *rep)
+{
+	size_t len = strlen(m->dir);
+	struct xm_series *x = realloc(m->series, (m->n_series + 1) * sizeof(*x));
+
+	if (!x)
+		return -ENOMEM;
+	m->series = x;
+	x = &m->series[m->n_series++];
+	if (!strncmp(dir, m->dir, len) && dir[len] == '/')
+		dir += len + 1; /* relative to the PROF dir, as people name it */
+	snprintf(x->path, sizeof(x->path), "%s/%s", dir, series);
+	x->rep = *rep;
+	return 0;
+}
+
 /*
  * Read one series.  No slice at all is fine (that kind of data was not
  * collected); a damaged tail keeps what came before it, with a warning.
@@ -193,6 +213,8 @@ static int read_series(struct export_model *m, const char *dir, const char *seri
 
 	if (err == -ENOENT)
 		return 0;
+	if ((!err || err == -EBADMSG) && note_series(m, dir, series, &rep))
+		return -ENOMEM;
 	if (err == -EBADMSG) {
 		npuprof_warn("%s/%s.slice_*: a zstd frame is corrupt; exported the records before it",
 			     dir, series);
@@ -304,6 +326,29 @@ static uint64_t info_lost(json_t *info)
 }
 
 /*
+ * info.json "lost" (npuprof/loss_json.h), written since records were
+ * counted lost by cause: it replaces the ring counters' ring-full count.
+ */
+static int read_loss(struct export_model *m, json_t *lost)
+{
+	json_t *by_cpu = json_object_get(lost, "byCpu"), *c;
+	size_t i;
+
+	if (!json_is_object(lost))
+		return 0; /* an older writer: the ring counters stand */
+	npuprof_loss_from_json(lost, &m->loss);
+	if (!json_array_size(by_cpu))
+		return 0;
+	m->cpu_loss = calloc(json_array_size(by_cpu), sizeof(*m->cpu_loss));
+	if (!m->cpu_loss)
+		return -ENOMEM;
+	json_array_foreach(by_cpu, i, c)
+		if (!npuprof_loss_from_json(c, &m->cpu_loss[m->n_cpu_loss]))
+			m->n_cpu_loss++;
+	return 0;
+}
+
+/*
  * info.json is optional (a copy may lack it; CANN keeps it at the top, we
  * write it under host/): every key is used only when present.
  */
@@ -332,21 +377,24 @@ static int read_info(struct export_model *m)
 		npuprof_name_text(m->pid_name, sizeof(m->pid_name), json_string_value(v),
 				  json_string_length(v));
 	if (!m->n_rings)
-		m->lost = info_lost(info);
-	err = read_clock_samples(m, info);
+		m->loss.n[NPUPROF_LOSS_RING_FULL] = info_lost(info);
+	v = json_object_get(json_object_get(info, "drain"), "write_error");
+	if (json_is_integer(v) && json_integer_value(v) < 0 && json_integer_value(v) > -4096)
+		m->write_error = (int)json_integer_value(v);
+	err = read_loss(m, json_object_get(info, "lost"));
+	if (!err)
+		err = read_clock_samples(m, info);
 	json_decref(info);
 	return err;
 }
 
+/* Ring full from the LOST records (info.json "lost" replaces it later). */
 static void sum_lost(struct export_model *m)
 {
 	size_t i;
 
-	if (!m->n_rings)
-		return;
-	m->lost = 0;
 	for (i = 0; i < m->n_rings; i++)
-		m->lost += m->rings[i].lost;
+		m->loss.n[NPUPROF_LOSS_RING_FULL] += m->rings[i].lost;
 }
 
 /* Wall-clock ns minus @mono_ns, or 0 when @real_us is not a sane us count. */
@@ -443,10 +491,12 @@ int export_model_load(const char *prof_dir, struct export_model *m)
 		return -ENODATA;
 	if (!m->app_pid)
 		m->app_pid = m->n_calls ? m->calls[0].pid : m->tasks[0].pid;
+	m->lost = npuprof_loss_total(&m->loss);
 	err = export_model_join(m);
-	if (!err)
-		shift_times(m, read_wall_offset(m));
-	return err;
+	if (err)
+		return err;
+	shift_times(m, read_wall_offset(m));
+	return export_outcome_reasons(m);
 }
 
 void export_model_free(struct export_model *m)
@@ -458,5 +508,10 @@ void export_model_free(struct export_model *m)
 	free(m->rings);
 	free(m->syncs);
 	free(m->samples);
+	free(m->cpu_loss);
+	free(m->series);
+	for (size_t i = 0; i < m->n_reasons; i++)
+		free(m->reasons[i]);
+	free(m->reasons);
 	memset(m, 0, sizeof(*m));
 }

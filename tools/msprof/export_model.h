@@ -15,8 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <npuprof/loss.h>
 #include <npuprof/name_text.h>
 #include <npuprof/record.h>
+#include <npuprof/slice.h>
 
 #include "clock_sync.h"
 
@@ -131,6 +133,12 @@ struct xm_sync {
 	uint32_t tid;
 };
 
+/* What reading one slice series found; @path relative to the PROF dir. */
+struct xm_series {
+	char path[128];
+	struct npuprof_read_report rep;
+};
+
 /* A host/device clock reading from info.json "clockSamples". */
 struct xm_sample {
 	uint32_t device;
@@ -149,7 +157,16 @@ struct xm_sample {
  * @tasks:           tasks sorted by (device, stream, task_id)
  * @devs:            devices sorted by id
  * @rings:           LOST records, latest per (source, cpu)
- * @lost:            records lost (LOST records, else info.json "rings")
+ * @lost:            records lost: the total of @loss
+ * @loss:            records lost by cause: info.json "lost"; from an
+ *                   older writer (no "lost"), ring full from the LOST
+ *                   records, else from info.json "rings"
+ * @cpu_loss:        info.json "lost" "byCpu", @n_cpu_loss entries
+ * @write_error:     info.json "drain" "write_error": a write failed at
+ *                   capture (negative errno), 0 if none
+ * @series:          what reading each slice series found
+ * @reasons:         why the data is incomplete, one sentence each (empty
+ *                   for complete data; export_outcome.h)
  * @n_syncs:         STREAM_SYNC records seen
  * @n_drawn:         tasks with START and END
  * @n_linked:        drawn tasks linked to their API call
@@ -171,6 +188,14 @@ struct export_model {
 	struct xm_ring *rings;
 	size_t n_rings;
 	uint64_t lost;
+	struct npuprof_loss loss;
+	struct npuprof_loss *cpu_loss;
+	size_t n_cpu_loss;
+	int write_error;
+	struct xm_series *series;
+	size_t n_series;
+	char **reasons;
+	size_t n_reasons;
 	size_t n_syncs;
 	size_t n_drawn;
 	size_t n_linked;

@@ -29,6 +29,7 @@
 #include <npuprof/record.h>
 
 #include "export_csv.h"
+#include "export_outcome.h"
 #include "export_timeline.h"
 
 /* dur needs 3 decimals of up to ~1e9 us: 15 digits print it without noise. */
@@ -328,12 +329,30 @@ static int emit_flows(struct tl_writer *w, const struct export_model *m)
 	return err;
 }
 
+/*
+ * The capture's outcome as a metadata event of the host process, named
+ * "npuprof_capture": trace viewers skip metadata names they do not know,
+ * so CANN's tools read the file as before, and a script finds whether the
+ * data is complete, why not, and the records lost (export_outcome.h).
+ */
+static int emit_outcome(struct tl_writer *w, const struct export_model *m)
+{
+	json_t *args = export_outcome_json(m);
+
+	if (!args)
+		return -ENOMEM;
+	return emit(w, meta(export_trace_pid(m->app_pid, EXPORT_HOST_DEV), 0, "npuprof_capture",
+			    args));
+}
+
 int export_write_timeline(const struct export_model *m, FILE *f)
 {
 	struct tl_writer w = { .f = f };
 	int err;
 
 	err = emit_host_meta(&w, m);
+	if (!err)
+		err = emit_outcome(&w, m);
 	if (!err)
 		err = emit_device_meta(&w, m);
 	if (!err)

@@ -29,7 +29,9 @@ static int run_export(const struct msprof_options *o)
 {
 	struct msprof_export_opts eo = { .output = o->output_abs, .print_summary = 1 };
 
-	return msprof_export(&eo) ? MSPROF_EXIT_FAILURE : 0;
+	if (msprof_export(&eo))
+		return MSPROF_EXIT_FAILURE;
+	return eo.incomplete ? MSPROF_EXIT_INCOMPLETE : 0;
 }
 
 /*

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <npuprof/loss_json.h>
 #include <npuprof/name_text.h>
 
 #include "result.h"
@@ -56,29 +57,33 @@ static int put_line(FILE *f, json_t *line)
 
 int msprof_result_saved(FILE *f, const struct npuprof_session_result *r)
 {
-	int complete = !r->lost && !r->dropped && !r->skipped_bytes && !r->write_error &&
-		       !r->follow_missed;
+	int complete = !npuprof_loss_total(&r->loss) && !r->skipped_bytes && !r->write_error &&
+		       !r->unwritten[0] && !r->follow_missed;
 	json_t *line;
 
-	line = json_pack("{s:i, s:o, s:o, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}, s:b, s:s?}", "pid",
+	line = json_pack("{s:i, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:I, s:b, s:s?}", "pid",
 			 (int)r->pid, "rank", r->rank >= 0 ? json_integer(r->rank) : json_null(),
 			 "prof_dir", npuprof_name_json(r->prof_dir, sizeof(r->prof_dir)), "start_ns",
 			 (json_int_t)r->start_unix_ns, "end_ns", (json_int_t)r->end_unix_ns,
 			 "api_records", (json_int_t)r->api_records,
-			 "task_records", (json_int_t)r->task_records, "lost", "ring_full",
-			 (json_int_t)r->lost, "write_failed", (json_int_t)r->dropped,
-			 "corrupt_bytes", (json_int_t)r->skipped_bytes, "complete", complete, "error",
-			 r->write_error ? strerror(-r->write_error) : NULL);
+			 "task_records", (json_int_t)r->task_records, "lost",
+			 npuprof_loss_report_json(&r->loss, r->cpu_loss, r->nr_cpu_loss), "corrupt_bytes",
+			 (json_int_t)r->skipped_bytes, "complete", complete, "error",
+			 r->write_error	      ? strerror(-r->write_error)
+			 : r->unwritten_error ? strerror(-r->unwritten_error)
+					      : NULL);
 	return put_line(f, line);
 }
 
 int msprof_result_failed(FILE *f, pid_t pid, const char *why)
 {
+	static const struct npuprof_loss none;
+
 	/* the same keys as a saved line, so a script can read every line alike */
-	return put_line(f, json_pack("{s:i, s:n, s:n, s:n, s:n, s:i, s:i, s:{s:i, s:i, s:i}, s:b, s:o}",
+	return put_line(f, json_pack("{s:i, s:n, s:n, s:n, s:n, s:i, s:i, s:o, s:i, s:b, s:o}",
 				     "pid", (int)pid, "rank", "prof_dir", "start_ns", "end_ns",
-				     "api_records", 0, "task_records", 0, "lost", "ring_full", 0,
-				     "write_failed", 0, "corrupt_bytes", 0, "complete", 0, "error",
-				     why && *why ? npuprof_name_json(why, strlen(why))
+				     "api_records", 0, "task_records", 0, "lost",
+				     npuprof_loss_report_json(&none, NULL, 0), "corrupt_bytes", 0, "complete", 0,
+				     "error", why && *why ? npuprof_name_json(why, strlen(why))
 							  : json_string("not captured")));
 }

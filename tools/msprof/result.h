@@ -8,12 +8,17 @@
  *   {"host": "node7", "pid": 4242, "rank": 0, "prof_dir": "/out/PROF_...",
  *    "start_ns": 1796..., "end_ns": 1796...,       window, Unix ns (wall)
  *    "api_records": 700, "task_records": 1932,
- *    "lost": {"ring_full": 0, "write_failed": 0, "corrupt_bytes": 0},
- *    "complete": true, "error": null}
+ *    "lost": {"total": 0, "ring_full": 0, "write_error": 0, "decode_error": 0,
+ *             "byCpu": []},
+ *    "corrupt_bytes": 0, "complete": true, "error": null}
  *
  * "rank" is the process's RANK (its launcher's), null when it has none.
- * "complete" is true when nothing was lost or dropped and every write
- * succeeded.  A process that produced no directory has "prof_dir": null,
+ * "lost" counts records by cause and per CPU, as info.json's "lost"
+ * (layout in npuprof/loss_json.h; "byCpu" lists at most
+ * NPUPROF_RESULT_LOSS_CPUS CPUs); "corrupt_bytes" are ring bytes
+ * skipped after a corrupt record header.  "complete" is true when nothing
+ * was lost and every write (data and control files) succeeded; "error"
+ * then names the first write that failed.  A process that produced no directory has "prof_dir": null,
  * "complete": false and "error" saying why.  Ring counters belong to the
  * msprof session's rings (shared by its processes).
  */

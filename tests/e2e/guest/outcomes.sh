@@ -108,7 +108,9 @@ fi
 
 # 8. app mode, the launcher script returns at once and leaves its rank
 #    running: msprof waits for the whole job (it saves after the rank
-#    printed its report at its end) and keeps the rank's data.
+#    printed its report at its end) and keeps the rank's data.  Calls the
+#    rank was inside when the uprobes went on have no record: they count
+#    as lost, and msprof then says the data is incomplete and exits 3.
 $msprof --output="$out/orphan" sh -c "$app --steps=60 --step-gap-ms=20 --quiet & exit 0" \
 	>"$out/orphan.log" 2>&1 </dev/null
 rc=$?
@@ -116,7 +118,8 @@ prof=$(ls -d "$out"/orphan/PROF_* 2>/dev/null | head -n 1)
 # the rank's own report (at its end) comes before msprof's save
 app_line=$(grep -n '"steps"' "$out/orphan.log" | head -n 1 | cut -d: -f1)
 saved_line=$(grep -n "PROF data saved in" "$out/orphan.log" | head -n 1 | cut -d: -f1)
-if [ $rc = 0 ] && [ -n "$prof" ] && [ -n "$app_line" ] && [ -n "$saved_line" ] &&
+if { [ $rc = 0 ] || { [ $rc = 3 ] && has "$out/orphan.log" "is incomplete ("; }; } &&
+	[ -n "$prof" ] && [ -n "$app_line" ] && [ -n "$saved_line" ] &&
 	[ "$app_line" -lt "$saved_line" ]; then
 	ok "app mode, launcher exits first: waited for its rank, saved in $(basename "$prof")"
 else
@@ -260,6 +263,97 @@ if [ $rc = 3 ] && [ "$(cat /tmp/victim)" = victim ] && [ -L "$prof/host/info.jso
 else
 	fail "planted symlinks (rc=$rc, victim: $(cat /tmp/victim))"; show "$out/sym.log"
 fi
+
+# count_api PROF: API records in the slices (what npuprof-dump reads)
+count_api() {
+	build/bin/npuprof-dump "$1" 2>/dev/null |
+		python3 -c 'import json,sys; print(sum(json.loads(l)["type"] == "api" for l in sys.stdin if l.strip()))'
+}
+# exported_calls PROF: API calls in the exported timeline (X events of "CANN")
+exported_calls() {
+	python3 -c 'import glob,json,sys
+ev = json.load(open(glob.glob(sys.argv[1] + "/mindstudio_profiler_output/msprof_*.json")[0]))
+cann = {e["pid"] for e in ev if e.get("ph") == "M" and e.get("args", {}).get("name") == "CANN"}
+print(sum(e.get("ph") == "X" and e["pid"] in cann for e in ev))' "$1"
+}
+
+# 15. msprof killed with SIGKILL mid-capture: its PROF dir has start_info
+#     only and slices without .done.  The export exports every complete
+#     frame (as many API calls as the slices hold), names each reason the
+#     data is incomplete and exits 3.
+fifo=/tmp/killed.in # not on 9p, which has no fifos
+mkfifo $fifo
+$msprof --dynamic=on --output="$out/killed" $app --steps=250 --step-gap-ms=20 --quiet \
+	<$fifo >"$out/killed.log" 2>&1 &
+mp=$!
+exec 4>$fifo
+sleep 2
+echo start >&4
+i=0
+while [ $i -lt 100 ] && [ -z "$(find "$out/killed" -name 'npuprof.api.slice_0' -size +0 2>/dev/null)" ]; do
+	sleep 0.1; i=$((i + 1))
+done
+sleep 1
+kill -9 $mp
+wait $mp 2>/dev/null
+exec 4>&-
+rm -f $fifo
+prof=$(ls -d "$out"/killed/PROF_* 2>/dev/null | head -n 1)
+# the app (its pid ends the PROF dir's name) runs on to its end
+apid=$(basename "${prof:-x}" | sed -n 's/.*_0*\([0-9][0-9]*\)[A-R]\{8\}$/\1/p')
+i=0
+while [ -n "$apid" ] && kill -0 "$apid" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+$msprof --export=on --output="$prof" >"$out/killed_export.log" 2>&1
+rc=$?
+dumped=$(count_api "$prof")
+exported=$(exported_calls "$prof" 2>/dev/null)
+name=$(basename "${prof:-x}")
+if [ -n "$prof" ] && [ $rc = 3 ] &&
+	has "$out/killed_export.log" "$name is incomplete: collector stopped abruptly (or could not write it): no end_info" &&
+	has "$out/killed_export.log" "$name is incomplete: no info.json: the records lost and the device clock samples are unknown" &&
+	has "$out/killed_export.log" "$name is incomplete: slice host/data/npuprof.api.slice_0 has no .done file: it was never closed" &&
+	has "$out/killed_export.log" "Data incomplete, " &&
+	[ -n "$dumped" ] && [ "$dumped" -gt 0 ] && [ "$dumped" = "$exported" ]; then
+	ok "msprof killed mid-capture: export exit 3, reasons named, $exported API calls exported"
+else
+	fail "export after kill -9 (rc=$rc, $dumped API records, $exported exported)"
+	show "$out/killed.log" "$out/killed_export.log"
+fi
+
+# 16. --output on a full disk (a 96 KiB tmpfs), app mode with the whole job
+#     in the window and API capture only: every API call the app made is in
+#     the files or counted lost.  The stop line, --result and the export
+#     (after the tmpfs grew) all give lost = produced - written exactly (in
+#     --result also summed over its CPUs), and both msprof runs exit 3.
+mkdir -p /tmp/full && mount -t tmpfs -o size=96k npuprof_full /tmp/full
+$msprof --output=/tmp/full --result="$out/full.result" --task-time=off $app --steps=1500 \
+	--step-gap-ms=0 --bytes=4096 --quiet >"$out/full.log" 2>&1 </dev/null
+rc=$?
+produced=$(grep '^{' "$out/full.log" | head -n 1 | python3 -c 'import json,sys; print(sum(json.load(sys.stdin)["api"].values()))')
+mount -o remount,size=64m /tmp/full
+prof=$(ls -d /tmp/full/PROF_* 2>/dev/null | head -n 1)
+written=$(count_api "$prof")
+lost=$((${produced:-0} - ${written:-0}))
+saved=$(grep -o "PROF data saved in [^:]*: [0-9]* api records, 0 device task events, [0-9]* records lost" "$out/full.log" | head -n 1)
+# --result: the total, and the same total over its CPUs
+result_lost=$(python3 -c 'import json,sys
+l = json.loads(open(sys.argv[1]).readline())["lost"]
+print(l["total"] if l["total"] == sum(c["total"] for c in l["byCpu"]) else "byCpu %s" % l["byCpu"])' \
+	"$out/full.result" 2>/dev/null)
+$msprof --export=on --output="$prof" >"$out/full_export.log" 2>&1
+rc2=$?
+if [ $rc = 3 ] && [ $rc2 = 3 ] && [ -n "$produced" ] && [ "$lost" -gt 0 ] &&
+	[ "$saved" = "PROF data saved in $prof: $written api records, 0 device task events, $lost records lost" ] &&
+	[ "$result_lost" = "$lost" ] && has "$out/full.log" "No space left on device" &&
+	has "$out/full_export.log" "  Records lost: $lost (ring full: " &&
+	has "$out/full_export.log" "is incomplete: $lost records lost (ring full: " &&
+	has "$out/full_export.log" "is incomplete: a write failed during the capture: No space left on device"; then
+	ok "full disk: $produced API calls, $written written, $lost lost in the stop line, --result and export; exit 3"
+else
+	fail "full disk (rc=$rc, export rc=$rc2, produced $produced, written $written, --result lost $result_lost)"
+	echo "  stop line: $saved"; show "$out/full.log" "$out/full_export.log"
+fi
+umount /tmp/full
 
 rmmod npuprof && rmmod npusim || { fail "modules would not unload after the captures"; }
 exit $bad

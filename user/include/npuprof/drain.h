@@ -27,6 +27,7 @@
 #define NPUPROF_DRAIN_H
 
 #include <stdint.h>
+#include <npuprof/loss.h>
 #include <npuprof/record_io.h>
 
 /**
@@ -38,7 +39,10 @@
  * @obj:     passed to @consume and @stats
  * @consume: hand all waiting records to fn; records or -errno (-EBADMSG:
  *           a ring had a corrupt header and was skipped, see @skipped)
- * @stats:   per-CPU written/lost counters; 0, -ENXIO for a CPU without a ring
+ * @stats:   per-CPU written/lost counters (records) since the producers
+ *           were enabled for this window (both producers zero them at
+ *           enable); written less the records read out is counted lost
+ *           to a decode error; 0, -ENXIO for a CPU without a ring
  * @skipped: optional, NULL for a source that never skips: bytes @consume
  *           skipped so far on that CPU's ring after a corrupt record header
  *           (a running total); 0, -ENXIO for a CPU without a ring
@@ -90,6 +94,11 @@ struct npuprof_drain_route {
  * @zstd_level:  zstd level (0: 3)
  * @flush_ms:    read timer: drain and close a frame at least this often,
  *               in ms (0: 200, LTTng's default read timer)
+ * @cpu_loss:    optional, caller-owned, @nr_cpu_loss entries: records lost
+ *               per CPU (entry i is CPU i, over every source and route),
+ *               zeroed at start, complete when npuprof_drain_stop() returns
+ * @nr_cpu_loss: entries of @cpu_loss; losses of higher CPUs count only in
+ *               the totals
  */
 struct npuprof_drain_config {
 	const char *prof_dir;
@@ -100,17 +109,26 @@ struct npuprof_drain_config {
 	uint64_t slice_bytes;
 	int zstd_level;
 	unsigned int flush_ms;
+	struct npuprof_loss *cpu_loss;
+	unsigned int nr_cpu_loss;
 };
 
 /**
  * struct npuprof_drain_stats - totals at stop
  *
- * Every record a ring handed out is in exactly one of @records and
- * @dropped.  Records the producers never wrote are in @lost; bytes of a
+ * Every record a ring handed out is in exactly one of @records (on
+ * disk), @dropped (never taken by a series) and the write errors of
+ * @loss that are not @dropped (taken, but their frame never reached the
+ * disk whole).  Records the producers never wrote are in @lost; bytes of a
  * ring skipped as unreadable (corrupt header) are in @skipped_bytes.
+ * @loss counts every record produced in the window that is not in the
+ * files, by cause (npuprof/loss.h); in route stats its write errors are
+ * the route's own, ring full and decode errors the shared rings'.
  */
 struct npuprof_drain_stats {
-	uint64_t records;     /* records read and appended to a slice series */
+	uint64_t records;     /* records read and written to a slice series
+				 (less those of frames that never reached
+				 the disk whole: those are in loss) */
 	uint64_t api_records; /* of which NPUPROF_REC_API */
 	uint64_t task_records;/* of which NPUPROF_REC_TASK */
 	uint64_t raw_bytes;   /* bytes of those records, before compression */
@@ -121,6 +139,7 @@ struct npuprof_drain_stats {
 				 could not be created or written */
 	uint64_t skipped_bytes; /* ring bytes skipped after corrupt headers */
 	uint64_t foreign;     /* of @dropped: records of a pid no route names */
+	struct npuprof_loss loss; /* records lost, by cause */
 	uint32_t pid;	      /* route stats only: the route's pid */
 };
 

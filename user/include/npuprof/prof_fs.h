@@ -73,6 +73,13 @@ int npuprof_prof_mkdirs(int dirfd, const char *rel);
 int npuprof_prof_create(int dirfd, const char *rel);
 
 /**
+ * npuprof_prof_unlink() - remove the file @rel ("host/info.json") below
+ * @dirfd, not following a symlink on the way (-ENOTDIR) or at the end (a
+ * symlink there is removed, not its target).  Return: 0 or -errno.
+ */
+int npuprof_prof_unlink(int dirfd, const char *rel);
+
+/**
  * npuprof_prof_remove() - remove the tree @name (one component) of @dirfd,
  * never following a symlink (a symlink is removed, not its target).
  * Return: 0 or the first -errno.

@@ -26,7 +26,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <npuprof/loss.h>
 #include <npuprof/npuprof_ioctl.h>
+
+/* CPUs a stop's result lists with their losses (info.json has them all). */
+#define NPUPROF_RESULT_LOSS_CPUS 16
 
 /* Processes one session can profile: what one npuprof.ko session holds. */
 #define NPUPROF_SESSION_MAX_PIDS NPUPROF_MAX_TGIDS
@@ -66,10 +70,17 @@ struct npuprof_session_opts {
  * @prof_dir:     path of the PROF_XXX directory
  * @api_records:  runtime API records saved
  * @task_records: device task records saved
- * @lost:         records lost because a ring was full (all CPUs, both
- *                sources; the session's rings, shared by its processes)
+ * @loss:         records produced in the window that are not in its files,
+ *                by cause (npuprof/loss.h): write errors of this process's
+ *                files; ring full and decode errors of the session's rings
+ *                (all CPUs, both sources, shared by its processes)
+ * @cpu_loss:     the first NPUPROF_RESULT_LOSS_CPUS CPUs (by id) whose
+ *                rings lost records, with their losses (the session's rings)
+ * @nr_cpu_loss:  entries of @cpu_loss
  * @write_error:  first -errno of a write (-ENOSPC: disk full), 0 if none
- * @dropped:      records read from the rings but not saved (write failure)
+ * @unwritten:    control files that could not be written, space-separated
+ *                ("host/end_info host/info.json"), "" when all were
+ * @unwritten_error: the first -errno of those, 0 when all were written
  * @skipped_bytes: ring bytes skipped after a corrupt record header
  * @start_unix_ns: window start on the wall clock (start_info), ns
  * @end_unix_ns:  window end on the wall clock (end_info), ns
@@ -83,9 +94,12 @@ struct npuprof_session_result {
 	char prof_dir[4096];
 	uint64_t api_records;
 	uint64_t task_records;
-	uint64_t lost;
+	struct npuprof_loss loss;
+	struct npuprof_loss cpu_loss[NPUPROF_RESULT_LOSS_CPUS];
+	unsigned int nr_cpu_loss;
 	int write_error;
-	uint64_t dropped;
+	char unwritten[96];
+	int unwritten_error;
 	uint64_t skipped_bytes;
 	int64_t start_unix_ns;
 	int64_t end_unix_ns;

@@ -21,12 +21,36 @@
  *                   not form a whole frame or a whole record (a crash or a
  *                   cut copy); 0 for a clean series
  * @bad_version:     stream headers with a version newer than ours
+ * @cut:             1 when a slice ends inside a zstd frame (a crash
+ *                   mid-write, or a cut copy): @cut_slice is its index,
+ *                   @cut_at the byte where its whole frames end and
+ *                   @cut_size its size (the last such slice if several)
+ * @corrupt:         1 when zstd rejected a frame: @corrupt_slice is the
+ *                   slice, @corrupt_at the byte where that frame starts
+ * @not_done:        slices without a <slice>.done file (never closed);
+ *                   @first_not_done is the first of them
+ * @done_mismatch:   slices whose .done names another size than the file
+ *                   has; @mismatch_slice the first, with @mismatch_done
+ *                   (the .done's size) and @mismatch_size (the file's)
  */
 struct npuprof_read_report {
 	uint64_t slices;
 	uint64_t records;
 	uint64_t truncated_bytes;
 	uint64_t bad_version;
+	int cut;
+	uint32_t cut_slice;
+	uint64_t cut_at;
+	uint64_t cut_size;
+	int corrupt;
+	uint32_t corrupt_slice;
+	uint64_t corrupt_at;
+	uint64_t not_done;
+	uint32_t first_not_done;
+	uint64_t done_mismatch;
+	uint32_t mismatch_slice;
+	uint64_t mismatch_done;
+	uint64_t mismatch_size;
 };
 
 /**

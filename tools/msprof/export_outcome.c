@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Why a PROF_XXX directory's data is incomplete (export_outcome.h).  The
+ * reasons are built once, after the model is loaded, in a fixed order:
+ * control files, slices (as they were read), records lost, a failed
+ * write, device clocks.  Each is one sentence that names the file, byte,
+ * device or count concerned.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <npuprof/loss_json.h>
+
+#include "export_outcome.h"
+
+/* Add one reason, printf style.  Return: 0 or -ENOMEM. */
+static int __attribute__((format(printf, 2, 3))) add_reason(struct export_model *m,
+							     const char *fmt, ...)
+{
+	char **r = realloc(m->reasons, (m->n_reasons + 1) * sizeof(*r));
+	va_list ap;
+	int n;
+
+	if (!r)
+		return -ENOMEM;
+	m->reasons = r;
+	va_start(ap, fmt);
+	n = vasprintf(&r[m->n_reasons], fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	m->n_reasons++;
+	return 0;
+}
+
+/* A control file: where CANN keeps it (top), where we write it (host/). */
+enum file_state { FILE_MISSING, FILE_DAMAGED, FILE_OK };
+
+static enum file_state control_file(const struct export_model *m, const char *name)
+{
+	static const char *const where[] = { "%s/host/%s", "%s/%s" };
+	enum file_state state = FILE_MISSING;
+	char path[4096];
+	json_t *doc;
+
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		snprintf(path, sizeof(path), where[i], m->dir, name);
+		if (access(path, F_OK))
+			continue;
+		doc = json_load_file(path, 0, NULL);
+		if (doc) {
+			json_decref(doc);
+			return FILE_OK;
+		}
+		state = FILE_DAMAGED;
+	}
+	return state;
+}
+
+static int control_reasons(struct export_model *m)
+{
+	static const struct {
+		const char *name;
+		const char *missing; /* what its absence means */
+	} files[] = {
+		{ "end_info", "collector stopped abruptly (or could not write it): no end_info" },
+		{ "start_info", "no start_info: the window start is unknown, times stay on the monotonic clock" },
+		{ "info.json", "no info.json: the records lost and the device clock samples are unknown" },
+		{ "sample.json", "no sample.json: the capture parameters are unknown" },
+	};
+	int err = 0;
+
+	for (size_t i = 0; !err && i < sizeof(files) / sizeof(files[0]); i++) {
+		switch (control_file(m, files[i].name)) {
+		case FILE_MISSING:
+			err = add_reason(m, "%s", files[i].missing);
+			break;
+		case FILE_DAMAGED:
+			err = add_reason(m, "%s is damaged (not valid JSON): it was cut short",
+					 files[i].name);
+			break;
+		case FILE_OK:
+			break;
+		}
+	}
+	return err;
+}
+
+/* What reading series @x found, one reason per kind. */
+static int series_reasons(struct export_model *m, const struct xm_series *x)
+{
+	const struct npuprof_read_report *r = &x->rep;
+	int err = 0;
+
+	if (r->not_done == 1)
+		err = add_reason(m, "slice %s.slice_%u has no .done file: it was never closed", x->path,
+				 r->first_not_done);
+	else if (r->not_done)
+		err = add_reason(m, "%llu slices of %s have no .done file, from %s.slice_%u on: they were never closed",
+				 (unsigned long long)r->not_done, x->path, x->path, r->first_not_done);
+	if (!err && r->done_mismatch)
+		err = add_reason(m, "slice %s.slice_%u: its .done says %llu bytes, the file has %llu: a cut copy",
+				 x->path, r->mismatch_slice, (unsigned long long)r->mismatch_done,
+				 (unsigned long long)r->mismatch_size);
+	if (!err && r->cut)
+		err = add_reason(m, "last slice %s.slice_%u cut at byte %llu: the %llu bytes after its last whole zstd frame are not exported",
+				 x->path, r->cut_slice, (unsigned long long)r->cut_at,
+				 (unsigned long long)(r->cut_size - r->cut_at));
+	if (!err && r->corrupt)
+		err = add_reason(m, "slice %s.slice_%u: corrupt zstd frame at byte %llu: no record from there on is exported",
+				 x->path, r->corrupt_slice, (unsigned long long)r->corrupt_at);
+	if (!err && !r->cut && r->truncated_bytes)
+		err = add_reason(m, "%s: %llu bytes do not form a whole record and are not exported",
+				 x->path, (unsigned long long)r->truncated_bytes);
+	return err;
+}
+
+/* Devices with drawn tasks whose times do not come from clock samples. */
+static int clock_reasons(struct export_model *m)
+{
+	int err = 0;
+
+	for (size_t i = 0; !err && i < m->n_devs; i++) {
+		const struct xm_device *d = &m->devs[i];
+
+		if (d->clock == XM_CLOCK_RECORDS)
+			err = add_reason(m, "device %u: no clock samples, so device times are fitted to the task records' host times",
+					 d->id);
+		else if (d->clock == XM_CLOCK_TRACEPOINT)
+			err = add_reason(m, "device %u: no clock samples and too few task records for a fit, so device times are the tracepoints' host times",
+					 d->id);
+	}
+	return err;
+}
+
+int export_outcome_reasons(struct export_model *m)
+{
+	char lost[160];
+	int err = control_reasons(m);
+
+	for (size_t i = 0; !err && i < m->n_series; i++)
+		err = series_reasons(m, &m->series[i]);
+	if (!err && m->bad_records)
+		err = add_reason(m, "%llu records shorter than their type's layout were skipped",
+				 (unsigned long long)m->bad_records);
+	if (!err && npuprof_loss_total(&m->loss))
+		err = add_reason(m, "%s", npuprof_loss_format(&m->loss, lost, sizeof(lost)));
+	if (!err && m->write_error)
+		err = add_reason(m, "a write failed during the capture: %s", strerror(-m->write_error));
+	if (!err)
+		err = clock_reasons(m);
+	return err;
+}
+
+json_t *export_outcome_json(const struct export_model *m)
+{
+	json_t *reasons = json_array();
+	json_t *lost = npuprof_loss_report_json(&m->loss, m->cpu_loss, (unsigned int)m->n_cpu_loss);
+
+	for (size_t i = 0; reasons && i < m->n_reasons; i++)
+		json_array_append_new(reasons, json_string(m->reasons[i]));
+	return json_pack("{s:b, s:o, s:o}", "complete", !m->n_reasons, "incomplete", reasons,
+			 "lost", lost);
+}
