@@ -23,7 +23,7 @@
  * Environment: NPUPROF_FUZZ_SEED (default: the time; printed, so a run can
  * be repeated: each thread's sequence of calls follows from the seed, the
  * interleaving of threads does not), NPUPROF_FUZZ_CALLS (total calls,
- * default 20000), NPUPROF_FUZZ_THREADS (default 4),
+ * default 15000), NPUPROF_FUZZ_THREADS (default 4),
  * NPUPROF_FUZZ_EPOCHS (module load/unload rounds, default 4).
  */
 #include <npusim_ioctl.h>
@@ -43,7 +43,7 @@
 #define MAX_THREADS 16
 #define SHARED_SLOTS 6
 #define PRIVATE_SLOTS 3
-#define MAX_VIEWS 12
+#define MAX_VIEWS 4
 #define KERNEL_PTR ((void *)0xffffffff81000000ul)
 
 /* Kernel log lines that mean a kernel bug, beyond what vm-run.sh greps. */
@@ -540,6 +540,14 @@ static void fuzz_map_view(struct worker *w, int fd)
 		munmap(c, geo.page_size);
 		return;
 	}
+	/* Mostly make it the session that records the producers' events. */
+	if (pick(&w->rng, 4)) {
+		uint32_t me = getpid();
+
+		EXPECT(w, "ADD_TGID(view)", sys_ret(ioctl(fd, NPUPROF_IOC_ADD_TGID, &me)), 0,
+		       -EBUSY, -ENOSPC);
+		EXPECT(w, "ENABLE(view)", sys_ret(ioctl(fd, NPUPROF_IOC_ENABLE)), 0);
+	}
 	v = &w->views[w->nr_views++];
 	v->cons = c;
 	v->prod = p;
@@ -955,7 +963,7 @@ static void check_clean_session(void)
 static unsigned long run_epoch(unsigned int epoch, unsigned long calls)
 {
 	static const char *const params[] = {
-		"ring_pages=1", "ring_pages=4 max_sessions=6", NULL, "ring_pages=2 watermark=8",
+		"ring_pages=1", "ring_pages=4 max_sessions=20", NULL, "ring_pages=2 watermark=8",
 	};
 	static struct worker w[MAX_THREADS];
 	const char *p = params[(seed + epoch) % 4];
@@ -1025,7 +1033,7 @@ int main(void)
 	if (access(npusim_ko(), R_OK) != 0)
 		CHECK_SKIP("npusim.ko not built");
 	seed = env_ul("NPUPROF_FUZZ_SEED", (unsigned long)time(NULL));
-	calls = env_ul("NPUPROF_FUZZ_CALLS", 20000);
+	calls = env_ul("NPUPROF_FUZZ_CALLS", 15000);
 	nr_threads = env_ul("NPUPROF_FUZZ_THREADS", 4);
 	epochs = env_ul("NPUPROF_FUZZ_EPOCHS", 4);
 	if (!nr_threads || nr_threads > MAX_THREADS || !epochs) {
