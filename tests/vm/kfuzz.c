@@ -519,6 +519,15 @@ static void fuzz_mmap(struct worker *w, int fd)
 	EXPECT(w, "munmap", sys_ret(munmap(p, len)), 0);
 }
 
+static void view_unmap(struct worker *w, unsigned int i)
+{
+	struct view *v = &w->views[i];
+
+	EXPECT(w, "munmap(consumer)", sys_ret(munmap(v->cons, geo.page_size)), 0);
+	EXPECT(w, "munmap(producer+data)", sys_ret(munmap((void *)v->prod, v->prod_len)), 0);
+	*v = w->views[--w->nr_views];
+}
+
 /* Map CPU @cpu's ring the reader's way and keep it in @w's views. */
 static void fuzz_map_view(struct worker *w, int fd)
 {
@@ -528,7 +537,7 @@ static void fuzz_map_view(struct worker *w, int fd)
 	void *c, *p;
 
 	if (w->nr_views == MAX_VIEWS)
-		return;
+		view_unmap(w, pick(&w->rng, MAX_VIEWS)); /* churn: an old one goes */
 	c = mmap(NULL, geo.page_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, base);
 	EXPECT(w, "mmap(consumer)", c == MAP_FAILED ? -errno : 0, 0);
 	if (c == MAP_FAILED)
@@ -553,15 +562,6 @@ static void fuzz_map_view(struct worker *w, int fd)
 	v->prod = p;
 	v->prod_len = geo.page_size + geo.data_size;
 	v->data_size = geo.data_size;
-}
-
-static void view_unmap(struct worker *w, unsigned int i)
-{
-	struct view *v = &w->views[i];
-
-	EXPECT(w, "munmap(consumer)", sys_ret(munmap(v->cons, geo.page_size)), 0);
-	EXPECT(w, "munmap(producer+data)", sys_ret(munmap((void *)v->prod, v->prod_len)), 0);
-	*v = w->views[--w->nr_views];
 }
 
 /*
