@@ -4,6 +4,8 @@
 #                   the simulated NPU runtime and sample app, the tests
 #   make demo       install dependencies, build, run the demo in the VM
 #   make check      install dependencies, build, run every test
+#   make check-all  make check, then the long soak and kernel-interface fuzz
+#                   (tests/e2e/soak.sh, tests/vm/kfuzz.sh at full size)
 #
 # KDIR selects the kernel the modules are built for; the default is the
 # Debian kernel the test VM boots (scripts/vm-kernel.sh).  For the running
@@ -36,7 +38,7 @@ BPF_SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/bpf/%.skel.h)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps modules bpf libs tools sim tests demo check clean
+.PHONY: all deps modules bpf libs tools sim tests demo check check-all clean
 .DELETE_ON_ERROR:
 
 all: modules bpf libs tools sim tests
@@ -136,6 +138,13 @@ demo: deps
 check: deps
 	$(MAKE) all
 	tests/run.sh
+
+# The soak and the fuzz test at full size take long under TCG (see README).
+check-all: check
+	E2E_SOAK_CYCLES=200 E2E_SOAK_LOADS=50 NPUPROF_VM_TEST_TIMEOUT=3600 \
+		tests/run.sh --vm e2e/soak
+	NPUPROF_FUZZ_CALLS=$${NPUPROF_FUZZ_CALLS:-200000} NPUPROF_VM_TEST_TIMEOUT=3600 \
+		tests/run.sh --vm vm/kfuzz
 
 clean:
 	rm -rf $(BUILD)

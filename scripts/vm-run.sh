@@ -22,6 +22,8 @@
 #   130  interrupted (Ctrl-C); qemu is killed
 #
 # Environment: NPUPROF_VM_ACCEL=kvm uses KVM instead of TCG emulation;
+# NPUPROF_VM_APPEND adds words to the guest kernel's command line (e.g.
+# slub_debug=FZPU for a test that hunts memory bugs);
 # NPUPROF_VM_KEEP=1 keeps the control directory (logs) and prints its path.
 # CI, TERM, NPUPROF_* and E2E_* (the test scripts' knobs) pass into the guest.
 
@@ -88,7 +90,7 @@ qemu_args() {
 		QEMU+=(-accel tcg -cpu max)
 	fi
 	QEMU+=(-kernel "$kernel" -initrd "$initrd"
-		-append "console=ttyS0 quiet loglevel=3 panic=-1 oops=panic mitigations=off 8250.nr_uarts=2"
+		-append "console=ttyS0 quiet loglevel=3 panic=-1 oops=panic mitigations=off 8250.nr_uarts=2 ${NPUPROF_VM_APPEND:-}"
 		-chardev stdio,id=console,signal=off -serial chardev:console
 		-serial "file:$ctl/kmsg"
 		-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"

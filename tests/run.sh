@@ -8,6 +8,7 @@
 # "N passed, N failed, N skipped".
 #
 #   tests/run.sh [--unit|--vm] [NAME_FILTER]
+# NPUPROF_VM_TEST_TIMEOUT: seconds each VM test may take (default 900).
 set -u
 cd "$(dirname "$0")/.."
 
@@ -51,7 +52,7 @@ fi
 if [[ $mode != unit ]]; then
 	for t in tests/vm/*.sh tests/e2e/*.sh; do
 		[[ -f $t ]] || continue
-		run_one "${t#tests/}" 900 bash "$t"
+		run_one "${t#tests/}" "${NPUPROF_VM_TEST_TIMEOUT:-900}" bash "$t"
 	done
 fi
 

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,6 +203,23 @@ static void say_start(const struct options *opt)
 			opt->threads, opt->steps, where);
 }
 
+volatile sig_atomic_t app_stop_requested;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	app_stop_requested = 1;
+}
+
+/* SIGUSR1 ends the steps early; SA_RESTART: no call fails for it. */
+static void catch_stop_signal(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+}
+
 int run_rank(const struct options *opt)
 {
 	struct counts proc = { 0 };
@@ -215,6 +233,7 @@ int run_rank(const struct options *opt)
 		return 1;
 	}
 	say_start(opt);
+	catch_stop_signal();
 	if (!app_count(&proc, API_INIT, aclInit(NULL), "aclInit", "setup", 0)) {
 		failed = run_workers(workers, opt, opt->kernels ? opt->kernels : kpath);
 		if (app_count(&proc, API_FINALIZE, aclFinalize(), "aclFinalize", "teardown", 0))

@@ -15,6 +15,7 @@
 #ifndef SIM_APP_AI_TASK_H
 #define SIM_APP_AI_TASK_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -151,6 +152,12 @@ int launch_ranks(const struct options *opt, const char *argv0);
 
 /** worker_main() - pthread entry: setup, the steps, teardown. */
 void *worker_main(void *arg);
+
+/*
+ * Set by SIGUSR1: every thread ends after the step it is in, and the JSON
+ * line covers the steps run (a soak runs the app until it is done with it).
+ */
+extern volatile sig_atomic_t app_stop_requested;
 
 /** app_count() - count one call of @api into @c; report a failure.
  * @what: the call as printed ("aclrtLaunchKernel(MatMul)"); @where: "step

@@ -174,7 +174,7 @@ static int run_steps(struct worker *w, struct thread_res *r)
 	char where[32];
 	int err = 0;
 
-	while (!err && w->nr_steps < w->opt->steps) {
+	while (!err && w->nr_steps < w->opt->steps && !app_stop_requested) {
 		struct step_record *s = &w->steps[w->nr_steps];
 
 		if (w->nr_steps)

@@ -59,6 +59,28 @@ static void reply(const char *fmt, ...)
 }
 
 /*
+ * The server answers DYNPROF_MAX_MESSAGES commands on a connection and
+ * then drops it, stopping a collection that runs (shared/reference/
+ * msprof.md: at most 50 windows per connection); a new connection starts
+ * the count again.  So a START goes on a connection with room for its
+ * STOP, and a connection the server is about to drop is replaced at once,
+ * before the loop could take the drop for the server leaving.  Return: 0,
+ * or the error of d->reconnect (then the old connection stays, and its
+ * drop ends it as usual).
+ */
+static int renew_if_full(struct msprof_dyn *d, struct msprof_target *t, unsigned int room)
+{
+	int rc;
+
+	if (t->msgs + room <= DYNPROF_MAX_MESSAGES || !d->reconnect)
+		return 0;
+	rc = d->reconnect(d, t);
+	if (!rc)
+		t->msgs = 0;
+	return rc;
+}
+
+/*
  * Send {@type, 0} to @t's server and wait for the reply.  Return: 0 with
  * *@status (a reply of another type counts as DYNPROF_FAIL), -ECONNRESET
  * when the server said DISCONNECT_RSQ or closed, -ETIMEDOUT, or another
@@ -72,10 +94,13 @@ static int exchange(struct msprof_dyn *d, struct msprof_target *t, int32_t type,
 
 	if (t->fd < 0)
 		return -ENOTCONN;
+	if (type == DYNPROF_START_REQ)
+		renew_if_full(d, t, 2);
 	dynprof_encode_msg(buf, type, 0);
 	rc = dynprof_send_all(t->fd, buf, sizeof(buf), d->cmd_timeout_ms);
 	if (rc)
 		return rc == -EPIPE ? -ECONNRESET : rc;
+	t->msgs++;
 	rc = dynprof_recv_all(t->fd, buf, sizeof(buf), d->cmd_timeout_ms);
 	if (rc)
 		return rc;
@@ -83,6 +108,8 @@ static int exchange(struct msprof_dyn *d, struct msprof_target *t, int32_t type,
 	if (m.type == DYNPROF_DISCONNECT_RSQ)
 		return -ECONNRESET;
 	*status = m.type == type + 1 ? m.status : DYNPROF_FAIL;
+	if (type != DYNPROF_QUIT_REQ)
+		renew_if_full(d, t, 1);
 	return 0;
 }
 

@@ -51,11 +51,14 @@ extern const struct msprof_session_ops msprof_session_ops_real;
  * @gone:    0 while connected, else why it ended: 1 quit, -ESRCH (the app
  *           exited), -ECONNRESET (the server left), another -errno (an
  *           exchange failed)
+ * @msgs:    commands sent on @fd; the server drops a connection after
+ *           DYNPROF_MAX_MESSAGES of them, so the loop reconnects first
  */
 struct msprof_target {
 	int fd;
 	pid_t app_pid;
 	int gone;
+	unsigned int msgs;
 };
 
 /**
@@ -86,6 +89,10 @@ struct msprof_target {
  * @discover:       optional, called every check interval: may add targets
  *                  (launch mode: the ranks the launched job starts)
  * @params:         the ProfileParams JSON for servers found later
+ * @reconnect:      optional: replace @t's connection by a new one to the
+ *                  same server, parameters sent (0 or -errno, @t unchanged
+ *                  on error); used before the server's message limit ends
+ *                  a connection, so any number of windows fit one run
  */
 struct msprof_dyn {
 	struct msprof_target t[MSPROF_MAX_TARGETS];
@@ -107,6 +114,7 @@ struct msprof_dyn {
 	FILE *result;
 	int (*discover)(struct msprof_dyn *d);
 	const char *params;
+	int (*reconnect)(struct msprof_dyn *d, struct msprof_target *t);
 };
 
 /* msprof_cmd_run_line() results */

@@ -14,6 +14,7 @@
  * sequences them and words their failures.
  */
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -521,6 +522,36 @@ static int send_params(struct msprof_target *d, const char *params, int reply_ms
 	return 0;
 }
 
+/*
+ * d->reconnect: a new connection to the socket @t is connected to (its
+ * peer's address), the parameters sent again; the old one closed.
+ */
+static int reconnect_target(struct msprof_dyn *d, struct msprof_target *t)
+{
+	struct sockaddr_un addr;
+	socklen_t len = sizeof(addr);
+	struct msprof_target n = *t;
+	int rc;
+
+	memset(&addr, 0, sizeof(addr));
+	if (getpeername(t->fd, (struct sockaddr *)&addr, &len))
+		return -errno;
+	if (len <= offsetof(struct sockaddr_un, sun_path) || !addr.sun_path[0])
+		return -ENOTCONN; /* unnamed or abstract: nothing to connect to */
+	addr.sun_path[sizeof(addr.sun_path) - 1] = '\0';
+	rc = connect_unix(addr.sun_path, &n.fd);
+	if (!rc) {
+		rc = send_params(&n, d->params, MSPROF_PARAMS_REPLY_MS);
+		if (rc) {
+			close(n.fd);
+			return rc;
+		}
+		close(t->fd);
+		t->fd = n.fd;
+	}
+	return rc;
+}
+
 /* Say why @pid cannot be profiled, from the session's error @rc. */
 static void say_cannot_profile(struct msprof_dyn *d, pid_t pid, int rc)
 {
@@ -976,6 +1007,7 @@ int msprof_dynamic_run(const struct msprof_options *o)
 	if (!params)
 		return MSPROF_EXIT_FAILURE;
 	d.params = params;
+	d.reconnect = reconnect_target;
 	if (o->app_argv)
 		d.discover = discover_ranks;
 	rc = o->app_argv ? set_up_launch(o, params, &d) : set_up_attach(o, params, &d);
