@@ -27,9 +27,11 @@
  * not in the files is counted lost, by cause (npuprof/loss.h) and by CPU:
  * ring full from the rings' lost counters; write error for records a
  * series could not take (also counted as dropped) and for records whose
- * frame never reached the disk whole (the writer's cfg.lost); decode error
- * for records a ring accepted (its written counter) that were not read
- * out of it (counted per source and CPU as they pass the router).  A ring whose source skipped it after a corrupt
+ * frame never reached the disk whole (the writer's cfg.lost) or whose
+ * process of a followed job got no directory; decode error for records a
+ * ring accepted (its written counter) that were not read out of it
+ * (counted per source and CPU as they pass the router).  A ring whose
+ * source skipped it after a corrupt
  * record header has its skipped bytes counted (source skipped() callback)
  * and named in a warning with the CPU, at most one a second per source,
  * the rest at stop.  A poll or timer that found no free SQE is not marked
@@ -313,6 +315,12 @@ static int drain_route(void *ctx, const struct npuprof_rec_hdr *rec)
 	if (route < 0 || !d->routes[route].prof_dir[0]) {
 		d->st.dropped++;
 		d->st.foreign++;
+		/* a process of a followed job that got no directory: its
+		 * records were ours to save, so they are lost */
+		if (d->new_route) {
+			d->st.unrouted++;
+			drain_lose(d, -1, rec->cpu, NPUPROF_LOSS_WRITE_ERROR, 1);
+		}
 		return 0;
 	}
 	rst = &d->routes[route].st;
@@ -700,7 +708,7 @@ static int drain_init_routes(struct npuprof_drain *d, const struct npuprof_drain
 		d->routes[i].dir_fd = -1;
 	for (unsigned int i = 0; i < n; i++) {
 		const char *dir = cfg->nr_routes ? cfg->routes[i].prof_dir : cfg->prof_dir;
-		int fd = cfg->nr_routes && cfg->routes[i].dir_fd > 0 ? cfg->routes[i].dir_fd : -1;
+		int fd = cfg->nr_routes && cfg->routes[i].dir_fd > STDERR_FILENO ? cfg->routes[i].dir_fd : -1;
 
 		if (!dir)
 			return -EINVAL;

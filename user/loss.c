@@ -39,12 +39,6 @@ uint64_t npuprof_loss_total(const struct npuprof_loss *l)
 	return sum;
 }
 
-void npuprof_loss_add(struct npuprof_loss *a, const struct npuprof_loss *b)
-{
-	for (int c = 0; c < NPUPROF_LOSS_CAUSES; c++)
-		a->n[c] += b->n[c];
-}
-
 char *npuprof_loss_causes(const struct npuprof_loss *l, char *buf, size_t size)
 {
 	size_t len = 0;

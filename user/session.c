@@ -271,13 +271,15 @@ static int open_output(struct npuprof_session *s)
 {
 	int fd;
 
-	if (s->opts.output_fd >= 0)
+	if (s->opts.output_fd > STDERR_FILENO)
 		fd = fcntl(s->opts.output_fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
 	else
 		fd = open(s->output, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
-		set_error(s, s->output, -errno);
-		return -errno;
+		int err = -errno;
+
+		set_error(s, s->output, err);
+		return err;
 	}
 	s->out_fd = fd;
 	return 0;
@@ -986,9 +988,11 @@ static json_t *data_devices(const struct session_member *m)
  * info.json "drain": what the drain saved in this directory, and every way
  * a record did not make it that is not a ring's "lost": dropped (a series
  * could not take it), skippedBytes (a corrupt ring header), foreignRecords
- * (a pid the session does not profile), staleKmodBytes/staleBpfRecords (an
- * earlier window's leftovers, dropped at start).  The last four and the
- * ring counters belong to the session's rings, shared by "sharedWith".
+ * (a pid no directory takes), unroutedRecords (of those, records of the
+ * followed job's processes that got no directory: lost),
+ * staleKmodBytes/staleBpfRecords (an earlier window's leftovers, dropped
+ * at start).  The last five and the ring counters belong to the session's
+ * rings, shared by "sharedWith".
  */
 static json_t *drain_json(struct npuprof_session *s, const struct npuprof_drain_stats *rst,
 			  const struct npuprof_drain_stats *st)
@@ -998,13 +1002,14 @@ static json_t *drain_json(struct npuprof_session *s, const struct npuprof_drain_
 	for (unsigned int i = 0; i < s->nr_members; i++)
 		if (s->members[i].in_window)
 			json_array_append_new(shared, json_integer(s->members[i].pid));
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:o}",
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:o}",
 			 "records", (json_int_t)rst->records, "api_records",
 			 (json_int_t)rst->api_records, "task_records",
 			 (json_int_t)rst->task_records, "raw_bytes", (json_int_t)rst->raw_bytes,
 			 "file_bytes", (json_int_t)rst->file_bytes, "dropped",
 			 (json_int_t)rst->dropped, "skippedBytes", (json_int_t)st->skipped_bytes,
-			 "foreignRecords", (json_int_t)st->foreign, "staleKmodBytes",
+			 "foreignRecords", (json_int_t)st->foreign, "unroutedRecords",
+			 (json_int_t)st->unrouted, "staleKmodBytes",
 			 (json_int_t)s->stale_bytes, "staleBpfRecords",
 			 (json_int_t)(s->acl ? npuprof_acl_trace_stale(s->acl) : 0), "write_error",
 			 rst->write_error, "sharedWith", shared);
@@ -1121,6 +1126,7 @@ static int finish_member(struct npuprof_session *s, struct session_member *m,
 	res->start_unix_ns = (int64_t)s->begin.real.tv_sec * 1000000000 + s->begin.real.tv_nsec;
 	res->end_unix_ns = (int64_t)s->end.real.tv_sec * 1000000000 + s->end.real.tv_nsec;
 	res->follow_missed = s->follow ? follow_missed(s) : 0;
+	res->unrouted = st->unrouted;
 	return err;
 }
 

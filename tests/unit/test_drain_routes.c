@@ -13,7 +13,11 @@
  * Following a job (config.new_route, no configured route): the first
  * record of pid 101 and of 202 asks for a directory once each (two calls
  * in all, whatever the number of records), 303 is refused once and its
- * records count as foreign, and the route stats carry each pid.
+ * records count as foreign, and the route stats carry each pid.  303 is
+ * a process of the followed job that got no directory, so its 40 records
+ * are also lost, as write errors, in the totals and on its CPU (0), and
+ * counted as unrouted; configured routes (the first case) lose nothing
+ * for a pid nobody asked for.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -122,8 +126,9 @@ static void test_follow(void)
 	struct npuprof_drain_source src = { .name = "fake", .source = NPUPROF_SRC_KMOD,
 					    .nr_cpus = 1, .obj = &f, .consume = memring_src_consume,
 					    .stats = fake_stats };
+	struct npuprof_loss cpu_loss[1] = { 0 };
 	struct npuprof_drain_config cfg = { .new_route = make_route, .route_ctx = &a,
-					    .flush_ms = 20 };
+					    .flush_ms = 20, .cpu_loss = cpu_loss, .nr_cpu_loss = 1 };
 	struct npuprof_drain_stats st, rst[NPUPROF_DRAIN_MAX_ROUTES];
 	struct npuprof_read_report rep;
 	struct npuprof_drain *d;
@@ -152,6 +157,10 @@ static void test_follow(void)
 	CHECK_EQ(a.pids[2], 303);
 	CHECK_EQ(st.records, 80);
 	CHECK_EQ(st.foreign, 40);
+	CHECK_EQ(st.unrouted, 40);
+	CHECK_EQ(st.loss.n[NPUPROF_LOSS_WRITE_ERROR], 40);
+	CHECK_EQ(cpu_loss[0].n[NPUPROF_LOSS_WRITE_ERROR], 40);
+	CHECK_EQ(rst[0].loss.n[NPUPROF_LOSS_WRITE_ERROR], 0);
 	CHECK_EQ(rst[0].pid, 101);
 	CHECK_EQ(rst[0].api_records, 40);
 	CHECK_EQ(rst[1].pid, 202);
@@ -223,6 +232,8 @@ int main(void)
 	CHECK_EQ(st.records, 900);
 	CHECK_EQ(st.dropped, 100);
 	CHECK_EQ(st.foreign, 100);
+	CHECK_EQ(st.unrouted, 0);
+	CHECK_EQ(st.loss.n[NPUPROF_LOSS_WRITE_ERROR], 0);
 	CHECK_EQ(st.lost, 7);
 	CHECK_EQ(rst[0].api_records, 250);
 	CHECK_EQ(rst[0].task_records, 250);

@@ -222,7 +222,7 @@ static void finish_capture(struct msprof_dyn *d)
 {
 	/* the drain may add members of a followed job until it stopped */
 	unsigned int i, n = NPUPROF_SESSION_MAX_PIDS;
-	uint64_t missed = 0;
+	uint64_t missed = 0, unrouted = 0;
 	struct npuprof_session_result *res = calloc(n, sizeof(*res));
 	int rc;
 
@@ -242,12 +242,19 @@ static void finish_capture(struct msprof_dyn *d)
 
 		if (r->follow_missed > missed)
 			missed = r->follow_missed;
+		if (r->unrouted > unrouted)
+			unrouted = r->unrouted;
 		if (r->discarded || !r->prof_dir[0])
 			continue;
 		d->saved++;
 		saved_line(d, r);
 		if (d->result && (rc = msprof_result_saved(d->result, r)))
 			msprof_result_error(d, rc);
+	}
+	if (unrouted) {
+		npuprof_warn("%llu records of processes of the job that got no PROF_XXX directory were lost (see the errors above)",
+			     (unsigned long long)unrouted);
+		d->incomplete++;
 	}
 	if (missed) {
 		npuprof_warn("%llu processes of the job were not captured: a session takes %d processes; profile fewer ranks per msprof",

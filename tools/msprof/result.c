@@ -58,7 +58,7 @@ static int put_line(FILE *f, json_t *line)
 int msprof_result_saved(FILE *f, const struct npuprof_session_result *r)
 {
 	int complete = !npuprof_loss_total(&r->loss) && !r->skipped_bytes && !r->write_error &&
-		       !r->unwritten[0] && !r->follow_missed;
+		       !r->unwritten[0] && !r->follow_missed && !r->unrouted;
 	json_t *line;
 
 	line = json_pack("{s:i, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:I, s:b, s:s?}", "pid",

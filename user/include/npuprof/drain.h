@@ -64,7 +64,8 @@ struct npuprof_drain_source {
  * @prof_dir: its existing PROF_XXX directory (its path, for messages)
  * @dir_fd:   that directory, open (the drain keeps a dup), so nothing is
  *            reached through a path an owner of --output could swap
- *            (npuprof/prof_fs.h); 0 or less: open @prof_dir by its path
+ *            (npuprof/prof_fs.h); an fd <= 2 (0 in a zeroed struct, -1):
+ *            none, open @prof_dir by its path
  */
 #define NPUPROF_DRAIN_MAX_ROUTES 64
 
@@ -139,6 +140,9 @@ struct npuprof_drain_stats {
 				 could not be created or written */
 	uint64_t skipped_bytes; /* ring bytes skipped after corrupt headers */
 	uint64_t foreign;     /* of @dropped: records of a pid no route names */
+	uint64_t unrouted;    /* of @foreign, when following a job: records of
+				 its processes that got no directory; also in
+				 @loss as write errors */
 	struct npuprof_loss loss; /* records lost, by cause */
 	uint32_t pid;	      /* route stats only: the route's pid */
 };

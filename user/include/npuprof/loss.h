@@ -10,7 +10,12 @@
  *                 could not build the record (BPF's "missed" calls);
  *   write error   the drain read it but it never reached the disk: its
  *                 series could not be created or written (a full disk),
- *                 or the zstd frame holding it was not written whole;
+ *                 or the zstd frame holding it was not written whole, or
+ *                 it belongs to a process of a followed job that got no
+ *                 directory.  One edge counts too many: a frame given up
+ *                 at stop while its write was still in flight is counted
+ *                 lost even if that write later completes (rare: only
+ *                 when the disk stalls past the stop's wait);
  *   decode error  the ring accepted it but the drain could not read it
  *                 out (a corrupt record header made the drain skip the
  *                 rest of that ring), or it still arrived after the stop.
@@ -46,9 +51,6 @@ const char *npuprof_loss_words(enum npuprof_loss_cause cause);
 
 /** npuprof_loss_total() - records lost over every cause. */
 uint64_t npuprof_loss_total(const struct npuprof_loss *l);
-
-/** npuprof_loss_add() - add every count of @b to @a. */
-void npuprof_loss_add(struct npuprof_loss *a, const struct npuprof_loss *b);
 
 /**
  * npuprof_loss_causes() - "ring full: 5, write error: 2, decode error: 0"

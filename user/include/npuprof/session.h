@@ -39,7 +39,9 @@
  * struct npuprof_session_opts - what to collect and where
  * @output:      --output directory, for paths in messages and results
  * @output_fd:   --output, open (npuprof_prof_output_open(); the session
- *               keeps a dup), or -1 to open @output, which must exist.
+ *               keeps a dup), or -1 (any fd <= 2, so a zeroed struct too;
+ *               prof_fs never hands those out) to open @output, which
+ *               must exist.
  *               Every PROF_XXX is made below it without following a
  *               symlink (npuprof/prof_fs.h).
  * @ascendcl:    1 to record AscendCL API calls (--ascendcl)
@@ -86,6 +88,10 @@ struct npuprof_session_opts {
  * @end_unix_ns:  window end on the wall clock (end_info), ns
  * @follow_missed: processes of the followed job that the session could
  *                not take (full), since it was created; 0 when not following
+ * @unrouted:     records of processes of the followed job that got no
+ *                PROF_XXX directory (it could not be made, or the session
+ *                was full), lost in this window; the session's count, the
+ *                same in every result of the window (never sum them)
  */
 struct npuprof_session_result {
 	pid_t pid;
@@ -104,6 +110,7 @@ struct npuprof_session_result {
 	int64_t start_unix_ns;
 	int64_t end_unix_ns;
 	uint64_t follow_missed;
+	uint64_t unrouted;
 };
 
 struct npuprof_session;
