@@ -9,6 +9,8 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -51,6 +53,8 @@ static int next_component(const char **rel, char *name, size_t size)
 		return -ENAMETOOLONG;
 	memcpy(name, p, (size_t)(end - p));
 	name[end - p] = '\0';
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		return -EINVAL; /* every path stays below its directory */
 	*rel = end;
 	return 1;
 }
@@ -182,15 +186,24 @@ int npuprof_prof_remove(int dirfd, const char *name)
 	return err;
 }
 
-/* Create, write and remove a probe file in @dirfd: writing there works. */
+/*
+ * Create, write and remove a probe file in @dirfd: writing there works.
+ * Its name is random, so nobody can make the probe fail by planting
+ * something at a name they guessed; a name taken is drawn again.
+ */
 static int probe(int dirfd)
 {
 	char name[64];
-	int fd, err = 0;
+	int fd = -EEXIST, err = 0;
+	uint64_t r;
 
-	snprintf(name, sizeof(name), PROBE_NAME ".%d", (int)getpid());
-	unlinkat(dirfd, name, 0); /* a stale one of an earlier msprof of this pid */
-	fd = npuprof_prof_create(dirfd, name);
+	for (int i = 0; i < 8 && fd == -EEXIST; i++) {
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			return -errno;
+		snprintf(name, sizeof(name), PROBE_NAME ".%d.%016llx", (int)getpid(),
+			 (unsigned long long)r);
+		fd = npuprof_prof_create(dirfd, name);
+	}
 	if (fd < 0)
 		return fd;
 	if (write(fd, "npuprof\n", 8) != 8 || fsync(fd))
@@ -200,6 +213,15 @@ static int probe(int dirfd)
 	return err;
 }
 
+/* Drop trailing slashes of @path ("a/b//" -> "a/b"), keeping a lone "/". */
+static void strip_slashes(char *path)
+{
+	size_t n = strlen(path);
+
+	while (n > 1 && path[n - 1] == '/')
+		path[--n] = '\0';
+}
+
 void npuprof_prof_output_unmake(const char *path, unsigned int made)
 {
 	char tmp[PATH_MAX], *slash;
@@ -207,6 +229,7 @@ void npuprof_prof_output_unmake(const char *path, unsigned int made)
 	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
 		return;
 	while (made--) {
+		strip_slashes(tmp);
 		if (rmdir(tmp))
 			return;
 		slash = strrchr(tmp, '/');
@@ -229,6 +252,8 @@ static int make_path(const char *path, unsigned int *made, char *failed, size_t 
 	for (i = 1; i <= len; i++) {
 		if (tmp[i] != '/' && tmp[i] != '\0')
 			continue;
+		if (path[i - 1] == '/')
+			continue; /* an empty component: "a//b", "a/b/" */
 		tmp[i] = '\0';
 		if (!mkdir(tmp, NPUPROF_PROF_DIR_MODE)) {
 			(*made)++;

@@ -7,7 +7,9 @@
  *  - the PROF_XXX dir itself (a name guessed from the clock): -EEXIST;
  *  - device_0 (a directory the drain makes below PROF_XXX): -ENOTDIR;
  *  - host/info.json and a slice name (new files): -EEXIST;
- *  - removing a PROF_XXX that holds a symlink removes the link only.
+ *  - removing a PROF_XXX that holds a symlink removes the link only;
+ *  - a "." or ".." component is refused (-EINVAL);
+ *  - --output with a trailing or doubled slash is made and unmade whole.
  * The victims keep their exact contents (one file, "victim\n"), and what
  * msprof does make has modes 0750 (dirs) and 0640 (files).
  */
@@ -112,10 +114,36 @@ static void test_output(void)
 	snprintf(failed, sizeof(failed), "%s/new", root);
 	CHECK_EQ(access(failed, F_OK), -1);
 
+	/* a trailing and a doubled slash: the same two directories made and unmade */
+	snprintf(out, sizeof(out), "%s/new2//out/", root);
+	fd = npuprof_prof_output_open(out, &made, failed, sizeof(failed));
+	CHECK(fd > 2);
+	CHECK_EQ(made, 2);
+	close(fd);
+	npuprof_prof_output_unmake(out, made);
+	snprintf(failed, sizeof(failed), "%s/new2", root);
+	CHECK_EQ(access(failed, F_OK), -1);
+
+	/* the probe leaves nothing behind, whatever its random name was */
+	snprintf(out, sizeof(out), "%s/victim_dir", root);
+	fd = npuprof_prof_output_open(out, &made, failed, sizeof(failed));
+	CHECK(fd > 2);
+	CHECK_EQ(made, 0);
+	close(fd);
+
 	fd = npuprof_prof_output_open("/proc/no/such/out", &made, failed, sizeof(failed));
 	CHECK_EQ(fd, -ENOENT);
 	CHECK_EQ(made, 0);
 	CHECK_STR(failed, "/proc/no");
+}
+
+/* "." and ".." never lead out of (or around in) a PROF tree. */
+static void test_dot_components(int out)
+{
+	CHECK_EQ(npuprof_prof_create(out, "../escaped"), -EINVAL);
+	CHECK_EQ(npuprof_prof_create(out, "victim_dir/../x"), -EINVAL);
+	CHECK_EQ(npuprof_prof_mkdirs(out, "./d"), -EINVAL);
+	CHECK_EQ(npuprof_prof_unlink(out, "victim_dir/.."), -EINVAL);
 }
 
 int main(void)
@@ -134,6 +162,7 @@ int main(void)
 	out = open(root, O_RDONLY | O_DIRECTORY);
 	test_prof_dir_name(out);
 	test_inside(out);
+	test_dot_components(out);
 	close(out);
 	test_output();
 	tmpdir_remove(root);
