@@ -5,6 +5,8 @@
 #   make demo       install dependencies, build, run the demo in the VM
 #   make check      install dependencies, build, run every test (the unit
 #                   tests also built under ASan+UBSan in build-asan/)
+#   make fuzz       build the libFuzzer targets in build-fuzz/ and run each
+#                   for FUZZ_SECONDS (tests/fuzz/fuzz.mk)
 #
 # KDIR selects the kernel the modules are built for; the default is the
 # Debian kernel the test VM boots (scripts/vm-kernel.sh).  For the running
@@ -156,8 +158,10 @@ check: deps
 	tests/run.sh
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/kmod/tp_stub clean
+
+include tests/fuzz/fuzz.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
