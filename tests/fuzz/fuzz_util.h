@@ -84,16 +84,28 @@ static inline size_t fuzz_section(struct fuzz_in *in, const uint8_t **out)
 	return fuzz_take(in, fuzz_u16(in), out);
 }
 
+static const char *fuzz_dir_made;
+
+static void fuzz_dir_remove(void)
+{
+	tmpdir_remove(fuzz_dir_made);
+}
+
 /*
- * A fresh directory for one run's files, on tmpfs when there is one (the
- * targets write and read files on every run).  @dir: PATH_MAX bytes.
+ * A fresh directory for the target's files (@dir, PATH_MAX bytes), on
+ * tmpfs when there is one: the targets write and read files on every
+ * run.  Removed with all it holds when the fuzzer exits; aborts when it
+ * cannot be made.
  */
-static inline int fuzz_mkdtemp(char *dir, size_t size, const char *tag)
+static inline void fuzz_mkdtemp(char *dir, size_t size, const char *tag)
 {
 	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
 
 	snprintf(dir, size, "%s/npuprof_fuzz_%s_XXXXXX", base ? base : "/tmp", tag);
-	return mkdtemp(dir) ? 0 : -errno;
+	if (!mkdtemp(dir))
+		abort();
+	fuzz_dir_made = dir;
+	atexit(fuzz_dir_remove);
 }
 
 static inline int fuzz_write_file(const char *path, const void *data, size_t len)
