@@ -47,6 +47,10 @@ status_of() {
 	sed -E 's/.*cov: ([0-9]+) ft: ([0-9]+) corp: ([0-9]+)\/([0-9a-zA-Z]+).*/cov=\1 ft=\2 corpus=\3 (\4)/' <<<"$line"
 }
 
+# Every report stops the target, also from code built with recoverable UBSan.
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+
 failed=()
 mkdir -p "$build/logs"
 for n in "${names[@]}"; do
