@@ -3,9 +3,12 @@
 #   make            build modules, BPF objects + skeletons, libraries, tools,
 #                   the simulated NPU runtime and sample app, the tests
 #   make demo       install dependencies, build, run the demo in the VM
-#   make check      install dependencies, build, run every test
+#   make check      install dependencies, build, run every test (the unit
+#                   tests also built under ASan+UBSan in build-asan/)
 #   make check-all  make check, then the long soak and kernel-interface fuzz
 #                   (tests/e2e/soak.sh, tests/vm/kfuzz.sh at full size)
+#   make fuzz       build the libFuzzer targets in build-fuzz/ and run each
+#                   for FUZZ_SECONDS (tests/fuzz/fuzz.mk)
 #
 # KDIR selects the kernel the modules are built for; the default is the
 # Debian kernel the test VM boots (scripts/vm-kernel.sh).  For the running
@@ -18,9 +21,14 @@ BPFTOOL ?= bpftool
 VM_KVER := $(shell scripts/vm-kernel.sh version 2>/dev/null)
 KDIR ?= /lib/modules/$(VM_KVER)/build
 
+# The BPF skeletons user code includes; an instrumented build (SANFLAGS,
+# in its own BUILD) reuses those of the plain build.
+BPF_DIR ?= $(BUILD)/bpf
+# Sanitizer flags for compile and link, e.g. -fsanitize=address,undefined.
+SANFLAGS ?=
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
-	  -Iinclude -Iuser/include -Isim/include -I$(BUILD)/bpf
+	  -Iinclude -Iuser/include -Isim/include -I$(BPF_DIR) $(SANFLAGS)
 LDLIBS_NPUPROF := -lbpf -lelf -lz -luring -lzstd -ljansson -lpthread -lm
 
 LIB_SRCS := $(sort $(wildcard user/*.c))
@@ -33,12 +41,12 @@ ACL_SRCS := $(sort $(wildcard sim/runtime/*.c)) user/dynprof_proto.c user/msg.c
 ACL_OBJS := $(ACL_SRCS:%.c=$(BUILD)/pic/%.o)
 APP_SRCS := $(sort $(wildcard sim/app/*.c))
 BPF_SRCS := $(sort $(wildcard bpf/*.bpf.c))
-BPF_OBJS := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/bpf/%.bpf.o)
-BPF_SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/bpf/%.skel.h)
+BPF_OBJS := $(BPF_SRCS:bpf/%.bpf.c=$(BPF_DIR)/%.bpf.o)
+BPF_SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(BPF_DIR)/%.skel.h)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps modules bpf libs tools sim tests demo check check-all clean
+.PHONY: all deps modules bpf libs tools sim tests tests-unit asan demo check check-all clean
 .DELETE_ON_ERROR:
 
 all: modules bpf libs tools sim tests
@@ -55,15 +63,15 @@ modules:
 	cp kmod/npuprof.ko sim/driver/npusim.ko tests/kmod/tp_stub/npuprof_tp_stub.ko $(BUILD)/kmod/
 
 # BPF: CO-RE objects and their generated skeletons.
-$(BUILD)/bpf/vmlinux.h:
+$(BPF_DIR)/vmlinux.h:
 	@mkdir -p $(@D)
 	scripts/gen-vmlinux-h.sh $@
 
-$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(BUILD)/bpf/vmlinux.h include/npuprof/record.h $(wildcard bpf/*.h)
+$(BPF_DIR)/%.bpf.o: bpf/%.bpf.c $(BPF_DIR)/vmlinux.h include/npuprof/record.h $(wildcard bpf/*.h)
 	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
-		-I$(BUILD)/bpf -Iinclude -Ibpf -c $< -o $@
+		-I$(BPF_DIR) -Iinclude -Ibpf -c $< -o $@
 
-$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+$(BPF_DIR)/%.skel.h: $(BPF_DIR)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@
 
 bpf: $(BPF_SKELS)
@@ -129,7 +137,18 @@ $(BUILD)/tests/vm/%: tests/vm/%.c $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libasce
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/lib/libnpuprof.a -L$(BUILD)/lib -lascendcl -Wl,-rpath,'$$ORIGIN/../../lib' $(LDLIBS_NPUPROF)
 
-tests: $(UNIT_BINS) $(VM_BINS)
+tests-unit: $(UNIT_BINS)
+
+tests: tests-unit $(VM_BINS)
+
+# The host unit tests again, under AddressSanitizer and UBSan, in their
+# own build directory; tests/run.sh runs them as asan/test_*.  (The
+# runtime library and msprof too: some tests load or run them.)
+ASAN_BUILD := build-asan
+asan: bpf
+	$(MAKE) BUILD=$(ASAN_BUILD) BPF_DIR=$(abspath $(BPF_DIR)) \
+		SANFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer" \
+		$(ASAN_BUILD)/lib/libascendcl.so tools tests-unit
 
 demo: deps
 	$(MAKE) all
@@ -137,6 +156,7 @@ demo: deps
 
 check: deps
 	$(MAKE) all
+	$(MAKE) asan
 	tests/run.sh
 
 # The soak and the fuzz test at full size take long under TCG (see README).
@@ -147,8 +167,10 @@ check-all: check
 		tests/run.sh --vm vm/kfuzz
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/kmod/tp_stub clean
+
+include tests/fuzz/fuzz.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

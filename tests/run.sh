@@ -7,6 +7,9 @@
 # anything else fail; each runs under a timeout.  The last line is
 # "N passed, N failed, N skipped".
 #
+# The unit tests built under AddressSanitizer and UBSan (make asan:
+# build-asan/tests/test_*) run as asan/test_*, halting at the first report.
+#
 #   tests/run.sh [--unit|--vm] [NAME_FILTER]
 # NPUPROF_VM_TEST_TIMEOUT: seconds each VM test may take (default 900).
 set -u
@@ -47,6 +50,12 @@ if [[ $mode != vm ]]; then
 	for t in build/tests/test_*; do
 		[[ -x $t ]] || continue
 		run_one "unit/$(basename "$t")" 120 "$t"
+	done
+	for t in build-asan/tests/test_*; do
+		[[ -x $t ]] || continue
+		run_one "asan/$(basename "$t")" 300 env \
+			ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1 \
+			UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$t"
 	done
 fi
 if [[ $mode != unit ]]; then

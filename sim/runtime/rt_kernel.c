@@ -8,7 +8,8 @@
  *     <kernel_name> <duration_us>
  * blank-separated; name 1..31 non-blank characters; duration a whole
  * number of microseconds, 1..60000000.  Blank lines and lines starting
- * with '#' (after blanks) are comments.  Example:
+ * with '#' (after blanks) are comments.  A NUL byte anywhere, comments
+ * included, makes the file no text and the load fails.  Example:
  *     # name   us
  *     MatMul   2000
  *     Add      300
@@ -108,10 +109,12 @@ static aclError parse_binary(FILE *f, struct rt_binary **out)
 	aclError ret = ACL_SUCCESS;
 	char *line = NULL;
 	size_t cap = 0;
+	ssize_t len;
 	int r;
 
-	while (ret == ACL_SUCCESS && getline(&line, &cap, f) >= 0) {
-		r = parse_line(line, &k);
+	while (ret == ACL_SUCCESS && (len = getline(&line, &cap, f)) >= 0) {
+		/* the parser sees a C string: a NUL would hide the rest of the line */
+		r = memchr(line, '\0', (size_t)len) ? -EINVAL : parse_line(line, &k);
 		if (r < 0 || (r > 0 && has_kernel(ks, n, k.name)))
 			ret = ACL_ERROR_PARSE_FILE;
 		else if (r > 0 && push_kernel(&ks, &n, &k))

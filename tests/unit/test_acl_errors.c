@@ -4,7 +4,7 @@
  * returns CANN's error code for each kind of bad input: NULL pointers
  * (ACL_ERROR_INVALID_PARAM), no current device (ACL_ERROR_RT_CONTEXT_NULL),
  * bad device ids, repeated init/finalize, unreadable and malformed kernel
- * binaries, unknown ops.  Where /dev/davinci0 exists (the VM) it also
+ * binaries (a NUL byte anywhere included), unknown ops.  Where /dev/davinci0 exists (the VM) it also
  * loads a kernel binary and checks kernel lookup; without the driver it
  * checks that aclrtSetDevice reports ACL_ERROR_RT_NO_DEVICE.
  */
@@ -54,6 +54,17 @@ static void write_file(const char *path, const char *text)
 	CHECK(f != NULL);
 	if (f) {
 		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void write_bytes(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	CHECK(f != NULL);
+	if (f) {
+		CHECK_EQ(fwrite(data, 1, len, f), len);
 		fclose(f);
 	}
 }
@@ -146,6 +157,33 @@ static void check_binaries(const char *dir)
 	unlink(dup);
 }
 
+/*
+ * A file with a NUL byte is no text, wherever the NUL is: before, the
+ * parser read each line as a C string and ignored what followed a NUL.
+ */
+static void check_nul_binary(const char *dir)
+{
+	/* fuzz_kernel_binary's input: a NUL in the comment line */
+	static const char nul_comment[] =
+		"# ai_task built-in kernel binary3 <u\0rnel_uame> <duration_us>\n"
+		"MatMul 2000\n"
+		"Add 300\n"
+		"LayerNorm 500\n"
+		"Softmax 700\n"
+		"Welu 400\n";
+	static const char nul_kernel[] = "MatMul 2000\nAdd 300\0 and more\n";
+	aclrtBinHandle bin = NULL;
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/nul.bin", dir);
+	write_bytes(path, nul_comment, sizeof(nul_comment) - 1);
+	CHECK_EQ(ACL(aclrtBinaryLoadFromFile)(path, NULL, &bin), ACL_ERROR_PARSE_FILE);
+	write_bytes(path, nul_kernel, sizeof(nul_kernel) - 1);
+	CHECK_EQ(ACL(aclrtBinaryLoadFromFile)(path, NULL, &bin), ACL_ERROR_PARSE_FILE);
+	CHECK(bin == NULL);
+	unlink(path);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/test_acl_errors.XXXXXX", cfg[256];
@@ -166,6 +204,7 @@ int main(void)
 	check_no_device();
 	check_null_args();
 	check_binaries(dir);
+	check_nul_binary(dir);
 	CHECK_EQ(ACL(aclFinalize)(), ACL_SUCCESS);
 	CHECK_EQ(ACL(aclFinalize)(), ACL_ERROR_REPEAT_FINALIZE);
 	unlink(cfg);

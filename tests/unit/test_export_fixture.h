@@ -457,4 +457,17 @@ static inline char *fx_slurp(const char *path)
 	return s;
 }
 
+/*
+ * The text of the one output <prefix><stamp><ext> of @prof (malloc'ed), or
+ * NULL when there is not exactly one.
+ */
+static inline char *fx_read_output(const char *prof, const char *prefix, const char *ext)
+{
+	char path[2048];
+
+	if (fx_find_output(prof, prefix, ext, path, sizeof(path)) != 1)
+		return NULL;
+	return fx_slurp(path);
+}
+
 #endif /* NPUPROF_TEST_EXPORT_FIXTURE_H */

@@ -246,7 +246,9 @@ static int link_calls(struct export_model *m)
 	uint64_t flow = 0;
 	size_t i;
 
-	qsort(m->calls, m->n_calls, sizeof(*m->calls), cmp_call);
+	/* a capture may hold tasks and no call (calls NULL): qsort wants an array */
+	if (m->n_calls)
+		qsort(m->calls, m->n_calls, sizeof(*m->calls), cmp_call);
 	maxexit = thread_max_exit(m);
 	if (!maxexit)
 		return -ENOMEM;

@@ -19,7 +19,7 @@ void npuprof_msg_set_prog(const char *prog);
 
 /** npuprof_msg() - print one line with the level prefix and program name. */
 void npuprof_msg(enum npuprof_msg_level level, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3), nonnull(2)));
 
 #define npuprof_info(...) npuprof_msg(NPUPROF_MSG_INFO, __VA_ARGS__)
 #define npuprof_warn(...) npuprof_msg(NPUPROF_MSG_WARNING, __VA_ARGS__)
