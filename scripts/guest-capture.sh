@@ -95,9 +95,16 @@ launch-ranks)
 attach-ranks | kill-rank)
 	start_ranks "$@"
 	if [ "$mode" = kill-rank ]; then
-		# the last rank is killed in the middle of the window
+		# the last rank is killed in the middle of the window: once its
+		# start is answered (a loaded machine may take long to get there)
 		victim=${pids##* }
-		( sleep $((before + window / 2)); kill -9 "$victim" ) &
+		(
+			i=0
+			while ! grep -q "pid $victim start success" "$out/msprof.log" 2>/dev/null &&
+				[ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
+			sleep $((window / 2))
+			kill -9 "$victim"
+		) &
 	fi
 	rc=0
 	commands | build/bin/msprof --dynamic=on --pid="$pid_list" --output="$out" \
