@@ -31,9 +31,21 @@ ranks=${E2E_RANKS:-4}
 insmod build/kmod/npusim.ko devices="$ranks"
 insmod build/kmod/npuprof.ko
 
+# started PID: wait (at most 120 s) until msprof said PID's start succeeded.
+started() {
+	i=0
+	while ! grep -q "pid $1 start success" "$out/msprof.log" 2>/dev/null && [ $i -lt 1200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# The prompt's input; with $victim set, the window is timed from that
+# process's answered start (a loaded machine may take long to get there).
 commands() {
 	sleep "$before"
 	echo start
+	[ -z "${victim:-}" ] || started "$victim"
 	sleep "$window"
 	echo stop
 	echo quit
@@ -98,13 +110,7 @@ attach-ranks | kill-rank)
 		# the last rank is killed in the middle of the window: once its
 		# start is answered (a loaded machine may take long to get there)
 		victim=${pids##* }
-		(
-			i=0
-			while ! grep -q "pid $victim start success" "$out/msprof.log" 2>/dev/null &&
-				[ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
-			sleep $((window / 2))
-			kill -9 "$victim"
-		) &
+		( started "$victim"; sleep $((window / 2)); kill -9 "$victim" ) &
 	fi
 	rc=0
 	commands | build/bin/msprof --dynamic=on --pid="$pid_list" --output="$out" \
