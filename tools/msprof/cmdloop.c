@@ -150,7 +150,7 @@ void msprof_result_error(struct msprof_dyn *d, int err)
 {
 	npuprof_err("writing the --result file failed: %s; the results of this capture are in the messages above",
 		    strerror(-err));
-	d->failures++;
+	d->incomplete++; /* the data is saved; its result line is missing */
 	fclose(d->result);
 	d->result = NULL;
 }

@@ -91,7 +91,8 @@ struct msprof_target {
  *                  start or a stop of our capture failed, a write failed,
  *                  records were lost, an app stopped collecting in the
  *                  middle of a window (its connection dropped), a
- *                  connection could not be renewed between windows.  With @failures and @saved, these
+ *                  connection could not be renewed between windows, the
+ *                  --result file could not be written.  With @failures and @saved, these
  *                  make the exit status (msprof_run_status())
  * @out_fd:         --output, open and proven writable before anything is
  *                  attached (npuprof_prof_output_open()); -1 before
@@ -176,7 +177,8 @@ int msprof_cmd_start_one(struct msprof_dyn *d, struct msprof_target *t);
 
 /**
  * msprof_result_error() - a --result line could not be written (@err, a
- * negative errno): say so, count a failure and stop writing results.
+ * negative errno): say so, count the run incomplete (the data is saved,
+ * its result line is missing) and stop writing results.
  */
 void msprof_result_error(struct msprof_dyn *d, int err);
 
