@@ -82,18 +82,20 @@ struct msprof_target {
  * @cmd_timeout_ms: wait for one reply (DYNPROF_COMMAND_TIMEOUT_MS)
  * @lineno:         input lines read, for "stdin:N:" in batch mode
  * @gone:           0, or why the session ended without quit: -ESRCH (the
- *                  last app exited) or -ECONNRESET (its server left)
+ *                  last app exited), -ECONNRESET (its server left) or
+ *                  -ECONNABORTED (connecting to it again failed)
  * @failures:       requested captures that failed: a process that could
  *                  not be reached, refused a start or a stop, or whose
- *                  connection was lost by a failed exchange or renewal
+ *                  connection was lost by a failed exchange
  * @saved:          PROF_XXX directories saved (with or without data)
  * @incomplete:     windows known to miss part of what was asked for: a
  *                  start or a stop of our capture failed, a write failed,
  *                  records were lost, an app stopped collecting in the
  *                  middle of a window (its connection dropped), a
  *                  connection could not be renewed between windows, the
- *                  --result file could not be written.  With @failures and @saved, these
- *                  make the exit status (msprof_run_status())
+ *                  --result file could not be written.  With @failures
+ *                  and @saved, these make the exit status
+ *                  (msprof_run_status())
  * @out_fd:         --output, open and proven writable before anything is
  *                  attached (npuprof_prof_output_open()); -1 before
  * @out_made:       directories of --output that this run created
