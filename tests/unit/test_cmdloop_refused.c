@@ -3,8 +3,9 @@
  * Description: the app's refusals get msprof's words and keep the capture
  * consistent: ALREADY_START warns and keeps the capture, NOT_SET_DEVICE
  * warns and discards it, FAIL or a reply of the wrong type is an error and
- * discards it, NOT_START on stop warns; a capture that cannot start sends
- * nothing to the app.
+ * discards it, NOT_START on stop warns (and, after the app had accepted
+ * the start, says its collection ended early: the window is incomplete); a
+ * capture that cannot start sends nothing to the app.
  */
 #include "check.h"
 #include "cmdloop_fake.h"
@@ -51,6 +52,7 @@ int main(void)
 	CHECK_EQ(fake_ss.discards, 3);
 	CHECK_EQ(fake_ss.stops, 1);
 	CHECK_EQ(fake_ss.running, 0);
+	CHECK_EQ(d.incomplete, 2); /* the early end, the capture that could not start */
 	CHECK_EQ(f.n_got, 6);
 	CHECK(fake_got(&f, 0, DYNPROF_START_REQ));
 	CHECK(fake_got(&f, 1, DYNPROF_STOP_REQ));
@@ -61,6 +63,8 @@ int main(void)
 	CHECK_STR(out,
 		  "[WARNING] msprof: dynamic profiling for pid 42 already started\n"
 		  "[WARNING] msprof: dynamic profiling for pid 42 has not started\n"
+		  "[WARNING] msprof: pid 42 had stopped collecting before the stop: "
+		  "its data of this window may end early\n"
 		  "PROF data saved in /out/PROF_000001_20260101000000000_00000042ABCDEFGH: "
 		  "12 api records, 34 device task events, 0 records lost\n"
 		  "[WARNING] msprof: dynamic profiling device for pid 42 has not been set up: "

@@ -3,7 +3,9 @@
  * Description: when the app exits or its server closes the connection in
  * the middle of a capture, the loop stops the capture (the data so far is
  * saved), says so, and ends: -ESRCH for an exited app ("server process N
- * has exited"), -ECONNRESET for a closed connection of a live app.
+ * has exited"), -ECONNRESET for a closed connection of a live app.  The
+ * server stops collecting when its connection closes, so a closed
+ * connection in the middle of a window makes that window incomplete.
  */
 #include <sys/wait.h>
 
@@ -41,14 +43,18 @@ static void test_connection_closed(void)
 	CHECK_EQ(d.t[0].fd, -1);
 	CHECK_EQ(fake_ss.stops, 1);
 	CHECK_EQ(fake_ss.running, 0);
+	CHECK_EQ(d.incomplete, 1);
+	CHECK_EQ(d.failures, 0);
 	snprintf(want, sizeof(want),
 		 "dynamic profiling for pid %d start success\n"
 		 "[WARNING] msprof: server process %d closed the connection (no start within 30 min, "
 		 "or 100 commands on one connection): run msprof again to reconnect\n"
+		 "[WARNING] msprof: pid %d stopped collecting when its connection closed: "
+		 "its data of this window ends there\n"
 		 "saving the data collected so far\n"
 		 "PROF data saved in /out/PROF_000001_20260101000000000_00000042ABCDEFGH: "
 		 "12 api records, 34 device task events, 0 records lost\n",
-		 (int)d.t[0].app_pid, (int)d.t[0].app_pid);
+		 (int)d.t[0].app_pid, (int)d.t[0].app_pid, (int)d.t[0].app_pid);
 	CHECK_STR(out, want);
 	free(out);
 }
@@ -91,6 +97,7 @@ static void test_app_exited(void)
 	CHECK_EQ(d.child_reaped, 1);
 	CHECK(WIFEXITED(d.child_status) && WEXITSTATUS(d.child_status) == 3);
 	CHECK_EQ(fake_ss.stops, 1);
+	CHECK_EQ(d.incomplete, 0); /* the app ended: its data ends with it */
 	snprintf(want, sizeof(want),
 		 "dynamic profiling for pid %d start success\n"
 		 "server process %d has exited\n"

@@ -5,7 +5,8 @@
  * start that failed with nothing saved is 1, not 0 (--output under /proc);
  * a saved window with a write error is 3, not 0 (a full disk); some
  * processes captured and others not is 4; the launched app's non-zero
- * status wins over all of them.
+ * status wins over all of them.  A --result file that cannot be written
+ * while every process was saved is 3 (incomplete), not 4: found by review.
  */
 #include <errno.h>
 #include <sys/wait.h>
@@ -39,8 +40,23 @@ static const struct row rows[] = {
 	{ "app exited 0, setup failed", -EIO, 0, 0, 0, 100, 0, 1 },
 };
 
+/* Every process saved, then the --result line failed (a full disk). */
+static void test_result_write_failed(void)
+{
+	struct msprof_dyn d = { .saved = 2, .result = tmpfile() };
+
+	if (!d.result)
+		CHECK_SKIP("tmpfile failed");
+	msprof_result_error(&d, -ENOSPC);
+	CHECK(d.result == NULL);
+	CHECK_EQ(d.failures, 0);
+	CHECK_EQ(d.incomplete, 1);
+	CHECK_EQ(msprof_run_status(&d, 0), MSPROF_EXIT_INCOMPLETE);
+}
+
 int main(void)
 {
+	test_result_write_failed();
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct row *r = &rows[i];
 		struct msprof_dyn d = { .failures = r->failures, .saved = r->saved,

@@ -59,32 +59,14 @@ static void reply(const char *fmt, ...)
 }
 
 /*
- * The server answers DYNPROF_MAX_MESSAGES commands on a connection and
- * then drops it, stopping a collection that runs (shared/reference/
- * msprof.md: at most 50 windows per connection); a new connection starts
- * the count again.  So a START goes on a connection with room for its
- * STOP, and a connection the server is about to drop is replaced at once,
- * before the loop could take the drop for the server leaving.  Return: 0,
- * or the error of d->reconnect (then the old connection stays, and its
- * drop ends it as usual).
- */
-static int renew_if_full(struct msprof_dyn *d, struct msprof_target *t, unsigned int room)
-{
-	int rc;
-
-	if (t->msgs + room <= DYNPROF_MAX_MESSAGES || !d->reconnect)
-		return 0;
-	rc = d->reconnect(d, t);
-	if (!rc)
-		t->msgs = 0;
-	return rc;
-}
-
-/*
  * Send {@type, 0} to @t's server and wait for the reply.  Return: 0 with
  * *@status (a reply of another type counts as DYNPROF_FAIL), -ECONNRESET
  * when the server said DISCONNECT_RSQ or closed, -ETIMEDOUT, or another
  * -errno.
+ *
+ * During a window the connection's last command (renew_idle()) is kept
+ * for the STOP: a second START that would take it is answered here, as
+ * the app would answer it, and not sent.
  */
 static int exchange(struct msprof_dyn *d, struct msprof_target *t, int32_t type, int32_t *status)
 {
@@ -94,8 +76,10 @@ static int exchange(struct msprof_dyn *d, struct msprof_target *t, int32_t type,
 
 	if (t->fd < 0)
 		return -ENOTCONN;
-	if (type == DYNPROF_START_REQ)
-		renew_if_full(d, t, 2);
+	if (type == DYNPROF_START_REQ && t->collecting && t->msgs + 1 >= DYNPROF_MAX_MESSAGES) {
+		*status = DYNPROF_ALREADY_START;
+		return 0;
+	}
 	dynprof_encode_msg(buf, type, 0);
 	rc = dynprof_send_all(t->fd, buf, sizeof(buf), d->cmd_timeout_ms);
 	if (rc)
@@ -108,8 +92,6 @@ static int exchange(struct msprof_dyn *d, struct msprof_target *t, int32_t type,
 	if (m.type == DYNPROF_DISCONNECT_RSQ)
 		return -ECONNRESET;
 	*status = m.type == type + 1 ? m.status : DYNPROF_FAIL;
-	if (type != DYNPROF_QUIT_REQ)
-		renew_if_full(d, t, 1);
 	return 0;
 }
 
@@ -168,7 +150,7 @@ void msprof_result_error(struct msprof_dyn *d, int err)
 {
 	npuprof_err("writing the --result file failed: %s; the results of this capture are in the messages above",
 		    strerror(-err));
-	d->failures++;
+	d->incomplete++; /* the data is saved; its result line is missing */
 	fclose(d->result);
 	d->result = NULL;
 }
@@ -294,9 +276,11 @@ static int session_over(struct msprof_dyn *d, int why);
 
 /*
  * @t's app or server went away (@why: -ESRCH exited, -ECONNRESET the
- * server closed the connection, anything else: the exchange failed and
- * the caller already said why).  Its data so far stays in the window and
- * is saved at stop.  When it was the last one, save and end the session.
+ * server closed the connection, -ECONNABORTED connecting again between
+ * windows failed (counted by renew_idle()), anything else: the exchange
+ * failed; the caller already said why).  Its data so far stays in the
+ * window and is saved at stop.  When it was the last one, save and end
+ * the session.
  */
 static int target_gone(struct msprof_dyn *d, struct msprof_target *t, int why)
 {
@@ -310,6 +294,13 @@ static int target_gone(struct msprof_dyn *d, struct msprof_target *t, int why)
 		npuprof_warn("server process %d closed the connection (no start within 30 min, or 100 commands on one connection): run msprof again to reconnect",
 			     (int)t->app_pid);
 	}
+	/* The server stops collecting when its connection goes (as CANN's). */
+	if (t->collecting && why != -ESRCH && running) {
+		npuprof_warn("pid %d stopped collecting when its connection closed: its data of this window ends there",
+			     (int)t->app_pid);
+		d->incomplete++;
+	}
+	t->collecting = 0;
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;
@@ -321,7 +312,7 @@ static int target_gone(struct msprof_dyn *d, struct msprof_target *t, int why)
 	 * An app that ends, or whose server closes (CANN's does at
 	 * aclFinalize), is normal; a lost exchange is not.
 	 */
-	if (why != -ESRCH && why != -ECONNRESET)
+	if (why != -ESRCH && why != -ECONNRESET && why != -ECONNABORTED)
 		d->failures++;
 	if (live_targets(d) || launcher_running(d)) {
 		if (kept)
@@ -356,6 +347,48 @@ static int exchange_failed(struct msprof_dyn *d, struct msprof_target *t, const 
 	return target_gone(d, t, rc);
 }
 
+/*
+ * The server answers DYNPROF_MAX_MESSAGES commands on a connection, then
+ * drops it and stops collecting (shared/reference/msprof.md: at most 100
+ * messages, 50 windows, per connection); a new connection starts the count
+ * again.  It serves one client at a time, so the old connection is closed
+ * before the new one is made: else the new one waits in the backlog until
+ * the parameters time out.  This runs after every command, between
+ * windows only: a connection left without room for a START and its STOP
+ * is replaced, so a window never runs on a connection that must be
+ * renewed before its STOP.  Return: MSPROF_CMD_CONTINUE, or
+ * MSPROF_CMD_QUIT when the renewal failed and @t was the last app.
+ */
+static int renew_idle(struct msprof_dyn *d, struct msprof_target *t)
+{
+	unsigned int sent = t->msgs;
+	int rc;
+
+	if (t->fd < 0 || t->collecting || !d->reconnect || t->msgs + 2 <= DYNPROF_MAX_MESSAGES)
+		return MSPROF_CMD_CONTINUE;
+	close(t->fd);
+	t->fd = -1;
+	t->msgs = 0;
+	rc = d->reconnect(d, t);
+	if (!rc)
+		return MSPROF_CMD_CONTINUE;
+	if (!msprof_app_alive(d, t))
+		return target_gone(d, t, -ESRCH);
+	npuprof_err("pid %d: connecting to its server again after %u commands failed: %s; its later windows cannot be collected",
+		    (int)t->app_pid, sent, strerror(-rc));
+	d->incomplete++; /* the run ends short of the windows asked for */
+	return target_gone(d, t, -ECONNABORTED);
+}
+
+/* renew_idle() for every connected app. */
+static int renew_all_idle(struct msprof_dyn *d)
+{
+	for (unsigned int i = 0; i < d->nr_targets; i++)
+		if (renew_idle(d, &d->t[i]) == MSPROF_CMD_QUIT)
+			return MSPROF_CMD_QUIT;
+	return MSPROF_CMD_CONTINUE;
+}
+
 /* What start_one() found. */
 enum start_outcome {
 	START_COLLECTING, /* the app collects now */
@@ -377,10 +410,12 @@ static enum start_outcome start_one(struct msprof_dyn *d, struct msprof_target *
 	}
 	if (status == DYNPROF_SUCCESS) {
 		reply("dynamic profiling for pid %d start success", (int)t->app_pid);
+		t->collecting = 1;
 		return START_COLLECTING;
 	}
 	/* The app is collecting already: our capture matches it, keep it. */
 	if (status == DYNPROF_ALREADY_START) {
+		t->collecting = 1;
 		npuprof_warn("dynamic profiling for pid %d already started", (int)t->app_pid);
 		return START_COLLECTING;
 	}
@@ -405,7 +440,9 @@ static enum start_outcome start_one(struct msprof_dyn *d, struct msprof_target *
 
 int msprof_cmd_start_one(struct msprof_dyn *d, struct msprof_target *t)
 {
-	return start_one(d, t) == START_ALL_GONE ? MSPROF_CMD_QUIT : MSPROF_CMD_CONTINUE;
+	if (start_one(d, t) == START_ALL_GONE)
+		return MSPROF_CMD_QUIT;
+	return renew_idle(d, t);
 }
 
 /*
@@ -445,14 +482,22 @@ static int cmd_start(struct msprof_dyn *d)
 	}
 	if (!was_running && !collecting && d->ops->running(d->s))
 		d->ops->discard(d->s);
-	return MSPROF_CMD_CONTINUE;
+	return renew_all_idle(d); /* the apps that refused */
+}
+
+/* @t's app had stopped collecting on its own before our STOP. */
+static void stopped_early(struct msprof_dyn *d, const struct msprof_target *t)
+{
+	npuprof_warn("pid %d had stopped collecting before the stop: its data of this window may end early",
+		     (int)t->app_pid);
+	d->incomplete++;
 }
 
 static int cmd_stop(struct msprof_dyn *d)
 {
 	unsigned int i;
 	int32_t status;
-	int rc;
+	int rc, was_collecting;
 
 	for (i = 0; i < d->nr_targets; i++) {
 		struct msprof_target *t = &d->t[i];
@@ -465,10 +510,14 @@ static int cmd_stop(struct msprof_dyn *d)
 				return MSPROF_CMD_QUIT;
 			continue;
 		}
+		was_collecting = t->collecting;
+		t->collecting = 0;
 		if (status == DYNPROF_SUCCESS) {
 			reply("dynamic profiling for pid %d stop success", (int)t->app_pid);
 		} else if (status == DYNPROF_NOT_START) {
 			npuprof_warn("dynamic profiling for pid %d has not started", (int)t->app_pid);
+			if (was_collecting && d->ops->running(d->s))
+				stopped_early(d, t);
 		} else {
 			npuprof_err("dynamic profiling for pid %d stop failed (%s)", (int)t->app_pid,
 				    dynprof_status_name(status));
@@ -478,7 +527,7 @@ static int cmd_stop(struct msprof_dyn *d)
 	/* Whatever the apps say, the user asked to stop: save our capture. */
 	if (d->ops->running(d->s))
 		finish_capture(d);
-	return MSPROF_CMD_CONTINUE;
+	return renew_all_idle(d);
 }
 
 int msprof_cmd_quit(struct msprof_dyn *d)
@@ -538,6 +587,7 @@ static int cmd_status(struct msprof_dyn *d)
 			reply("  pid %d: gone (%s)", (int)t->app_pid,
 			      t->gone == 1 ? "quit" : t->gone == -ESRCH ? "the process exited"
 			      : t->gone == -ECONNRESET ? "its server closed the connection"
+			      : t->gone == -ECONNABORTED ? "connecting to its server again failed"
 			      : strerror(-t->gone));
 	}
 	return MSPROF_CMD_CONTINUE;

@@ -41,6 +41,9 @@ struct msprof_session_ops {
  * links without the session code in unit tests). */
 extern const struct msprof_session_ops msprof_session_ops_real;
 
+/* Longest socket path a target keeps: sun_path of struct sockaddr_un. */
+#define MSPROF_SOCKET_PATH_MAX 108
+
 /* Processes one prompt controls (NPUPROF_SESSION_MAX_PIDS). */
 #define MSPROF_MAX_TARGETS NPUPROF_SESSION_MAX_PIDS
 
@@ -49,16 +52,22 @@ extern const struct msprof_session_ops msprof_session_ops_real;
  * @fd:      connected socket; -1 once it is gone
  * @app_pid: the server's process (the app); named in every reply
  * @gone:    0 while connected, else why it ended: 1 quit, -ESRCH (the app
- *           exited), -ECONNRESET (the server left), another -errno (an
- *           exchange failed)
+ *           exited), -ECONNRESET (the server left), -ECONNABORTED
+ *           (connecting again between windows failed), another -errno
+ *           (an exchange failed)
  * @msgs:    commands sent on @fd; the server drops a connection after
  *           DYNPROF_MAX_MESSAGES of them, so the loop reconnects first
+ * @collecting: the app collects for us: it accepted a START (or was
+ *           collecting already) and has had no STOP since
+ * @path:    the server's socket, for connecting again ("" when unknown)
  */
 struct msprof_target {
 	int fd;
 	pid_t app_pid;
 	int gone;
 	unsigned int msgs;
+	int collecting;
+	char path[MSPROF_SOCKET_PATH_MAX];
 };
 
 /**
@@ -73,15 +82,20 @@ struct msprof_target {
  * @cmd_timeout_ms: wait for one reply (DYNPROF_COMMAND_TIMEOUT_MS)
  * @lineno:         input lines read, for "stdin:N:" in batch mode
  * @gone:           0, or why the session ended without quit: -ESRCH (the
- *                  last app exited) or -ECONNRESET (its server left)
+ *                  last app exited), -ECONNRESET (its server left) or
+ *                  -ECONNABORTED (connecting to it again failed)
  * @failures:       requested captures that failed: a process that could
- *                  not be reached, refused a start or a stop, or lost its
- *                  connection in the middle of a window
+ *                  not be reached, refused a start or a stop, or whose
+ *                  connection was lost by a failed exchange
  * @saved:          PROF_XXX directories saved (with or without data)
  * @incomplete:     windows known to miss part of what was asked for: a
  *                  start or a stop of our capture failed, a write failed,
- *                  records were lost.  With @failures and @saved, these
- *                  make the exit status (msprof_run_status())
+ *                  records were lost, an app stopped collecting in the
+ *                  middle of a window (its connection dropped), a
+ *                  connection could not be renewed between windows, the
+ *                  --result file could not be written.  With @failures
+ *                  and @saved, these make the exit status
+ *                  (msprof_run_status())
  * @out_fd:         --output, open and proven writable before anything is
  *                  attached (npuprof_prof_output_open()); -1 before
  * @out_made:       directories of --output that this run created
@@ -89,10 +103,13 @@ struct msprof_target {
  * @discover:       optional, called every check interval: may add targets
  *                  (launch mode: the ranks the launched job starts)
  * @params:         the ProfileParams JSON for servers found later
- * @reconnect:      optional: replace @t's connection by a new one to the
- *                  same server, parameters sent (0 or -errno, @t unchanged
- *                  on error); used before the server's message limit ends
- *                  a connection, so any number of windows fit one run
+ * @reconnect:      optional: connect @t (whose old connection the loop
+ *                  has closed: the server serves one client at a time) to
+ *                  @t->path again and send the parameters; 0 with @t->fd
+ *                  set, or -errno with @t->fd -1.  The loop calls it
+ *                  between windows only, when the server's message limit
+ *                  leaves no room for a START and its STOP, so any number
+ *                  of windows fit one run
  */
 struct msprof_dyn {
 	struct msprof_target t[MSPROF_MAX_TARGETS];
@@ -162,7 +179,8 @@ int msprof_cmd_start_one(struct msprof_dyn *d, struct msprof_target *t);
 
 /**
  * msprof_result_error() - a --result line could not be written (@err, a
- * negative errno): say so, count a failure and stop writing results.
+ * negative errno): say so, count the run incomplete (the data is saved,
+ * its result line is missing) and stop writing results.
  */
 void msprof_result_error(struct msprof_dyn *d, int err);
 

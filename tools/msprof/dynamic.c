@@ -410,6 +410,18 @@ static int connect_unix(const char *path, int *fd)
 	return 0;
 }
 
+_Static_assert(MSPROF_SOCKET_PATH_MAX == sizeof(((struct sockaddr_un *)0)->sun_path),
+	       "a target keeps any path connect_unix() takes");
+
+/* connect_unix() for @t, which keeps @path for connecting again. */
+static int connect_target(struct msprof_target *t, const char *path)
+{
+	if (strlen(path) >= sizeof(t->path))
+		return -ENAMETOOLONG;
+	strcpy(t->path, path);
+	return connect_unix(path, &t->fd);
+}
+
 /*
  * Launch mode: the app creates $HOME/dynamic_profiling_socket_<msprof pid>
  * in aclInit.  Try every MSPROF_CONNECT_RETRY_MS for up to
@@ -428,7 +440,7 @@ static int connect_launched(const struct msprof_options *o, struct msprof_dyn *d
 			npuprof_err("the socket path %s is too long for a Unix socket: use a shorter $HOME", path);
 			return rc;
 		}
-		if (!rc && !connect_unix(path, &t->fd))
+		if (!rc && !connect_target(t, path))
 			return 0;
 		if (!msprof_app_alive(d, t)) {
 			describe_status(d->child_status, how, sizeof(how));
@@ -464,7 +476,7 @@ static int connect_attached(pid_t pid, struct msprof_target *t)
 		return rc;
 	}
 	if (!rc)
-		rc = connect_unix(path, &t->fd);
+		rc = connect_target(t, path);
 	if (rc == -ECONNREFUSED)
 		npuprof_err("cannot connect to server for pid %d, maybe server is closed: nothing listens on %s (a stale socket can be removed with rm %s)",
 			    (int)pid, path, path);
@@ -523,31 +535,23 @@ static int send_params(struct msprof_target *d, const char *params, int reply_ms
 }
 
 /*
- * d->reconnect: a new connection to the socket @t is connected to (its
- * peer's address), the parameters sent again; the old one closed.
+ * d->reconnect: @t's old connection is closed (cmdloop.c renew_idle());
+ * connect to its socket again and send the parameters.  A timeout now
+ * means another client took the server in between.
  */
 static int reconnect_target(struct msprof_dyn *d, struct msprof_target *t)
 {
-	struct sockaddr_un addr;
-	socklen_t len = sizeof(addr);
-	struct msprof_target n = *t;
 	int rc;
 
-	memset(&addr, 0, sizeof(addr));
-	if (getpeername(t->fd, (struct sockaddr *)&addr, &len))
-		return -errno;
-	if (len <= offsetof(struct sockaddr_un, sun_path) || !addr.sun_path[0])
-		return -ENOTCONN; /* unnamed or abstract: nothing to connect to */
-	addr.sun_path[sizeof(addr.sun_path) - 1] = '\0';
-	rc = connect_unix(addr.sun_path, &n.fd);
-	if (!rc) {
-		rc = send_params(&n, d->params, MSPROF_PARAMS_REPLY_MS);
-		if (rc) {
-			close(n.fd);
-			return rc;
-		}
+	if (!t->path[0])
+		return -ENOTCONN; /* no socket name to connect to */
+	rc = connect_unix(t->path, &t->fd);
+	if (rc)
+		return rc;
+	rc = send_params(t, d->params, MSPROF_PARAMS_REPLY_MS);
+	if (rc) {
 		close(t->fd);
-		t->fd = n.fd;
+		t->fd = -1;
 	}
 	return rc;
 }
@@ -795,7 +799,7 @@ static int discover_ranks(struct msprof_dyn *d)
 		    !descends_from(pid, getpid()) || !discover_may_try(pid))
 			continue;
 		*t = (struct msprof_target){ .fd = -1, .app_pid = pid };
-		if (connect_unix(path, &t->fd))
+		if (connect_target(t, path))
 			continue; /* not listening yet: tried again next time */
 		if (send_params(t, d->params, DISCOVER_REPLY_MS)) {
 			disconnect_quietly(t);
