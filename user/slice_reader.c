@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include <npuprof/prof_fs.h>
 #include <npuprof/slice.h>
 
 struct slice_reader {
@@ -184,7 +185,7 @@ static void reader_check_done(struct slice_reader *r, const char *path, int fd, 
 	int dfd;
 
 	snprintf(done, sizeof(done), "%s.done", path);
-	dfd = open(done, O_RDONLY | O_CLOEXEC);
+	dfd = npuprof_prof_open_regular(done);
 	if (dfd < 0) {
 		if (!r->rep.not_done++)
 			r->rep.first_not_done = idx;
@@ -210,11 +211,11 @@ static int reader_series(struct slice_reader *r, const char *dir, const char *se
 		int fd, err;
 
 		snprintf(path, sizeof(path), "%s/%s.slice_%u", dir, series, idx);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 && errno == ENOENT)
+		fd = npuprof_prof_open_regular(path);
+		if (fd == -ENOENT)
 			return idx ? 0 : -ENOENT;
 		if (fd < 0)
-			return -errno;
+			return fd;
 		r->rep.slices++;
 		reader_check_done(r, path, fd, idx);
 		err = reader_slice(r, fd, idx);

@@ -13,17 +13,10 @@
 static char *run_capturing_stderr(struct msprof_export_opts *opts, const char *file,
 				  int *rc)
 {
-	int saved, fd;
+	int saved = fx_stderr_to(file);
 
-	fflush(stderr);
-	saved = dup(2);
-	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	dup2(fd, 2);
-	close(fd);
 	*rc = msprof_export(opts);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
+	fx_stderr_back(saved);
 	return fx_slurp(file);
 }
 

@@ -31,6 +31,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -468,6 +469,62 @@ static inline char *fx_read_output(const char *prof, const char *prefix, const c
 	if (fx_find_output(prof, prefix, ext, path, sizeof(path)) != 1)
 		return NULL;
 	return fx_slurp(path);
+}
+
+/*
+ * Send @fd (1: stdout, 2: stderr) to the new file @path; returns the old
+ * one for fx_fd_back().
+ */
+static inline int fx_fd_to(int fd, const char *path)
+{
+	int saved, to;
+
+	fflush(fd == 1 ? stdout : stderr);
+	saved = dup(fd);
+	to = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(to, fd);
+	close(to);
+	return saved;
+}
+
+/* Put @fd back (@saved from fx_fd_to()). */
+static inline void fx_fd_back(int fd, int saved)
+{
+	fflush(fd == 1 ? stdout : stderr);
+	dup2(saved, fd);
+	close(saved);
+}
+
+#define fx_stderr_to(path) fx_fd_to(2, path)
+#define fx_stderr_back(saved) fx_fd_back(2, saved)
+
+/*
+ * The control files as kill -9 of msprof leaves them: host/start_info
+ * only (end_info, info.json and sample.json never written).
+ */
+static inline int fx_killed_control_files(const char *prof)
+{
+	static const char *const gone[] = { "host/end_info", "host/info.json", "host/sample.json" };
+	char path[1024];
+	int err = fx_control_files(prof);
+
+	for (size_t i = 0; !err && i < sizeof(gone) / sizeof(gone[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", prof, gone[i]);
+		err = unlink(path) ? -errno : 0;
+	}
+	return err;
+}
+
+/* "args" of the "npuprof_capture" event in timeline @evs, or NULL. */
+static inline json_t *fx_capture_args(json_t *evs)
+{
+	json_t *ev, *args = NULL;
+	size_t i;
+
+	json_array_foreach(evs, i, ev)
+		if (!strcmp(json_string_value(json_object_get(ev, "name")) ?: "", "npuprof_capture"))
+			args = json_object_get(ev, "args");
+	return args;
 }
 
 #endif /* NPUPROF_TEST_EXPORT_FIXTURE_H */

@@ -24,18 +24,12 @@
 
 static int build(const char *root, char *prof, size_t size)
 {
-	static const char *const gone[] = { "host/end_info", "host/info.json", "host/sample.json" };
-	char path[1024];
 	int err;
 
 	snprintf(prof, size, "%s/" FX_PROF_NAME, root);
 	err = fx_mkdirs(prof);
 	if (!err)
-		err = fx_control_files(prof);
-	for (size_t i = 0; !err && i < 3; i++) {
-		snprintf(path, sizeof(path), "%s/%s", prof, gone[i]);
-		err = unlink(path) ? -errno : 0;
-	}
+		err = fx_killed_control_files(prof);
 	if (!err)
 		err = fx_host_data_as(prof, 0);
 	if (!err)
@@ -86,15 +80,13 @@ static void check_model(const char *prof, char want[][256])
 static void check_timeline(const char *prof, char want[][256])
 {
 	char path[2048];
-	json_t *evs, *ev, *args = NULL, *why;
+	json_t *evs, *args, *why;
 	size_t i;
 
 	CHECK_EQ(fx_find_output(prof, "msprof_", ".json", path, sizeof(path)), 1);
 	evs = json_load_file(path, 0, NULL);
 	CHECK(evs != NULL);
-	json_array_foreach(evs, i, ev)
-		if (!strcmp(json_string_value(json_object_get(ev, "name")) ?: "", "npuprof_capture"))
-			args = json_object_get(ev, "args");
+	args = fx_capture_args(evs);
 	CHECK(json_is_false(json_object_get(args, "complete")));
 	why = json_object_get(args, "incomplete");
 	CHECK_EQ(json_array_size(why), N_REASONS);

@@ -6,6 +6,12 @@
  * the summary CSVs (export_summary.c), named with the local export time as
  * msprof does: msprof_<YYYYmmddHHMMSS>.json, op_summary_<...>.csv, ...
  *
+ * The PROF dir may be a user's while the export runs as root, so nothing
+ * is written by path: mindstudio_profiler_output is made or opened below
+ * the PROF dir's fd without following a symlink, and every file in it is
+ * created new (O_EXCL, O_NOFOLLOW, 0640; npuprof/prof_fs.h), renamed and
+ * removed relative to its fd.
+ *
  * Every file is first written under a temporary name and, once the whole
  * set is written, renamed into place; only then are the files of an
  * earlier export removed.  A re-export leaves exactly one set, and a
@@ -14,6 +20,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +31,10 @@
 
 #include <npuprof/loss.h>
 #include <npuprof/msg.h>
+#include <npuprof/prof_fs.h>
 
 #include "export.h"
+#include "export_file.h"
 #include "export_model.h"
 #include "export_job.h"
 #include "export_summary.h"
@@ -104,34 +113,68 @@ static int is_old_export(const char *name, const char *keep)
 	return 0;
 }
 
-static int remove_old_exports(const char *out, const char *keep)
+static int remove_old_exports(int outfd, const char *keep)
 {
-	char path[PATH_MAX + 256];
 	struct dirent *de;
-	DIR *d = opendir(out);
-	int err = 0;
+	int fd = fcntl(outfd, F_DUPFD_CLOEXEC, 3), err = 0;
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 
-	if (!d)
-		return -errno;
+	if (!d) {
+		err = -errno;
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
 	while ((de = readdir(d))) {
 		if (!is_old_export(de->d_name, keep))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", out, de->d_name);
-		if (unlink(path) && !err)
-			err = -errno;
+		if (unlinkat(outfd, de->d_name, 0) && !err)
+			err = -errno; /* a symlink there goes, its target stays */
 	}
 	closedir(d);
 	return err;
 }
 
-/* Write one file to @tmp; a stream error (ENOSPC at a flush) fails it. */
-static int write_tmp(const struct export_model *m, const char *tmp, export_writer_fn fn)
+/*
+ * Create @tmp in @outfd (0640, O_EXCL, O_NOFOLLOW).  Whatever is at the
+ * name already (a symlink planted there, a file left by a crash) is never
+ * written through: it is removed, said, and the file made anew.
+ */
+static int create_tmp(int outfd, const char *tmp, const char *out)
 {
-	FILE *f = fopen(tmp, "w");
-	int err;
+	int fd = npuprof_prof_create(outfd, tmp);
 
-	if (!f)
-		return -errno;
+	if (fd != -EEXIST)
+		return fd;
+	if (unlinkat(outfd, tmp, 0)) {
+		fd = -errno;
+		npuprof_err("%s/%s: something that is not a file is there: refusing to write through it",
+			    out, tmp);
+		return fd;
+	}
+	npuprof_warn("%s/%s: a symlink or a stale file was there: removed, not written through",
+		     out, tmp);
+	return npuprof_prof_create(outfd, tmp);
+}
+
+/*
+ * Write one file to @tmp in @outfd; a stream error (ENOSPC) fails it and
+ * takes the file back.
+ */
+static int write_tmp(const struct export_model *m, int outfd, const char *tmp, const char *out,
+		     export_writer_fn fn)
+{
+	int err, fd = create_tmp(outfd, tmp, out);
+	FILE *f;
+
+	if (fd < 0)
+		return fd;
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
 	errno = 0;
 	err = fn(m, f);
 	if (!err && ferror(f))
@@ -139,27 +182,37 @@ static int write_tmp(const struct export_model *m, const char *tmp, export_write
 	errno = 0;
 	if (fclose(f) && !err)
 		err = errno ? -errno : -EIO;
+	if (err)
+		unlinkat(outfd, tmp, 0);
 	return err;
 }
 
-/* Unlink the first @n of @files (paths in rows of PATH_MAX + 8 bytes). */
-static void unlink_tmps(char files[][PATH_MAX + 8], size_t n)
+/* Unlink the first @n of @names in @outfd. */
+static void unlink_names(int outfd, char names[][NAME_MAX + 1], size_t n)
 {
 	while (n--)
-		unlink(files[n]);
+		unlinkat(outfd, names[n], 0);
 }
 
-/* 1 when an export stamped @stamp already exists in @out. */
-static int stamp_taken(const char *out, const char *stamp)
+/*
+ * 1 when anything is at a name an export stamped @stamp writes.  A
+ * symlink there is said and left alone: the export takes the next stamp.
+ */
+static int stamp_taken(int outfd, const char *out, const char *stamp)
 {
-	char path[PATH_MAX + 64];
+	char name[NAME_MAX + 1];
+	struct stat st;
 	size_t i;
 
 	for (i = 0; i < EXPORT_NR_FILES; i++) {
-		snprintf(path, sizeof(path), "%s/%s%s%s", out, export_files[i].prefix, stamp,
+		snprintf(name, sizeof(name), "%s%s%s", export_files[i].prefix, stamp,
 			 export_files[i].ext);
-		if (access(path, F_OK) == 0)
-			return 1;
+		if (fstatat(outfd, name, &st, AT_SYMLINK_NOFOLLOW))
+			continue;
+		if (S_ISLNK(st.st_mode))
+			npuprof_warn("%s/%s is a symlink: left alone, not written through", out,
+				     name);
+		return 1;
 	}
 	return 0;
 }
@@ -169,7 +222,7 @@ static int stamp_taken(const char *out, const char *stamp)
  * a second while an earlier export holds that stamp: a re-export within
  * the same second must not rename over the set it is about to replace.
  */
-static void export_stamp(const char *out, char *stamp, size_t size)
+static void export_stamp(int outfd, const char *out, char *stamp, size_t size)
 {
 	time_t t = time(NULL);
 	struct tm tm;
@@ -178,47 +231,46 @@ static void export_stamp(const char *out, char *stamp, size_t size)
 	for (tries = 0; tries < 60; tries++, t++) {
 		localtime_r(&t, &tm);
 		strftime(stamp, size, "%Y%m%d%H%M%S", &tm);
-		if (!stamp_taken(out, stamp))
+		if (!stamp_taken(outfd, out, stamp))
 			return;
 	}
 }
 
-static int write_outputs(const struct export_model *m, const char *out)
+/* @outfd: mindstudio_profiler_output; @out: its path as text, for messages. */
+static int write_outputs(const struct export_model *m, int outfd, const char *out)
 {
-	char stamp[32], path[EXPORT_NR_FILES][PATH_MAX + 8], tmp[EXPORT_NR_FILES][PATH_MAX + 8];
+	char stamp[32], name[EXPORT_NR_FILES][NAME_MAX + 1], tmp[EXPORT_NR_FILES][NAME_MAX + 1];
 	size_t i;
 	int err;
 
-	export_stamp(out, stamp, sizeof(stamp));
+	export_stamp(outfd, out, stamp, sizeof(stamp));
 	for (i = 0; i < EXPORT_NR_FILES; i++) {
-		if (snprintf(path[i], PATH_MAX, "%s/%s%s%s", out, export_files[i].prefix, stamp,
-			     export_files[i].ext) >= PATH_MAX ||
-		    snprintf(tmp[i], sizeof(tmp[i]), "%s.tmp", path[i]) >= (int)sizeof(tmp[i])) {
-			unlink_tmps(tmp, i);
-			return -ENAMETOOLONG;
-		}
-		err = write_tmp(m, tmp[i], export_files[i].write);
+		snprintf(name[i], sizeof(name[i]), "%s%s%s", export_files[i].prefix, stamp,
+			 export_files[i].ext);
+		snprintf(tmp[i], sizeof(tmp[i]), "%s.tmp", name[i]);
+		err = write_tmp(m, outfd, tmp[i], out, export_files[i].write);
 		if (err) {
-			npuprof_err("writing %s: %s", path[i], strerror(-err));
-			unlink_tmps(tmp, i + 1);
+			npuprof_err("writing %s/%s: %s", out, name[i], strerror(-err));
+			unlink_names(outfd, tmp, i);
 			return err;
 		}
 	}
 	/*
-	 * New names carry a stamp no earlier set has, so renaming replaces
-	 * nothing; a failed rename takes back the new files already in place.
-	 * Only a complete new set lets the old one go.
+	 * Renaming replaces a name, never writes through it: a symlink at a
+	 * final name (planted after the stamp was chosen) is replaced.  A
+	 * failed rename takes back the new files already in place.  Only a
+	 * complete new set lets the old one go.
 	 */
 	for (i = 0; i < EXPORT_NR_FILES; i++) {
-		if (rename(tmp[i], path[i])) {
+		if (renameat(outfd, tmp[i], outfd, name[i])) {
 			err = -errno;
-			npuprof_err("renaming %s: %s", tmp[i], strerror(-err));
-			unlink_tmps(path, i);
-			unlink_tmps(tmp + i, EXPORT_NR_FILES - i);
+			npuprof_err("renaming %s/%s: %s", out, tmp[i], strerror(-err));
+			unlink_names(outfd, name, i);
+			unlink_names(outfd, tmp + i, EXPORT_NR_FILES - i);
 			return err;
 		}
 	}
-	err = remove_old_exports(out, stamp);
+	err = remove_old_exports(outfd, stamp);
 	if (err)
 		npuprof_warn("removing the earlier export in %s: %s", out, strerror(-err));
 	return 0;
@@ -301,39 +353,74 @@ static void print_summary(const struct export_model *m, const char *out)
 	printf("  Output: %s\n", out);
 }
 
+/*
+ * No record at all: say so, and why when the control files and slices
+ * tell (a capture killed before its first flush has no end_info).
+ */
+static void report_no_data(const struct export_model *m, const char *dir, const char *base)
+{
+	npuprof_err("no profiling data in %s: was the app's device work inside the start/stop window?",
+		    dir);
+	for (size_t i = 0; i < m->n_reasons; i++)
+		npuprof_err("%s is incomplete: %s", base, m->reasons[i]);
+}
+
+/*
+ * Open @dir (not through a symlink at its own name) and make or open
+ * mindstudio_profiler_output in it, never through a symlink: @out is its
+ * path as text.  Return: its fd or -errno (said here).
+ */
+static int open_output(const char *dir, const char *text, char *out, size_t size)
+{
+	int fd, outfd;
+
+	snprintf(out, size, "%s/" EXPORT_OUT_DIR, text);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		fd = -errno;
+		npuprof_err("opening %s: %s", text, strerror(-fd));
+		return fd;
+	}
+	outfd = npuprof_prof_mkdirs(fd, EXPORT_OUT_DIR);
+	close(fd);
+	if (outfd == -ENOTDIR)
+		npuprof_err("%s is a symlink or not a directory: refusing to write through it", out);
+	else if (outfd < 0)
+		npuprof_err("creating %s: %s", out, strerror(-outfd));
+	return outfd;
+}
+
 /* @row: filled for the job table when not NULL (and the export worked). */
 static int export_one(const char *dir, struct msprof_export_opts *opts,
 		      struct export_job_row *row)
 {
+	char text[EXPORT_PATH_TEXT_LEN], base[NPUPROF_NAME_TEXT_SIZE(NAME_MAX)];
+	char out[EXPORT_PATH_TEXT_LEN + sizeof(EXPORT_OUT_DIR)];
 	struct export_model m;
-	char out[PATH_MAX];
-	int err;
+	int err, outfd;
 
-	npuprof_info("Start export data in %s.", base_name(dir));
+	export_path_text(dir, text, sizeof(text));
+	export_path_text(base_name(dir), base, sizeof(base));
+	npuprof_info("Start export data in %s.", base);
 	err = export_model_load(dir, &m);
 	if (err == -ENODATA)
-		npuprof_err("no profiling data in %s: was the app's device work inside the start/stop window?",
-			    dir);
+		report_no_data(&m, text, base);
 	else if (err)
-		npuprof_err("loading %s: %s", dir, strerror(-err));
+		npuprof_err("loading %s: %s", text, strerror(-err));
 	if (err)
 		goto out_free;
-	if (snprintf(out, sizeof(out), "%s/" EXPORT_OUT_DIR, dir) >= (int)sizeof(out)) {
-		err = -ENAMETOOLONG;
-		npuprof_err("%s: path too long", dir);
+	outfd = open_output(dir, text, out, sizeof(out));
+	if (outfd < 0) {
+		err = outfd;
 		goto out_free;
 	}
-	if (mkdir(out, 0755) && errno != EEXIST) {
-		err = -errno;
-		npuprof_err("creating %s: %s", out, strerror(-err));
-		goto out_free;
-	}
-	err = write_outputs(&m, out);
+	err = write_outputs(&m, outfd, out);
+	close(outfd);
 	if (err)
 		goto out_free;
-	npuprof_info("Export all data in %s done.", base_name(dir));
+	npuprof_info("Export all data in %s done.", base);
 	for (size_t i = 0; i < m.n_reasons; i++)
-		npuprof_warn("%s is incomplete: %s", base_name(dir), m.reasons[i]);
+		npuprof_warn("%s is incomplete: %s", base, m.reasons[i]);
 	if (m.n_reasons)
 		opts->incomplete++;
 	if (opts->print_summary)
@@ -391,6 +478,7 @@ static void free_list(char **v, long n)
 
 int msprof_export(struct msprof_export_opts *opts)
 {
+	char text[EXPORT_PATH_TEXT_LEN];
 	struct export_job_row *rows;
 	char **dirs = NULL;
 	size_t n_rows = 0;
@@ -404,13 +492,14 @@ int msprof_export(struct msprof_export_opts *opts)
 		return export_one(opts->output, opts, NULL);
 	err = list_prof_dirs(opts->output, &dirs, &n);
 	if (err) {
-		npuprof_err("--output=%s: %s", opts->output, strerror(-err));
+		npuprof_err("--output=%s: %s", export_path_text(opts->output, text, sizeof(text)),
+			    strerror(-err));
 		free_list(dirs, n);
 		return err;
 	}
 	if (!n) {
 		npuprof_err("--output=%s: no PROF_* directory found; give a PROF_XXX directory or the folder that holds them",
-			    opts->output);
+			    export_path_text(opts->output, text, sizeof(text)));
 		free(dirs);
 		return -ENOENT;
 	}

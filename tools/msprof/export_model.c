@@ -22,6 +22,7 @@
 #include <npuprof/msg.h>
 #include <npuprof/slice.h>
 
+#include "export_file.h"
 #include "export_model.h"
 #include "export_outcome.h"
 
@@ -210,28 +211,35 @@ static int read_series(struct export_model *m, const char *dir, const char *seri
 {
 	struct npuprof_read_report rep = { 0 };
 	int err = npuprof_slice_read_series(dir, series, on_record, m, &rep);
+	char text[EXPORT_PATH_TEXT_LEN];
 
 	if (err == -ENOENT)
 		return 0;
 	if ((!err || err == -EBADMSG) && note_series(m, dir, series, &rep))
 		return -ENOMEM;
+	export_path_text(dir, text, sizeof(text));
 	if (err == -EBADMSG) {
 		npuprof_warn("%s/%s.slice_*: a zstd frame is corrupt; exported the records before it",
-			     dir, series);
+			     text, series);
 		err = 0;
 	}
+	if (err == -ELOOP || err == -EINVAL) {
+		npuprof_err("reading %s/%s.slice_*: a slice is a symlink, FIFO or device, not a regular file: refused to read it",
+			    text, series);
+		return err;
+	}
 	if (err) {
-		npuprof_err("reading %s/%s.slice_*: %s", dir, series, strerror(-err));
+		npuprof_err("reading %s/%s.slice_*: %s", text, series, strerror(-err));
 		return err;
 	}
 	if (rep.truncated_bytes) {
 		npuprof_warn("%s/%s.slice_*: the last slice ends with %llu bytes that do not form a whole record (copy cut short, or the collector stopped abruptly); exported the complete records before them",
-			     dir, series, (unsigned long long)rep.truncated_bytes);
+			     text, series, (unsigned long long)rep.truncated_bytes);
 		m->truncated_bytes += rep.truncated_bytes;
 	}
 	if (rep.bad_version)
 		npuprof_warn("%s/%s.slice_*: written by a newer npuprof (record version > %d); record types this msprof does not know were skipped",
-			     dir, series, NPUPROF_RECORD_VERSION);
+			     text, series, NPUPROF_RECORD_VERSION);
 	return 0;
 }
 
@@ -362,7 +370,7 @@ static int read_info(struct export_model *m)
 
 	for (i = 0; !info && i < sizeof(where) / sizeof(where[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", m->dir, where[i]);
-		info = json_load_file(path, 0, NULL);
+		info = export_load_json(path, &err);
 	}
 	if (!info)
 		return 0;
@@ -425,10 +433,11 @@ static int64_t read_wall_offset(struct export_model *m)
 	json_t *doc = NULL, *mono, *real;
 	int64_t offset = 0;
 	size_t i;
+	int err;
 
 	for (i = 0; !doc && i < sizeof(where) / sizeof(where[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", m->dir, where[i]);
-		doc = json_load_file(path, 0, NULL);
+		doc = export_load_json(path, &err); /* a refused file: export_outcome.c */
 	}
 	if (!doc)
 		return 0;
@@ -487,8 +496,10 @@ int export_model_load(const char *prof_dir, struct export_model *m)
 	err = read_info(m);
 	if (err)
 		return err;
-	if (!m->n_calls && !m->n_tasks)
-		return -ENODATA;
+	if (!m->n_calls && !m->n_tasks) {
+		err = export_outcome_reasons(m); /* a capture cut before its first flush says why */
+		return err ? err : -ENODATA;
+	}
 	if (!m->app_pid)
 		m->app_pid = m->n_calls ? m->calls[0].pid : m->tasks[0].pid;
 	m->lost = npuprof_loss_total(&m->loss);

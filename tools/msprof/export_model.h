@@ -226,8 +226,8 @@ struct export_model {
  * since the epoch, as msprof's exports) when host/start_info gives the
  * offset; otherwise they stay CLOCK_MONOTONIC ns.
  *
- * Return: 0; -ENODATA when the dir holds no API call and no task record;
- * -ENOMEM; another negative errno when a series can not be read at all.
+ * Return: 0; -ENODATA when the dir holds no API call and no task record
+ * (@m->reasons are filled all the same: why nothing was captured); -ENOMEM; another negative errno when a series can not be read at all.
  */
 int export_model_load(const char *prof_dir, struct export_model *m);
 

@@ -4,59 +4,81 @@
  * reasons are built once, after the model is loaded, in a fixed order:
  * control files, slices (as they were read), records lost, a failed
  * write, device clocks.  Each is one sentence that names the file, byte,
- * device or count concerned.
+ * device or count concerned, as text: a path's bytes go through the name
+ * rule (npuprof/name_text.h), so a reason is always valid UTF-8 for the
+ * JSON metadata and safe on a terminal.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <npuprof/loss_json.h>
 
+#include "export_file.h"
 #include "export_outcome.h"
 
-/* Add one reason, printf style.  Return: 0 or -ENOMEM. */
+/* Add one reason, printf style, as text.  Return: 0 or -ENOMEM. */
 static int __attribute__((format(printf, 2, 3))) add_reason(struct export_model *m,
 							     const char *fmt, ...)
 {
 	char **r = realloc(m->reasons, (m->n_reasons + 1) * sizeof(*r));
+	char *raw, *text;
 	va_list ap;
+	size_t size;
 	int n;
 
 	if (!r)
 		return -ENOMEM;
 	m->reasons = r;
 	va_start(ap, fmt);
-	n = vasprintf(&r[m->n_reasons], fmt, ap);
+	n = vasprintf(&raw, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return -ENOMEM;
-	m->n_reasons++;
+	size = NPUPROF_NAME_TEXT_SIZE((size_t)n);
+	text = malloc(size);
+	if (text)
+		npuprof_name_text(text, size, raw, (size_t)n);
+	free(raw);
+	if (!text)
+		return -ENOMEM;
+	r[m->n_reasons++] = text;
 	return 0;
 }
 
-/* A control file: where CANN keeps it (top), where we write it (host/). */
-enum file_state { FILE_MISSING, FILE_DAMAGED, FILE_OK };
+/*
+ * A control file: where CANN keeps it (top), where we write it (host/).
+ * FILE_REFUSED: something other than a regular file is at one of the two
+ * names (a symlink, a FIFO, a device) and was not read.
+ */
+enum file_state { FILE_MISSING, FILE_REFUSED, FILE_DAMAGED, FILE_OK };
 
-static enum file_state control_file(const struct export_model *m, const char *name)
+/* @refused: the name refused ("host/info.json"), @err: why (-ELOOP...). */
+static enum file_state control_file(const struct export_model *m, const char *name,
+				    char *refused, size_t size, int *err)
 {
-	static const char *const where[] = { "%s/host/%s", "%s/%s" };
+	static const char *const where[] = { "host/", "" };
 	enum file_state state = FILE_MISSING;
-	char path[4096];
+	char path[PATH_MAX];
 	json_t *doc;
+	int e;
 
 	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
-		snprintf(path, sizeof(path), where[i], m->dir, name);
-		if (access(path, F_OK))
-			continue;
-		doc = json_load_file(path, 0, NULL);
-		if (doc) {
-			json_decref(doc);
+		snprintf(path, sizeof(path), "%s/%s%s", m->dir, where[i], name);
+		doc = export_load_json(path, &e);
+		json_decref(doc);
+		if (!e)
 			return FILE_OK;
+		if (e == -EBADMSG) {
+			state = FILE_DAMAGED;
+		} else if (e != -ENOENT && state == FILE_MISSING) {
+			state = FILE_REFUSED;
+			snprintf(refused, size, "%s%s", where[i], name);
+			*err = e;
 		}
-		state = FILE_DAMAGED;
 	}
 	return state;
 }
@@ -72,12 +94,18 @@ static int control_reasons(struct export_model *m)
 		{ "info.json", "no info.json: the records lost and the device clock samples are unknown" },
 		{ "sample.json", "no sample.json: the capture parameters are unknown" },
 	};
-	int err = 0;
+	char refused[64];
+	int err = 0, why = 0;
 
 	for (size_t i = 0; !err && i < sizeof(files) / sizeof(files[0]); i++) {
-		switch (control_file(m, files[i].name)) {
+		switch (control_file(m, files[i].name, refused, sizeof(refused), &why)) {
 		case FILE_MISSING:
 			err = add_reason(m, "%s", files[i].missing);
+			break;
+		case FILE_REFUSED:
+			err = add_reason(m, "%s is %s, not a regular file: not read (%s)", refused,
+					 why == -ELOOP ? "a symlink" : "a FIFO, device or directory",
+					 files[i].missing);
 			break;
 		case FILE_DAMAGED:
 			err = add_reason(m, "%s is damaged (not valid JSON): it was cut short",

@@ -86,4 +86,14 @@ int npuprof_prof_unlink(int dirfd, const char *rel);
  */
 int npuprof_prof_remove(int dirfd, const char *name);
 
+/**
+ * npuprof_prof_open_regular() - open @path for reading when it is a
+ * regular file: a symlink at its last component is not followed (the
+ * directories on the way are, as the caller named them), and a FIFO or
+ * device planted there is neither read nor waited on (O_NONBLOCK).
+ * Return: an O_RDONLY fd; -ENOENT; -ELOOP for a symlink; -EINVAL for
+ * anything but a regular file; -errno.
+ */
+int npuprof_prof_open_regular(const char *path);
+
 #endif /* NPUPROF_PROF_FS_H */

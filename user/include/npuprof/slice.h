@@ -63,7 +63,9 @@ struct npuprof_read_report {
  *
  * Return: 0 (a truncated tail is reported in @rep, not an error);
  * -ENOENT when no slice exists; -EBADMSG when a frame is corrupt (records
- * before it were delivered); or the negative value @fn returned.
+ * before it were delivered); -ELOOP or -EINVAL when a slice is a symlink
+ * or not a regular file (a FIFO, a device: never read or waited on; see
+ * npuprof_prof_open_regular()); or the negative value @fn returned.
  */
 int npuprof_slice_read_series(const char *dir, const char *series, npuprof_rec_fn fn,
 			      void *ctx, struct npuprof_read_report *rep);
