@@ -13,7 +13,11 @@
  *     error of the fitted line is about 15 ns), frequency within 0.05 ppm;
  *   - the same plus 20 readings delayed by 50 us (interrupt latency):
  *     still within 100 ns, because the outliers are dropped and refitted;
- *   - fewer than 2 readings, or one device count only: -EINVAL.
+ *   - fewer than 2 readings, or one device count only: -EINVAL;
+ *   - a fit from a damaged file (slope -1e9, a NaN, host0 past 2^62) maps
+ *     into [0, 2^62] without overflow; found by fuzz_export, whose input
+ *     (tests/fuzz/corpus/export/regress_time_overflow) mapped a task end to
+ *     -7427323726284263448 ns and overflowed the timeline's end - start.
  */
 #include <errno.h>
 #include <math.h>
@@ -117,9 +121,25 @@ static void test_degenerate(void)
 	CHECK_EQ(clock_fit_pairs(p, 3, &fit), -EINVAL);
 }
 
+static void test_damaged_fit(void)
+{
+	struct clock_fit f = { .dev0 = 100, .host0 = 1000, .a = 0, .b = -1e9 };
+
+	CHECK_EQ(clock_dev_to_host_ns(&f, 100), 1000);
+	CHECK_EQ(clock_dev_to_host_ns(&f, 101), 0);		      /* below 0 */
+	CHECK_EQ(clock_dev_to_host_ns(&f, 100 - (1ull << 40)), CLOCK_HOST_NS_MAX); /* rel = +1.1e21 */
+	f.b = 1e12;
+	CHECK_EQ(clock_dev_to_host_ns(&f, (uint64_t)1 << 62), CLOCK_HOST_NS_MAX);
+	f.b = NAN;
+	CHECK_EQ(clock_dev_to_host_ns(&f, 5), 0);
+	f = (struct clock_fit){ .dev0 = 0, .host0 = UINT64_MAX, .a = 0, .b = 1 };
+	CHECK_EQ(clock_dev_to_host_ns(&f, 0), CLOCK_HOST_NS_MAX);
+}
+
 int main(void)
 {
 	test_exact();
+	test_damaged_fit();
 	test_jitter(0);
 	test_jitter(20);
 	test_degenerate();

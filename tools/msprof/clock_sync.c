@@ -160,9 +160,19 @@ int clock_fit_pairs(const struct clock_pair *pairs, size_t n, struct clock_fit *
 
 int64_t clock_dev_to_host_ns(const struct clock_fit *fit, uint64_t dev_ts)
 {
+	const double lim = (double)CLOCK_HOST_NS_MAX;
 	double rel = fit->a + fit->b * (double)(int64_t)(dev_ts - fit->dev0);
+	int64_t host0 = fit->host0 > (uint64_t)CLOCK_HOST_NS_MAX ? CLOCK_HOST_NS_MAX
+								  : (int64_t)fit->host0;
+	int64_t ns;
 
-	return (int64_t)fit->host0 + (int64_t)llround(rel);
+	/* a damaged fit or count: no conversion of an out-of-range double */
+	if (!(rel > -lim)) /* NaN too */
+		return 0;
+	if (rel >= lim)
+		return CLOCK_HOST_NS_MAX;
+	ns = host0 + (int64_t)llround(rel); /* both within 2^62: no overflow */
+	return ns < 0 ? 0 : ns > CLOCK_HOST_NS_MAX ? CLOCK_HOST_NS_MAX : ns;
 }
 
 double clock_fit_freq_hz(const struct clock_fit *fit)

@@ -64,9 +64,14 @@ struct clock_fit {
  */
 int clock_fit_pairs(const struct clock_pair *pairs, size_t n, struct clock_fit *fit);
 
+/* Host times from clock_dev_to_host_ns() are in [0, CLOCK_HOST_NS_MAX] (2^62). */
+#define CLOCK_HOST_NS_MAX ((int64_t)1 << 62)
+
 /**
  * clock_dev_to_host_ns() - map a device count onto the host clock
- * Return: host CLOCK_MONOTONIC ns, rounded to the nearest ns.
+ * Return: host CLOCK_MONOTONIC ns, rounded to the nearest ns, clamped into
+ * [0, CLOCK_HOST_NS_MAX] (a fit or count from a damaged file may point
+ * anywhere).
  */
 int64_t clock_dev_to_host_ns(const struct clock_fit *fit, uint64_t dev_ts);
 

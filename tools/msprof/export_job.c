@@ -76,7 +76,7 @@ static int64_t api_ns(const struct export_model *m)
 
 		if (!new_thread && c->entry_ns < outer_end)
 			continue; /* inside the outer call */
-		total += (int64_t)(c->exit_ns - c->entry_ns);
+		total = xm_add_ns(total, (int64_t)(c->exit_ns - c->entry_ns));
 		outer_end = c->exit_ns;
 	}
 	return total;

@@ -269,7 +269,8 @@ static int link_calls(struct export_model *m)
 
 		if (c >= 0) {
 			m->calls[c].has_sync = 1;
-			m->calls[c].sync_wait_ns += s->wait_ns;
+			m->calls[c].sync_wait_ns = (uint64_t)xm_add_ns((int64_t)m->calls[c].sync_wait_ns,
+								 (int64_t)s->wait_ns);
 		}
 	}
 	free(maxexit);

@@ -61,8 +61,8 @@ static int add_call(struct export_model *m, const struct npuprof_rec_api *r)
 		return -ENOMEM;
 	c = &m->calls[m->n_calls++];
 	memset(c, 0, sizeof(*c));
-	c->entry_ns = r->hdr.ts;
-	c->exit_ns = r->exit_ts >= r->hdr.ts ? r->exit_ts : r->hdr.ts;
+	c->entry_ns = xm_time_u(r->hdr.ts);
+	c->exit_ns = r->exit_ts >= r->hdr.ts ? xm_time_u(r->exit_ts) : c->entry_ns;
 	c->stream = r->stream;
 	c->bytes = r->bytes;
 	c->handle = r->handle;
@@ -97,17 +97,17 @@ static int add_task_event(struct export_model *m, const struct npuprof_rec_task 
 	switch (r->event) {
 	case NPUPROF_TASK_SUBMIT:
 		t->have = XM_HAVE_SUBMIT;
-		t->submit_ns = r->hdr.ts;
+		t->submit_ns = xm_time_u(r->hdr.ts);
 		break;
 	case NPUPROF_TASK_START:
 		t->have = XM_HAVE_START;
 		t->start_dev = r->dev_ts;
-		t->start_tp_ns = r->hdr.ts;
+		t->start_tp_ns = xm_time_u(r->hdr.ts);
 		break;
 	case NPUPROF_TASK_END:
 		t->have = XM_HAVE_END;
 		t->end_dev = r->dev_ts;
-		t->end_tp_ns = r->hdr.ts;
+		t->end_tp_ns = xm_time_u(r->hdr.ts);
 		break;
 	default:
 		m->n_tasks--; /* an event this reader does not know: skip */
@@ -123,8 +123,8 @@ static int add_sync(struct export_model *m, const struct npuprof_rec_task *r)
 	if (grow((void **)&m->syncs, &m->cap_syncs, m->n_syncs + 1, sizeof(*s)))
 		return -ENOMEM;
 	s = &m->syncs[m->n_syncs++];
-	s->ts_ns = r->hdr.ts;
-	s->wait_ns = r->arg;
+	s->ts_ns = xm_time_u(r->hdr.ts);
+	s->wait_ns = xm_time_u(r->arg);
 	s->pid = r->pid;
 	s->tid = r->tid;
 	return 0;
@@ -415,8 +415,9 @@ static int64_t wall_offset(const char *real_us, int64_t mono_ns)
 	errno = 0;
 	us = strtoll(real_us, &end, 10);
 	if (errno || end == real_us || *end || us <= 0 ||
-	    __builtin_mul_overflow(us, 1000, &ns) || __builtin_sub_overflow(ns, mono_ns, &offset))
-		return 0;
+	    __builtin_mul_overflow(us, 1000, &ns) || __builtin_sub_overflow(ns, mono_ns, &offset) ||
+	    offset > XM_TIME_MAX || offset < -XM_TIME_MAX)
+		return 0; /* not a wall clock: the times stay monotonic */
 	return offset;
 }
 
@@ -446,7 +447,7 @@ static int64_t read_wall_offset(struct export_model *m)
 	if (json_is_integer(mono) && json_is_string(real))
 		offset = wall_offset(json_string_value(real), (int64_t)json_integer_value(mono));
 	if (json_is_integer(mono)) /* shifted with every other time below */
-		m->window_start_ns = json_integer_value(mono);
+		m->window_start_ns = xm_time(json_integer_value(mono));
 	json_decref(doc);
 	return offset;
 }
@@ -456,21 +457,22 @@ static void shift_times(struct export_model *m, int64_t offset)
 {
 	size_t i;
 
+	/* both in [-XM_TIME_MAX, XM_TIME_MAX]: the sum cannot overflow */
 	for (i = 0; i < m->n_calls; i++) {
-		m->calls[i].entry_ns += (uint64_t)offset;
-		m->calls[i].exit_ns += (uint64_t)offset;
+		m->calls[i].entry_ns = (uint64_t)xm_time((int64_t)m->calls[i].entry_ns + offset);
+		m->calls[i].exit_ns = (uint64_t)xm_time((int64_t)m->calls[i].exit_ns + offset);
 	}
 	for (i = 0; i < m->n_tasks; i++) {
 		struct xm_task *t = &m->tasks[i];
 
-		t->submit_ns += (uint64_t)offset;
-		t->start_tp_ns += (uint64_t)offset;
-		t->end_tp_ns += (uint64_t)offset;
-		t->start_ns += offset;
-		t->end_ns += offset;
+		t->submit_ns = (uint64_t)xm_time((int64_t)t->submit_ns + offset);
+		t->start_tp_ns = (uint64_t)xm_time((int64_t)t->start_tp_ns + offset);
+		t->end_tp_ns = (uint64_t)xm_time((int64_t)t->end_tp_ns + offset);
+		t->start_ns = xm_time(t->start_ns + offset);
+		t->end_ns = xm_time(t->end_ns + offset);
 	}
 	if (m->window_start_ns)
-		m->window_start_ns += offset;
+		m->window_start_ns = xm_time(m->window_start_ns + offset);
 	m->wall_offset_ns = offset;
 }
 

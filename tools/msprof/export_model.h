@@ -214,6 +214,37 @@ struct export_model {
 /* -1, 0 or 1 as @a is below, equal to or above @b: for qsort comparators. */
 #define XM_CMP(a, b) (((a) > (b)) - ((a) < (b)))
 
+/*
+ * The range of every time in the model, in ns: [0, XM_TIME_MAX] (2^62 ns,
+ * 146 years: past any real monotonic or wall clock).  Times come from
+ * files anyone may have damaged, so each is brought into this range where
+ * it is read (records, clock fit, wall offset); then no difference of two
+ * times overflows, and sums of durations use xm_add_ns().
+ */
+#define XM_TIME_MAX ((int64_t)1 << 62)
+
+/* @t clamped into [0, XM_TIME_MAX]. */
+static inline int64_t xm_time(int64_t t)
+{
+	return t < 0 ? 0 : t > XM_TIME_MAX ? XM_TIME_MAX : t;
+}
+
+/* @t (a raw record time, unsigned) clamped into [0, XM_TIME_MAX]. */
+static inline uint64_t xm_time_u(uint64_t t)
+{
+	return t > (uint64_t)XM_TIME_MAX ? (uint64_t)XM_TIME_MAX : t;
+}
+
+/* @a + @b for sums of ns, saturating at INT64_MAX / INT64_MIN. */
+static inline int64_t xm_add_ns(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
 /**
  * export_model_load() - read and join every record of a PROF dir
  * @prof_dir: the PROF_XXX directory

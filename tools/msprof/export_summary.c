@@ -54,7 +54,7 @@ static void stat_add(struct xm_stat *s, int64_t ns)
 	if (!s->count || ns > s->max_ns)
 		s->max_ns = ns;
 	s->count++;
-	s->total_ns += ns;
+	s->total_ns = xm_add_ns(s->total_ns, ns);
 	delta = us - s->mean_us;
 	s->mean_us += delta / (double)s->count;
 	s->m2_us += delta * (us - s->mean_us);
@@ -315,7 +315,7 @@ int export_write_op_statistic(const struct export_model *m, FILE *f)
 
 		for (j = 0; j < n; j++)
 			if (s[j].device == s[i].device)
-				dev_total += s[j].st.total_ns;
+				dev_total = xm_add_ns(dev_total, s[j].st.total_ns);
 		csv_u64(&w, s[i].device);
 		csv_empty(&w, 1); /* Model Name */
 		csv_str(&w, s[i].op_type);
