@@ -23,7 +23,7 @@
  * Environment: NPUPROF_FUZZ_SEED (default: the time; printed, so a run can
  * be repeated: each thread's sequence of calls follows from the seed, the
  * interleaving of threads does not), NPUPROF_FUZZ_CALLS (total calls,
- * default 15000), NPUPROF_FUZZ_THREADS (default 4),
+ * default 30000), NPUPROF_FUZZ_THREADS (default 4),
  * NPUPROF_FUZZ_EPOCHS (module load/unload rounds, default 4).
  */
 #include <npusim_ioctl.h>
@@ -1033,7 +1033,7 @@ int main(void)
 	if (access(npusim_ko(), R_OK) != 0)
 		CHECK_SKIP("npusim.ko not built");
 	seed = env_ul("NPUPROF_FUZZ_SEED", (unsigned long)time(NULL));
-	calls = env_ul("NPUPROF_FUZZ_CALLS", 15000);
+	calls = env_ul("NPUPROF_FUZZ_CALLS", 30000);
 	nr_threads = env_ul("NPUPROF_FUZZ_THREADS", 4);
 	epochs = env_ul("NPUPROF_FUZZ_EPOCHS", 4);
 	if (!nr_threads || nr_threads > MAX_THREADS || !epochs) {

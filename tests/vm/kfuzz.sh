@@ -6,12 +6,12 @@
 # consistency checks on free) and poisoning freed pages, so a use after
 # free or an overrun in npuprof.ko shows up in the kernel log that the VM
 # runner and the test read.  Size and seed from the environment:
-# NPUPROF_FUZZ_CALLS (default 15000: under a minute under TCG, boot
+# NPUPROF_FUZZ_CALLS (default 30000: about a minute under TCG, boot
 # included; make check-all runs 200000), NPUPROF_FUZZ_SEED (printed by every run),
 # NPUPROF_FUZZ_THREADS, NPUPROF_FUZZ_EPOCHS.
 source "$(dirname "$0")/lib.bash"
 [[ -x build/tests/vm/kfuzz ]] || { echo "build/tests/vm/kfuzz missing: run make" >&2; exit 1; }
-calls=${NPUPROF_FUZZ_CALLS:-15000}
+calls=${NPUPROF_FUZZ_CALLS:-30000}
 limit=$((120 + calls / 100))
 NPUPROF_VM_APPEND="slub_debug=FZPU page_poison=1" \
 	scripts/vm-run.sh --timeout $((limit + 120)) --smp "${VM_SMP:-2}" -- \
