@@ -49,19 +49,12 @@ static int write_info(const char *prof)
 /* Run the export with stdout in @out_path. */
 static int export_to(const char *prof, const char *out_path, struct msprof_export_opts *opts)
 {
-	int saved, fd, rc;
+	int saved = fx_fd_to(1, out_path), rc;
 
-	fflush(stdout);
-	saved = dup(1);
-	fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	dup2(fd, 1);
-	close(fd);
 	opts->output = prof;
 	opts->print_summary = 1;
 	rc = msprof_export(opts);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
+	fx_fd_back(1, saved);
 	return rc;
 }
 
@@ -73,14 +66,11 @@ static int64_t count(json_t *o, const char *key)
 static void check_metadata(const char *prof)
 {
 	char path[2048];
-	json_t *evs, *ev, *args = NULL, *lost, *by, *c;
-	size_t i;
+	json_t *evs, *args, *lost, *by, *c;
 
 	CHECK_EQ(fx_find_output(prof, "msprof_", ".json", path, sizeof(path)), 1);
 	evs = json_load_file(path, 0, NULL);
-	json_array_foreach(evs, i, ev)
-		if (!strcmp(json_string_value(json_object_get(ev, "name")) ?: "", "npuprof_capture"))
-			args = json_object_get(ev, "args");
+	args = fx_capture_args(evs);
 	CHECK(json_is_false(json_object_get(args, "complete")));
 	CHECK_STR(json_string_value(json_array_get(json_object_get(args, "incomplete"), 0)),
 		  "15 records lost (ring full: 5, write error: 7, decode error: 3)");

@@ -14,7 +14,7 @@ int main(void)
 	char root[256], prof[512], path[2048], errpath[300];
 	struct msprof_export_opts opts = { 0 };
 	char *csv, *err_text;
-	int saved, fd, rc;
+	int saved, rc;
 
 	if (fx_tmpdir(root, sizeof(root)) || fx_build(root, prof, sizeof(prof), 0, 1)) {
 		fprintf(stderr, "cannot build the fixture in /tmp\n");
@@ -22,16 +22,10 @@ int main(void)
 	}
 	/* capture stderr to see the warning */
 	snprintf(errpath, sizeof(errpath), "%s/stderr.txt", root);
-	fflush(stderr);
-	saved = dup(2);
-	fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	dup2(fd, 2);
-	close(fd);
+	saved = fx_stderr_to(errpath);
 	opts.output = prof;
 	rc = msprof_export(&opts);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
+	fx_stderr_back(saved);
 	CHECK_EQ(rc, 0);
 	err_text = fx_slurp(errpath);
 	CHECK(err_text && strstr(err_text, "[WARNING]") &&
