@@ -7,6 +7,8 @@
 #                   tests also built under ASan+UBSan in build-asan/)
 #   make check-all  make check, then the long soak and kernel-interface fuzz
 #                   (tests/e2e/soak.sh, tests/vm/kfuzz.sh at full size)
+#   make bench      install dependencies, build, run every benchmark against
+#                   its baselines (bench/run.sh): a table and bench-out/bench.json
 #   make fuzz       build the libFuzzer targets in build-fuzz/ and run each
 #                   for FUZZ_SECONDS (tests/fuzz/fuzz.mk)
 #
@@ -46,7 +48,7 @@ BPF_SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(BPF_DIR)/%.skel.h)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps modules bpf libs tools sim tests tests-unit asan demo check check-all clean
+.PHONY: all deps modules bpf libs tools sim tests tests-unit asan demo check check-all bench clean
 .DELETE_ON_ERROR:
 
 all: modules bpf libs tools sim tests
@@ -165,6 +167,11 @@ check-all: check
 		tests/run.sh --vm e2e/soak
 	NPUPROF_FUZZ_CALLS=$${NPUPROF_FUZZ_CALLS:-200000} NPUPROF_VM_TEST_TIMEOUT=3600 \
 		tests/run.sh --vm vm/kfuzz
+
+# Figures, not pass/fail: see bench/run.sh (BENCH_ARGS: e.g. --only P1,P3).
+bench: deps
+	$(MAKE) all
+	bench/run.sh $(BENCH_ARGS)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -19,12 +19,13 @@ CACHE=${NPUPROF_VM_CACHE:-$ROOT/.cache/vm}
 export DEBIAN_FRONTEND=noninteractive
 
 # libclang-rt-14-dev: libFuzzer and the sanitizer runtimes of Debian 12's
-# clang (make fuzz); clang only recommends it.
+# clang (make fuzz); clang only recommends it.  bpftrace, trace-cmd,
+# linux-perf: the baselines make bench measures npuprof against.
 PKGS=(
 	build-essential clang llvm bpftool libbpf-dev liburing-dev libzstd-dev
 	zstd libjansson-dev libelf-dev zlib1g-dev pkg-config qemu-system-x86
 	busybox-static linux-headers-amd64 cpio kmod python3 xz-utils
-	libclang-rt-14-dev
+	libclang-rt-14-dev bpftrace trace-cmd linux-perf
 )
 
 say() { printf 'install-deps: %s\n' "$*"; }

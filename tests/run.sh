@@ -3,7 +3,9 @@
 # (tests/vm/*.sh, tests/e2e/*.sh: each boots the Debian kernel under qemu
 # through scripts/vm-run.sh, which also fails a run whose guest kernel
 # printed BUG/WARNING/Oops; what they run inside the guest lives in
-# tests/e2e/guest/ and is not a test of its own).  A test is a program: exit 0 pass, 77 skip,
+# tests/e2e/guest/ and is not a test of its own), then tests/bench/*.sh
+# (make bench's benchmarks once at a tiny size: they must run, their
+# figures are not judged).  A test is a program: exit 0 pass, 77 skip,
 # anything else fail; each runs under a timeout.  The last line is
 # "N passed, N failed, N skipped".
 #
@@ -59,7 +61,7 @@ if [[ $mode != vm ]]; then
 	done
 fi
 if [[ $mode != unit ]]; then
-	for t in tests/vm/*.sh tests/e2e/*.sh; do
+	for t in tests/vm/*.sh tests/e2e/*.sh tests/bench/*.sh; do
 		[[ -f $t ]] || continue
 		run_one "${t#tests/}" "${NPUPROF_VM_TEST_TIMEOUT:-900}" bash "$t"
 	done
