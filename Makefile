@@ -45,13 +45,19 @@ APP_SRCS := $(sort $(wildcard sim/app/*.c))
 BPF_SRCS := $(sort $(wildcard bpf/*.bpf.c))
 BPF_OBJS := $(BPF_SRCS:bpf/%.bpf.c=$(BPF_DIR)/%.bpf.o)
 BPF_SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(BPF_DIR)/%.skel.h)
+# make bench's programs (bench/src/*.c) and baseline BPF programs
+# (bench/bpf/*.bpf.c: skeletons next to the product's).
+BENCH_SRCS := $(sort $(wildcard bench/src/*.c))
+BENCH_BINS := $(BENCH_SRCS:bench/src/%.c=$(BUILD)/bench/%)
+BENCH_BPF_SRCS := $(sort $(wildcard bench/bpf/*.bpf.c))
+BENCH_SKELS := $(BENCH_BPF_SRCS:bench/bpf/%.bpf.c=$(BPF_DIR)/%.skel.h)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps modules bpf libs tools sim tests tests-unit asan demo check check-all bench clean
+.PHONY: all deps modules bpf libs tools sim tests bench-progs tests-unit asan demo check check-all bench clean
 .DELETE_ON_ERROR:
 
-all: modules bpf libs tools sim tests
+all: modules bpf libs tools sim tests bench-progs
 
 deps:
 	scripts/install-deps.sh
@@ -73,10 +79,14 @@ $(BPF_DIR)/%.bpf.o: bpf/%.bpf.c $(BPF_DIR)/vmlinux.h include/npuprof/record.h $(
 	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 		-I$(BPF_DIR) -Iinclude -Ibpf -c $< -o $@
 
+$(BPF_DIR)/%.bpf.o: bench/bpf/%.bpf.c $(BPF_DIR)/vmlinux.h include/npuprof/record.h
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+		-I$(BPF_DIR) -Iinclude -Ibpf -c $< -o $@
+
 $(BPF_DIR)/%.skel.h: $(BPF_DIR)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@
 
-bpf: $(BPF_SKELS)
+bpf: $(BPF_SKELS) $(BENCH_SKELS)
 
 # libnpuprof.a: rings, drain, record format, protocol, session.
 $(BUILD)/obj/%.o: %.c | $(BPF_SKELS)
@@ -138,6 +148,13 @@ VM_BINS := $(VM_SRCS:tests/vm/%.c=$(BUILD)/tests/vm/%)
 $(BUILD)/tests/vm/%: tests/vm/%.c $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascendcl.so
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/lib/libnpuprof.a -L$(BUILD)/lib -lascendcl -Wl,-rpath,'$$ORIGIN/../../lib' $(LDLIBS_NPUPROF)
+
+# make bench's programs: linked like the tests, with the runtime library.
+$(BUILD)/bench/%: bench/src/%.c $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascendcl.so $(BENCH_SKELS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Ibench/src -o $@ $< $(BUILD)/lib/libnpuprof.a -L$(BUILD)/lib -lascendcl -Wl,-rpath,'$$ORIGIN/../lib' $(LDLIBS_NPUPROF)
+
+bench-progs: $(BENCH_BINS)
 
 tests-unit: $(UNIT_BINS)
 
