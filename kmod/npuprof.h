@@ -78,6 +78,8 @@ struct npuprof_rings {
  * @lock:      serialises ENABLE and DISABLE of this session
  * @wq:        poll() waiters
  * @wake_work: defers the reader wake-up out of probe context
+ * @wake_sent: a probe queued @wake_work since the last poll() call;
+ *             probes set it, poll() clears it (npuprof_session_want_wake())
  *
  * Probes find a session through the tgid table under RCU and write its
  * rings; npuprof_session_destroy() unhashes it and waits for them before
@@ -94,6 +96,7 @@ struct npuprof_session {
 	struct mutex lock;
 	wait_queue_head_t wq;
 	struct irq_work wake_work;
+	bool wake_sent;
 };
 
 /* ring_backend.c */
@@ -115,6 +118,24 @@ void npuprof_session_destroy(struct npuprof_session *s);
 void npuprof_session_start(struct npuprof_session *s);
 void npuprof_session_stop(struct npuprof_session *s);
 bool npuprof_session_readable(struct npuprof_session *s);
+
+/**
+ * npuprof_session_want_wake() - whether a probe should wake the reader
+ * @s: the session; the caller saw a sleeper after publishing its record
+ *
+ * The first probe since the reader's last poll() call gets true, the
+ * others false.  No wake-up is lost: poll() clears the flag, then queues
+ * itself, then (full barrier) looks at the rings; a probe publishes, then
+ * (the full barrier of wq_has_sleeper()) reads the flag.  So either the
+ * probe sees the flag clear or poll() sees the record.
+ */
+static inline bool npuprof_session_want_wake(struct npuprof_session *s)
+{
+	if (READ_ONCE(s->wake_sent))
+		return false;
+	WRITE_ONCE(s->wake_sent, true);
+	return true;
+}
 
 /* tgid_table.c */
 int npuprof_tgid_add(struct npuprof_session *s, u32 tgid, u32 flags);

@@ -210,6 +210,8 @@ static __poll_t npuprof_poll(struct file *file, poll_table *wait)
 {
 	struct npuprof_session *s = file->private_data;
 
+	/* Re-arm the probes' wake-up before queueing and looking. */
+	WRITE_ONCE(s->wake_sent, false);
 	poll_wait(file, &s->wq, wait);
 	/* Pairs with wq_has_sleeper() in the probe: queue, then look. */
 	smp_mb();

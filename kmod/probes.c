@@ -99,7 +99,10 @@ void npuprof_task_probe(void *data, NPU_TP_PROBE_PARAMS)
 	 * Never wake_up() here: the probe may run under the scheduler's or a
 	 * waitqueue's locks.  irq_work defers it to a clean IRQ context;
 	 * wq_has_sleeper() (a full barrier) skips the work with no reader.
+	 * One wake-up per poll() (npuprof_session_want_wake()): a woken reader
+	 * stays on the wait queue until it runs, and queueing the work for
+	 * every record until then costs a self-IPI each.
 	 */
-	if (wake && wq_has_sleeper(&s->wq))
+	if (wake && wq_has_sleeper(&s->wq) && npuprof_session_want_wake(s))
 		irq_work_queue(&s->wake_work);
 }
