@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# where: vm
+#
+# P2 driver event cost: what one driver tracepoint hit costs the CPU that
+# fires it, per consumer.  npusim.ko's benchmark hook fires npusim_task_end
+# N times in the writer's context (build/bench/p2_event times the writes),
+# on one CPU and on every CPU at once (one pinned writer each), with:
+#   nothing attached   npuprof.ko not loaded, tracepoint disabled
+#   npuprof.ko         a session capturing the writer's process, its reader
+#                      thread draining the rings as they fill; rings sized
+#                      (ring_pages) to hold every record of the run, so no
+#                      record takes the cheaper "lost" path
+#   ftrace             the event enabled in tracefs, into the ftrace ring
+#                      (default size, overwrite mode, no reader)
+#   BPF ring buffer    bench/bpf/p2_ringbuf.bpf.c (raw tracepoint, same
+#                      88-byte record, one ring buffer sized for the whole
+#                      run, drained by ring_buffer__poll())
+#   perf record        perf record -e npusim:npusim_task_end on the writer
+#                      process, into a tmpfs file
+# The rounds are interleaved (each round runs every consumer once) and the
+# median of the rounds is reported.  Figures are raw ns per event; the
+# ratios use the added cost (figure minus nothing attached), which is what
+# a consumer adds to the driver; the raw ratios are in the notes.
+source "$(dirname "$0")/lib.bash"
+
+N=$(tiny_or_full 20000 1000000)
+ROUNDS=$(tiny_or_full 1 3)
+REC=88 # bytes of struct npuprof_rec_task
+NCPU=$(nproc)
+ONE=$((NCPU > 1 ? 1 : 0))
+ALL=$(seq -s, 0 $((NCPU - 1)))
+EVENT=/sys/kernel/tracing/events/npusim/npusim_task_end/enable
+P2=build/bench/p2_event
+work=$(mktemp -d)
+trap 'echo 0 >"$EVENT" 2>/dev/null; rmmod npuprof 2>/dev/null; rm -rf "$work"' EXIT
+
+for f in build/kmod/npusim.ko build/kmod/npuprof.ko "$P2"; do
+	[[ -e $f ]] || { bench_log "$f missing: run make"; exit 1; }
+done
+rmmod npuprof 2>/dev/null
+rmmod npusim 2>/dev/null
+insmod build/kmod/npusim.ko || exit 1
+
+# ring_pages holding N records on one CPU: a power of two >= N * 88 / 4096.
+ring_pages() {
+	local need=$(((N * REC + 4095) / 4096 + 1)) p=1
+	while ((p < need)); do p=$((p * 2)); done
+	echo "$p"
+}
+
+# field NAME LINE: the value of NAME=... in p2_event's output line.
+field() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" <<<"$2"; }
+
+# run_one CONSUMER CPUS: prints p2_event's line ("" when it failed).
+run_one() {
+	local c=$1 cpus=$2 out=""
+	case $c in
+	none) out=$($P2 none "$N" "$cpus") ;;
+	npuprof)
+		insmod build/kmod/npuprof.ko ring_pages="$(ring_pages)" || return
+		out=$($P2 npuprof "$N" "$cpus")
+		rmmod npuprof ;;
+	ftrace)
+		echo 1 >"$EVENT" || return
+		out=$($P2 none "$N" "$cpus")
+		echo 0 >"$EVENT" ;;
+	bpf) out=$($P2 bpf "$N" "$cpus") ;;
+	perf)
+		out=$(perf record -q -e npusim:npusim_task_end -o "$work/perf.data" -- \
+			$P2 none "$N" "$cpus" 2>>"$work/perf.err")
+		local lost
+		lost=$(perf report -i "$work/perf.data" --stats 2>/dev/null |
+			awk '/LOST/ {s += $NF} END {print s + 0}')
+		out="${out% lost=*} lost=$lost"
+		rm -f "$work/perf.data" ;;
+	esac
+	echo "$out"
+}
+
+median() { sort -g | awk '{a[NR] = $1} END {if (NR) print a[int((NR + 1) / 2)]; else print "n/a"}'; }
+
+declare -A ns lost
+measure() { # measure CASE CPUS
+	local k=$1 cpus=$2 r c line
+	for ((r = 0; r < ROUNDS; r++)); do
+		for c in none npuprof ftrace bpf perf; do
+			[[ $c == perf ]] && ! have perf && continue
+			line=$(run_one "$c" "$cpus")
+			bench_log "$k round $r $c: ${line:-failed}"
+			[[ -n $line ]] || continue
+			echo "$(field ns_per_event "$line")" >>"$work/$k.$c"
+			lost[$k.$c]=$((${lost[$k.$c]:-0} + $(field lost "$line")))
+		done
+	done
+	for c in none npuprof ftrace bpf perf; do
+		ns[$k.$c]=$([[ -s $work/$k.$c ]] && median <"$work/$k.$c" || echo n/a)
+	done
+}
+
+minus() { python3 -c 'import sys
+try: print(f"{float(sys.argv[1]) - float(sys.argv[2]):.1f}")
+except ValueError: print("n/a")' "$1" "$2"; }
+
+baseline() { # baseline NAME VALUE REASON
+	[[ $2 == n/a ]] && echo "$1=n/a: $3" || echo "$1=$2"
+}
+
+report() { # report CASE TEXT
+	local k=$1 none=${ns[$1.none]} np=${ns[$1.npuprof]}
+	local add_np add_ft add_bpf add_perf r_ft r_bpf met=no
+	add_np=$(minus "$np" "$none")
+	add_ft=$(minus "${ns[$k.ftrace]}" "$none")
+	add_bpf=$(minus "${ns[$k.bpf]}" "$none")
+	add_perf=$(minus "${ns[$k.perf]}" "$none")
+	r_ft=$(ratio "$add_np" "$add_ft")
+	r_bpf=$(ratio "$add_np" "$add_bpf")
+	python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) <= 0.5 and float(sys.argv[2]) <= 0.5 else 1)' \
+		"$r_ft" "$r_bpf" 2>/dev/null && met=yes
+	row --bench P2 --title "driver event cost" \
+		--case "npusim_task_end x $N per writer, $2" \
+		--metric "cost per event (raw)" --unit ns/event --npuprof "$np" \
+		--baseline "$(baseline "nothing attached" "$none" "did not run")" \
+		--baseline "$(baseline ftrace "${ns[$k.ftrace]}" "tracefs enable failed")" \
+		--baseline "$(baseline "BPF ringbuf" "${ns[$k.bpf]}" "BPF load or attach failed (log)")" \
+		--baseline "$(baseline "perf record" "${ns[$k.perf]}" "perf missing or failed (log)")" \
+		--ratio "ftrace=$r_ft" --ratio "BPF ringbuf=$r_bpf" \
+		--ratio "perf record=$(ratio "$add_np" "$add_perf")" \
+		--goal "npuprof.ko <= 0.5x ftrace and <= 0.5x BPF ringbuf per event" --met "$met" \
+		--note "ratios on added cost (minus nothing attached): npuprof $add_np, ftrace $add_ft, BPF ringbuf $add_bpf, perf record $add_perf ns/event; raw ratios ftrace $(ratio "$np" "${ns[$k.ftrace]}"), BPF $(ratio "$np" "${ns[$k.bpf]}")" \
+		--note "median of $ROUNDS interleaved round(s); records lost (all rounds): npuprof ${lost[$k.npuprof]:-n/a}, BPF ${lost[$k.bpf]:-n/a}, perf ${lost[$k.perf]:-n/a} (npuprof and BPF rings hold the whole run; ftrace overwrites)" \
+		--note "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource), trace_clock $(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/tracing/trace_clock): npuprof and BPF time records with ktime_get_ns, ftrace with its trace clock; under TCG an hpet read is an emulated MMIO access"
+}
+
+measure one "$ONE"
+report one "1 writer on CPU $ONE"
+if ((NCPU > 1)); then
+	measure all "$ALL"
+	report all "$NCPU writers, one per CPU ($ALL)"
+fi
