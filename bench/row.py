@@ -71,6 +71,14 @@ def emulated():
     return vendor == "QEMU"
 
 
+def clocksource():
+    try:
+        with open("/sys/devices/system/clocksource/clocksource0/current_clocksource") as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
 def version(cmd):
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=10)
@@ -88,6 +96,7 @@ def environment(where):
         "cpu": cpu_model(),
         "cpus": os.cpu_count(),
         "software_emulation": emulated(),
+        "clocksource": clocksource(),
     }
     cache = os.environ.get("BENCH_VERSIONS")
     if cache and os.path.exists(cache):
