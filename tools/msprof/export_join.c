@@ -26,7 +26,7 @@
 #include "export_model.h"
 
 
-static int cmp_task_key(const void *pa, const void *pb)
+int xm_task_cmp(const void *pa, const void *pb)
 {
 	const struct xm_task *a = pa, *b = pb;
 	int c;
@@ -41,13 +41,12 @@ static int cmp_task_key(const void *pa, const void *pb)
 	return c;
 }
 
-static int same_task(const struct xm_task *a, const struct xm_task *b)
+int xm_task_same(const struct xm_task *a, const struct xm_task *b)
 {
 	return a->device == b->device && a->stream == b->stream && a->task_id == b->task_id;
 }
 
-/* Fold one record's task @src into @dst; a repeated record is ignored. */
-static void merge_task(struct xm_task *dst, const struct xm_task *src)
+void xm_task_fold(struct xm_task *dst, const struct xm_task *src)
 {
 	if (src->have & dst->have)
 		return;
@@ -72,10 +71,10 @@ static void merge_tasks(struct export_model *m)
 
 	if (!m->n_tasks)
 		return;
-	qsort(m->tasks, m->n_tasks, sizeof(*m->tasks), cmp_task_key);
+	qsort(m->tasks, m->n_tasks, sizeof(*m->tasks), xm_task_cmp);
 	for (i = 1; i < m->n_tasks; i++) {
-		if (same_task(&m->tasks[n], &m->tasks[i]))
-			merge_task(&m->tasks[n], &m->tasks[i]);
+		if (xm_task_same(&m->tasks[n], &m->tasks[i]))
+			xm_task_fold(&m->tasks[n], &m->tasks[i]);
 		else
 			m->tasks[++n] = m->tasks[i];
 	}

@@ -12,11 +12,13 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <npuprof/loss_json.h>
 #include <npuprof/msg.h>
@@ -25,6 +27,7 @@
 #include "export_file.h"
 #include "export_model.h"
 #include "export_outcome.h"
+#include "export_sort.h"
 
 #define XM_API_SERIES "npuprof.api"
 #define XM_TASK_SERIES "npuprof.task" /* + ".<device id>" */
@@ -76,14 +79,14 @@ static int add_call(struct export_model *m, const struct npuprof_rec_api *r)
 	return 0;
 }
 
-/* One task record becomes one provisional task; the join merges them. */
+/*
+ * One task record becomes one provisional task in the sorter, which gives
+ * a task's records back side by side for collect_tasks() to fold.
+ */
 static int add_task_event(struct export_model *m, const struct npuprof_rec_task *r)
 {
-	struct xm_task *t;
+	struct xm_task task, *t = &task;
 
-	if (grow((void **)&m->tasks, &m->cap_tasks, m->n_tasks + 1, sizeof(*t)))
-		return -ENOMEM;
-	t = &m->tasks[m->n_tasks++];
 	memset(t, 0, sizeof(*t));
 	t->pid = r->pid;
 	t->tid = r->tid;
@@ -110,10 +113,53 @@ static int add_task_event(struct export_model *m, const struct npuprof_rec_task 
 		t->end_tp_ns = xm_time_u(r->hdr.ts);
 		break;
 	default:
-		m->n_tasks--; /* an event this reader does not know: skip */
-		break;
+		return 0; /* an event this reader does not know: skip */
 	}
-	return 0;
+	return xsort_add(m->task_recs, t);
+}
+
+/*
+ * The sorted task records, each task's folded into one entry of tasks[]
+ * (the first record of each kind wins, as in export_model_join()): the
+ * array holds tasks, not records, and the records never all sit in
+ * memory.  The sorter is freed.
+ */
+static int collect_tasks(struct export_model *m)
+{
+	const void *p;
+	int r = xsort_rewind(m->task_recs);
+
+	while (!r && (r = xsort_next(m->task_recs, &p)) == 1) {
+		const struct xm_task *t = p;
+
+		r = 0;
+		if (m->n_tasks && xm_task_same(&m->tasks[m->n_tasks - 1], t))
+			xm_task_fold(&m->tasks[m->n_tasks - 1], t);
+		else if (grow((void **)&m->tasks, &m->cap_tasks, m->n_tasks + 1, sizeof(*t)))
+			r = -ENOMEM;
+		else
+			m->tasks[m->n_tasks++] = *t;
+	}
+	xsort_close(m->task_recs);
+	m->task_recs = NULL;
+	return r;
+}
+
+/*
+ * The sorter of task records: its runs spill to an unnamed file
+ * (O_TMPFILE) in the PROF dir itself, which the export writes below
+ * anyway; nothing is left there, not even after a crash.
+ */
+static int open_task_sorter(struct export_model *m, int dir_fd)
+{
+	struct xsort_cfg cfg = {
+		.rec_size = sizeof(struct xm_task),
+		.cmp = xm_task_cmp,
+		.mem_bytes = XM_SORT_MEM,
+		.dir_fd = dir_fd,
+	};
+
+	return xsort_open(&cfg, &m->task_recs);
 }
 
 static int add_sync(struct export_model *m, const struct npuprof_rec_task *r)
@@ -476,22 +522,38 @@ static void shift_times(struct export_model *m, int64_t offset)
 	m->wall_offset_ns = offset;
 }
 
-int export_model_load(const char *prof_dir, struct export_model *m)
+/* Every record of the host series and each device's, tasks folded. */
+static int read_records(struct export_model *m, int dir_fd)
 {
 	char host[PATH_MAX];
 	int err;
+
+	if (snprintf(host, sizeof(host), "%s/host/data", m->dir) >= (int)sizeof(host))
+		return -ENAMETOOLONG;
+	err = open_task_sorter(m, dir_fd);
+	if (!err)
+		err = read_series(m, host, XM_API_SERIES);
+	if (!err)
+		err = read_devices(m);
+	if (!err)
+		err = collect_tasks(m);
+	return err;
+}
+
+int export_model_load(const char *prof_dir, struct export_model *m)
+{
+	int err, fd;
 
 	memset(m, 0, sizeof(*m));
 	m->dir = strdup(prof_dir);
 	m->rank = -1;
 	if (!m->dir)
 		return -ENOMEM;
-	if (snprintf(host, sizeof(host), "%s/host/data", prof_dir) >= (int)sizeof(host))
-		return -ENAMETOOLONG;
-	err = read_series(m, host, XM_API_SERIES);
-	if (err)
-		return err;
-	err = read_devices(m);
+	fd = open(prof_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = read_records(m, fd);
+	close(fd);
 	if (err)
 		return err;
 	sum_lost(m);
@@ -523,6 +585,7 @@ void export_model_free(struct export_model *m)
 	free(m->samples);
 	free(m->cpu_loss);
 	free(m->series);
+	xsort_close(m->task_recs);
 	for (size_t i = 0; i < m->n_reasons; i++)
 		free(m->reasons[i]);
 	free(m->reasons);

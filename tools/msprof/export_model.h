@@ -22,6 +22,8 @@
 
 #include "clock_sync.h"
 
+struct xsort;
+
 #define XM_NAME_LEN (NPUPROF_NAME_LEN + 1) /* NUL-terminated copy of the bytes */
 /* Text of any record name (name_text.h), NUL included: the accessors' @buf. */
 #define XM_TEXT_LEN NPUPROF_NAME_TEXT_SIZE(NPUPROF_NAME_LEN)
@@ -209,7 +211,15 @@ struct export_model {
 	size_t cap_syncs;
 	struct xm_sample *samples;
 	size_t n_samples;
+	struct xsort *task_recs; /* task records as read, until they are joined */
 };
+
+/*
+ * Bytes of task records the loader holds before it sorts them and spills
+ * them as a run to a temporary file (export_sort.h): the records of a
+ * trace never all sit in memory, only the tasks they fold into.
+ */
+#define XM_SORT_MEM (32u << 20)
 
 /* -1, 0 or 1 as @a is below, equal to or above @b: for qsort comparators. */
 #define XM_CMP(a, b) (((a) > (b)) - ((a) < (b)))
@@ -274,6 +284,22 @@ void export_model_free(struct export_model *m);
  * hand.  Return: 0 or -ENOMEM.
  */
 int export_model_join(struct export_model *m);
+
+/*
+ * The join's order of task records: (device, stream, task id), then
+ * SUBMIT, START, END; records of one task are then next to each other.
+ */
+int xm_task_cmp(const void *a, const void *b);
+
+/** xm_task_same() - do @a and @b have the same (device, stream, task id)? */
+int xm_task_same(const struct xm_task *a, const struct xm_task *b);
+
+/**
+ * xm_task_fold() - fold the record of @src (one life-cycle record, the
+ * same task) into @dst; a kind of record @dst already has is ignored:
+ * the first in xm_task_cmp() order wins.
+ */
+void xm_task_fold(struct xm_task *dst, const struct xm_task *src);
 
 /** xm_api_name() - public ACL name of a call ("aclrtMemcpy"), never NULL. */
 const char *xm_api_name(const struct xm_call *c, char *buf, size_t size);
