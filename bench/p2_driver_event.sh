@@ -11,6 +11,9 @@
 #                      thread draining the rings as they fill; rings sized
 #                      (ring_pages) to hold every record of the run, so no
 #                      record takes the cheaper "lost" path
+#   npuprof.ko idle    npuprof.ko loaded, a session owning the writer's
+#                      process but not capturing (msprof attached between
+#                      stop and start): its own row, goal equal to nothing
 #   ftrace             the event enabled in tracefs, into the ftrace ring
 #                      (default size, overwrite mode, no reader)
 #   BPF ring buffer    bench/bpf/p2_ringbuf.bpf.c (raw tracepoint, same
@@ -61,6 +64,10 @@ run_one() {
 		insmod build/kmod/npuprof.ko ring_pages="$(ring_pages)" || return
 		out=$($P2 npuprof "$N" "$cpus")
 		rmmod npuprof ;;
+	idle)
+		insmod build/kmod/npuprof.ko || return
+		out=$($P2 idle "$N" "$cpus")
+		rmmod npuprof ;;
 	ftrace)
 		echo 1 >"$EVENT" || return
 		out=$($P2 none "$N" "$cpus")
@@ -84,7 +91,7 @@ declare -A ns lost
 measure() { # measure CASE CPUS
 	local k=$1 cpus=$2 r c line
 	for ((r = 0; r < ROUNDS; r++)); do
-		for c in none npuprof ftrace bpf perf; do
+		for c in none idle npuprof ftrace bpf perf; do
 			# perf record takes ~50 s to start under TCG: full size only.
 			[[ $c == perf ]] && { ! have perf || [[ $BENCH_SIZE == tiny ]]; } && continue
 			line=$(run_one "$c" "$cpus")
@@ -94,7 +101,7 @@ measure() { # measure CASE CPUS
 			lost[$k.$c]=$((${lost[$k.$c]:-0} + $(field lost "$line")))
 		done
 	done
-	for c in none npuprof ftrace bpf perf; do
+	for c in none idle npuprof ftrace bpf perf; do
 		ns[$k.$c]=$([[ -s $work/$k.$c ]] && median <"$work/$k.$c" || echo n/a)
 	done
 }
@@ -133,9 +140,34 @@ report() { # report CASE TEXT
 		--note "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource), trace_clock $(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/tracing/trace_clock): npuprof and BPF time records with ktime_get_ns, ftrace with its trace clock; under TCG an hpet read is an emulated MMIO access"
 }
 
+# spread CASE CONSUMER: max - min of its rounds ("n/a" with fewer than 2).
+spread() {
+	sort -g "$work/$1.$2" 2>/dev/null | awk 'NR == 1 {lo = $1} {hi = $1}
+		END {if (NR > 1) printf "%.1f\n", hi - lo; else print "n/a"}'
+}
+
+report_idle() { # report_idle CASE TEXT
+	local k=$1 none=${ns[$1.none]} idle=${ns[$1.idle]} noise add met=n/a
+	noise=$(spread "$k" none)
+	add=$(minus "$idle" "$none")
+	[[ $noise != n/a && $add != n/a ]] &&
+		met=$(python3 -c 'import sys; print("yes" if float(sys.argv[1]) <= float(sys.argv[2]) else "no")' \
+			"$add" "$noise")
+	row --bench P2 --title "driver event cost, attached idle" \
+		--case "npusim_task_end x $N per writer, $2" \
+		--metric "cost per event (raw)" --unit ns/event --npuprof "$idle" \
+		--baseline "$(baseline "nothing attached" "$none" "did not run")" \
+		--ratio "nothing attached=$(ratio "$idle" "$none")" \
+		--goal "npuprof.ko loaded, session attached, not capturing = nothing attached, within noise" --met "$met" \
+		--note "added $add ns/event; noise = spread of the nothing-attached rounds: $noise ns/event (median of $ROUNDS interleaved rounds; met n/a with one round)" \
+		--note "the probe is registered only while a session captures (kmod/tp_attach.c), so idle the tracepoint's static branch is not taken"
+}
+
 measure one "$ONE"
 report one "1 writer on CPU $ONE"
+report_idle one "1 writer on CPU $ONE"
 if ((NCPU > 1)); then
 	measure all "$ALL"
 	report all "$NCPU writers, one per CPU ($ALL)"
+	report_idle all "$NCPU writers, one per CPU ($ALL)"
 fi

@@ -7,7 +7,8 @@
  *   session.c        a capture session: its rings, enable/disable, teardown
  *   tgid_table.c     which session owns a tgid (RCU hash, probe lookup)
  *   probes.c         tracepoint probe: route by tgid, write task records
- *   tp_attach.c      find the driver's tracepoints by name, attach probes
+ *   tp_attach.c      find the driver's tracepoints by name; probes on
+ *                    while a session captures
  *   proc_follow.c    core process tracepoints: children join at fork,
  *                    tgids leave at exit
  *   npuprof_main.c   module init/exit, /dev/npuprof, ioctls, poll
@@ -67,7 +68,8 @@ struct npuprof_rings {
 /**
  * struct npuprof_session - one open of /dev/npuprof: a capture session
  * @rings:     its per-CPU ring buffers, allocated at open
- * @enabled:   capture on; probes read it with acquire semantics
+ * @enabled:   capture on; probes read it with acquire semantics; while
+ *             set the session holds a npuprof_tp_get() reference
  * @tgids:     entries of tgid_table.c this session owns, under that
  *             table's lock
  * @nr_tgids:  how many (at most NPUPROF_MAX_TGIDS)
@@ -155,6 +157,8 @@ void npuprof_task_probe(void *data, NPU_TP_PROBE_PARAMS);
 int npuprof_tp_init(void);
 void npuprof_tp_exit(void);
 u32 npuprof_tp_attached(void);
+void npuprof_tp_get(void);
+void npuprof_tp_put(void);
 
 /* proc_follow.c */
 int npuprof_follow_init(void);

@@ -63,11 +63,16 @@ struct npuprof_session *npuprof_session_create(unsigned int ring_pages,
  * Capture may still be on, with probes writing: the tgids go first, so no
  * new probe finds @s, then a grace period waits for those that did and
  * irq_work_sync() for a wake-up they queued, before the rings are freed.
+ * The grace period is needed even with capture off: a probe registered
+ * for another session may have found @s and be reading @s->enabled.
  */
 void npuprof_session_destroy(struct npuprof_session *s)
 {
 	npuprof_tgid_drop_session(s);
-	WRITE_ONCE(s->enabled, 0);
+	if (READ_ONCE(s->enabled)) {
+		WRITE_ONCE(s->enabled, 0);
+		npuprof_tp_put();
+	}
 	tracepoint_synchronize_unregister();
 	irq_work_sync(&s->wake_work);
 	npuprof_rings_free(&s->rings);
@@ -76,22 +81,30 @@ void npuprof_session_destroy(struct npuprof_session *s)
 	kfree(s);
 }
 
+/* Capture off; on return no probe writes @s, nor runs a wake-up it queued. */
+static void npuprof_session_quiesce(struct npuprof_session *s)
+{
+	WRITE_ONCE(s->enabled, 0);
+	tracepoint_synchronize_unregister();
+	irq_work_sync(&s->wake_work);
+}
+
 /**
  * npuprof_session_stop() - capture off; returns once no probe writes @s
  * @s: the session; caller holds @s->lock
  *
  * Probes run with preemption disabled inside the tracepoint call, which is
  * what tracepoint_synchronize_unregister() (SRCU + RCU grace period) waits
- * for.  Other sessions capture on undisturbed.
+ * for.  Other sessions capture on undisturbed; after the last one the
+ * probes are unregistered (npuprof_tp_put()).
  */
 void npuprof_session_stop(struct npuprof_session *s)
 {
 	lockdep_assert_held(&s->lock);
 	if (!READ_ONCE(s->enabled))
 		return;
-	WRITE_ONCE(s->enabled, 0);
-	tracepoint_synchronize_unregister();
-	irq_work_sync(&s->wake_work);
+	npuprof_tp_put();
+	npuprof_session_quiesce(s);
 	wake_up_all(&s->wq); /* the final drain must not wait */
 }
 
@@ -99,12 +112,18 @@ void npuprof_session_stop(struct npuprof_session *s)
  * npuprof_session_start() - reset the counters and start capture
  * @s: the session; caller holds @s->lock
  *
- * Stopping first guarantees no probe is writing the counters while they
- * are zeroed; the release store pairs with the probe's acquire load.
+ * The first start registers the probes (npuprof_tp_get()); a start while
+ * capturing keeps them and only quiesces @s, so no probe is writing the
+ * counters while they are zeroed.  The release store pairs with the
+ * probe's acquire load.
  */
 void npuprof_session_start(struct npuprof_session *s)
 {
-	npuprof_session_stop(s);
+	lockdep_assert_held(&s->lock);
+	if (READ_ONCE(s->enabled))
+		npuprof_session_quiesce(s);
+	else
+		npuprof_tp_get();
 	npuprof_rings_reset_counters(&s->rings);
 	smp_store_release(&s->enabled, 1); /* pairs with the probe's acquire */
 }

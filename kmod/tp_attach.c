@@ -8,6 +8,14 @@
  * No link-time symbol of the driver is used, so npuprof.ko loads without
  * it, picks it up when it loads later, and lets go when it unloads.
  * The names are in include/npuprof/npu_driver_tp.h.
+ *
+ * Finding a tracepoint and registering the probe on it are two steps: the
+ * probe is registered only while at least one session captures
+ * (npuprof_tp_get() at the first ENABLE, npuprof_tp_put() at the last
+ * DISABLE or destroy).  A tracepoint with no probe is a static branch not
+ * taken, so a loaded npuprof.ko with idle sessions costs the driver
+ * nothing per event; a registered probe costs every event of every
+ * process a call and a tgid lookup.
  */
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -20,15 +28,17 @@
 #define NPUPROF_MAX_ATTACH 16
 
 /**
- * struct npuprof_attach - one probe registration
- * @tp:  the tracepoint, NULL when the slot is free
- * @mod: module that owns @tp, NULL for a built-in tracepoint
- * @bit: enum npuprof_tp_bit
+ * struct npuprof_attach - one driver tracepoint found
+ * @tp:         the tracepoint, NULL when the slot is free
+ * @mod:        module that owns @tp, NULL for a built-in tracepoint
+ * @bit:        enum npuprof_tp_bit
+ * @registered: our probe is registered on @tp now
  */
 struct npuprof_attach {
 	struct tracepoint *tp;
 	struct module *mod;
 	unsigned int bit;
+	bool registered;
 };
 
 static const struct {
@@ -42,10 +52,13 @@ static const struct {
 				     NPUPROF_TASK_STREAM_SYNC },
 };
 
-/* Protects npuprof_attached and npuprof_attached_mask (writers). */
+/* Protects the three below (writers). */
 static DEFINE_MUTEX(npuprof_tp_mutex);
 static struct npuprof_attach npuprof_attached[NPUPROF_MAX_ATTACH];
+/* Tracepoints found, bits of enum npuprof_tp_bit (GET_TP_STATUS). */
 static u32 npuprof_attached_mask;
+/* Sessions capturing: the probe is registered while this is not 0. */
+static unsigned int npuprof_tp_users;
 
 static void npuprof_tp_update_mask(void)
 {
@@ -58,6 +71,47 @@ static void npuprof_tp_update_mask(void)
 	WRITE_ONCE(npuprof_attached_mask, mask);
 }
 
+static const char *npuprof_tp_owner(const struct npuprof_attach *a)
+{
+	return a->mod ? a->mod->name : "kernel";
+}
+
+/* Register the probe on @a's tracepoint; caller holds the mutex. */
+static void npuprof_tp_register(struct npuprof_attach *a)
+{
+	void *data = (void *)(uintptr_t)npuprof_tp_names[a->bit].event;
+	int ret;
+
+	if (a->registered)
+		return;
+	ret = tracepoint_probe_register(a->tp, npuprof_task_probe, data);
+	if (ret) {
+		pr_warn("npuprof: cannot attach to tracepoint %s of %s: error %d\n",
+			a->tp->name, npuprof_tp_owner(a), ret);
+		return;
+	}
+	a->registered = true;
+}
+
+/*
+ * Unregister the probe from @a's tracepoint; caller holds the mutex and
+ * waits (tracepoint_synchronize_unregister()) before freeing anything a
+ * probe still running may touch.
+ */
+static void npuprof_tp_unregister(struct npuprof_attach *a)
+{
+	void *data = (void *)(uintptr_t)npuprof_tp_names[a->bit].event;
+	int ret;
+
+	if (!a->registered)
+		return;
+	ret = tracepoint_probe_unregister(a->tp, npuprof_task_probe, data);
+	if (ret)
+		pr_warn("npuprof: detaching from tracepoint %s of %s failed: error %d\n",
+			a->tp->name, npuprof_tp_owner(a), ret);
+	a->registered = false;
+}
+
 static int npuprof_tp_bit(const char *name)
 {
 	unsigned int bit;
@@ -68,13 +122,15 @@ static int npuprof_tp_bit(const char *name)
 	return -ENOENT;
 }
 
-/* Attach the probe to @tp if it is one of ours; caller holds the mutex. */
+/*
+ * Remember @tp if it is one of ours, and register the probe on it if a
+ * session captures; caller holds the mutex.
+ */
 static void npuprof_tp_attach_one(struct tracepoint *tp, struct module *mod)
 {
-	void *data;
+	struct npuprof_attach *a;
 	int bit = npuprof_tp_bit(tp->name);
 	unsigned int i;
-	int ret;
 
 	if (bit < 0)
 		return;
@@ -86,37 +142,29 @@ static void npuprof_tp_attach_one(struct tracepoint *tp, struct module *mod)
 			tp->name, mod ? mod->name : "kernel", NPUPROF_MAX_ATTACH);
 		return;
 	}
-	data = (void *)(uintptr_t)npuprof_tp_names[bit].event;
-	ret = tracepoint_probe_register(tp, npuprof_task_probe, data);
-	if (ret) {
-		pr_warn("npuprof: cannot attach to tracepoint %s of %s: error %d\n",
-			tp->name, mod ? mod->name : "kernel", ret);
-		return;
-	}
-	npuprof_attached[i].tp = tp;
-	npuprof_attached[i].mod = mod;
-	npuprof_attached[i].bit = bit;
-	pr_info("npuprof: attached to tracepoint %s of %s\n", tp->name,
-		mod ? mod->name : "kernel");
+	a = &npuprof_attached[i];
+	a->tp = tp;
+	a->mod = mod;
+	a->bit = bit;
+	a->registered = false;
+	if (npuprof_tp_users)
+		npuprof_tp_register(a);
+	pr_info("npuprof: found tracepoint %s of %s\n", tp->name,
+		npuprof_tp_owner(a));
 }
 
-/* Detach every probe on tracepoints of @mod (NULL: built-in ones). */
+/* Forget every tracepoint of @mod (NULL: built-in ones), probes off. */
 static void npuprof_tp_detach_module(struct module *mod)
 {
 	struct npuprof_attach *a;
 	unsigned int i, n = 0;
-	int ret;
 
 	mutex_lock(&npuprof_tp_mutex);
 	for (i = 0; i < NPUPROF_MAX_ATTACH; i++) {
 		a = &npuprof_attached[i];
 		if (!a->tp || a->mod != mod)
 			continue;
-		ret = tracepoint_probe_unregister(a->tp, npuprof_task_probe,
-				(void *)(uintptr_t)npuprof_tp_names[a->bit].event);
-		if (ret)
-			pr_warn("npuprof: detaching from tracepoint %s failed: error %d\n",
-				a->tp->name, ret);
+		npuprof_tp_unregister(a);
 		a->tp = NULL;
 		a->mod = NULL;
 		n++;
@@ -167,8 +215,8 @@ static void npuprof_tp_scan_kernel(struct tracepoint *tp, void *priv)
 }
 
 /**
- * npuprof_tp_init() - attach to the driver tracepoints present now and
- * watch for modules coming and going
+ * npuprof_tp_init() - find the driver tracepoints present now and watch
+ * for modules coming and going
  *
  * Return: 0 (no driver loaded is not an error); or the error of
  * register_tracepoint_module_notifier(), with nothing left attached.
@@ -204,8 +252,49 @@ void npuprof_tp_exit(void)
 	tracepoint_synchronize_unregister();
 }
 
-/** npuprof_tp_attached() - bitmap of enum npuprof_tp_bit attached now. */
+/**
+ * npuprof_tp_attached() - bitmap of enum npuprof_tp_bit found now
+ *
+ * A tracepoint found has the probe registered only while a session
+ * captures (npuprof_tp_get()).
+ */
 u32 npuprof_tp_attached(void)
 {
 	return READ_ONCE(npuprof_attached_mask);
+}
+
+/**
+ * npuprof_tp_get() - a session starts capturing: probes on
+ *
+ * The first user registers the probe on every tracepoint found; later
+ * tracepoints (a driver loading) get it when found.  May sleep.
+ */
+void npuprof_tp_get(void)
+{
+	unsigned int i;
+
+	mutex_lock(&npuprof_tp_mutex);
+	if (!npuprof_tp_users++)
+		for (i = 0; i < NPUPROF_MAX_ATTACH; i++)
+			if (npuprof_attached[i].tp)
+				npuprof_tp_register(&npuprof_attached[i]);
+	mutex_unlock(&npuprof_tp_mutex);
+}
+
+/**
+ * npuprof_tp_put() - a session stops capturing: probes off after the last
+ *
+ * The caller must tracepoint_synchronize_unregister() before freeing
+ * anything a probe that was running may still touch.  May sleep.
+ */
+void npuprof_tp_put(void)
+{
+	unsigned int i;
+
+	mutex_lock(&npuprof_tp_mutex);
+	if (!WARN_ON(!npuprof_tp_users) && !--npuprof_tp_users)
+		for (i = 0; i < NPUPROF_MAX_ATTACH; i++)
+			if (npuprof_attached[i].tp)
+				npuprof_tp_unregister(&npuprof_attached[i]);
+	mutex_unlock(&npuprof_tp_mutex);
 }

@@ -15,6 +15,8 @@
  *            thread draining the rings as they fill (poll() at the
  *            module's watermark, npuprof_kring_consume()), default ring
  *            size of the loaded module
+ *   idle     an npuprof.ko session that owns this process (ADD_TGID) but
+ *            does not capture: what an attached, idle msprof costs
  *   bpf      bench/bpf/p2_ringbuf.bpf.c on the same tracepoint, one BPF
  *            ring buffer large enough for every record of the run (a
  *            power of two, at least 1 MiB per possible CPU), drained by a
@@ -171,6 +173,26 @@ static int run_npuprof(struct writer *w, int nw)
 	return ret;
 }
 
+/* A session that owns this process, capture off, for the whole run. */
+static int run_idle(struct writer *w, int nw)
+{
+	struct npuprof_kring *kr;
+	int ret;
+
+	ret = npuprof_kring_open(NULL, &kr);
+	if (!ret)
+		ret = npuprof_kring_add_tgid(kr, getpid());
+	if (ret) {
+		fprintf(stderr, "p2_event: /dev/npuprof: %s\n", strerror(-ret));
+		npuprof_kring_close(kr);
+		return 1;
+	}
+	ret = run_writers(w, nw);
+	printf("consumed=0 lost=0\n");
+	npuprof_kring_close(kr);
+	return ret;
+}
+
 static int count_bpf_rec(void *ctx, void *data, size_t size)
 {
 	(void)ctx;
@@ -303,15 +325,17 @@ int main(int argc, char **argv)
 
 	if (argc != 4 || (n = strtoull(argv[2], NULL, 10)) == 0 ||
 	    !(nw = parse_cpus(argv[3], n, w))) {
-		fprintf(stderr, "usage: p2_event none|npuprof|bpf N CPU[,CPU...]\n");
+		fprintf(stderr, "usage: p2_event none|npuprof|idle|bpf N CPU[,CPU...]\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "npuprof"))
 		return run_npuprof(w, nw);
+	if (!strcmp(argv[1], "idle"))
+		return run_idle(w, nw);
 	if (!strcmp(argv[1], "bpf"))
 		return run_bpf(w, nw);
 	if (strcmp(argv[1], "none")) {
-		fprintf(stderr, "p2_event: mode '%s': allowed none, npuprof, bpf\n",
+		fprintf(stderr, "p2_event: mode '%s': allowed none, npuprof, idle, bpf\n",
 			argv[1]);
 		return 2;
 	}

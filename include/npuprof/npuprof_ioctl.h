@@ -169,8 +169,10 @@ enum npuprof_tp_bit {
 };
 
 /**
- * struct npuprof_tp_status - which driver tracepoints are attached now
- * @attached: bitmap of enum npuprof_tp_bit
+ * struct npuprof_tp_status - which driver tracepoints npuprof found
+ * @attached: bitmap of enum npuprof_tp_bit: tracepoints of loaded drivers
+ *            npuprof watches; its probe is registered on them only while
+ *            some session captures (ENABLE to DISABLE)
  * @pad:      0
  */
 struct npuprof_tp_status {

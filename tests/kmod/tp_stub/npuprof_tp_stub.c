@@ -21,6 +21,10 @@
  *   device 3, stream 7, task_id n, task_type 0 (3 for stream sync),
  *   dev_ts 1000 + n, arg 10 * n, name "stub_kernel" ("" for sync).
  * Reading "seq" returns the last task id used.
+ * Reading "probes" returns how many probe functions are registered on each
+ * tracepoint now, "SUBMIT START END SYNC\n" (e.g. "1 1 1 1\n"): the
+ * tracepoint core's own list, so tests can see exactly when a consumer
+ * registers and unregisters.
  */
 #include <linux/atomic.h>
 #include <linux/completion.h>
@@ -30,7 +34,9 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 
 #define CREATE_TRACE_POINTS
@@ -196,6 +202,40 @@ static const struct file_operations stub_fire_fops = {
 	.llseek = noop_llseek,
 };
 
+/* Probe functions on @tp now, as its call site would see them. */
+static unsigned int stub_probe_count(struct tracepoint *tp)
+{
+	struct tracepoint_func *f;
+	unsigned int n = 0;
+
+	rcu_read_lock_sched();
+	f = rcu_dereference_sched(tp->funcs);
+	while (f && f[n].func)
+		n++;
+	rcu_read_unlock_sched();
+	return n;
+}
+
+static ssize_t stub_probes_read(struct file *file, char __user *ubuf,
+				size_t len, loff_t *ppos)
+{
+	char buf[64];
+	int n;
+
+	n = scnprintf(buf, sizeof(buf), "%u %u %u %u\n",
+		      stub_probe_count(&__tracepoint_npusim_task_submit),
+		      stub_probe_count(&__tracepoint_npusim_task_start),
+		      stub_probe_count(&__tracepoint_npusim_task_end),
+		      stub_probe_count(&__tracepoint_npusim_stream_sync));
+	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
+}
+
+static const struct file_operations stub_probes_fops = {
+	.owner = THIS_MODULE,
+	.read = stub_probes_read,
+	.llseek = default_llseek,
+};
+
 static int __init stub_init(void)
 {
 	hrtimer_init(&stub_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
@@ -203,6 +243,7 @@ static int __init stub_init(void)
 	stub_dir = debugfs_create_dir("npuprof_tp_stub", NULL);
 	debugfs_create_file("fire", 0200, stub_dir, NULL, &stub_fire_fops);
 	debugfs_create_atomic_t("seq", 0400, stub_dir, &stub_seq);
+	debugfs_create_file("probes", 0400, stub_dir, NULL, &stub_probes_fops);
 	return 0;
 }
 
