@@ -3,7 +3,8 @@
  * CSV writer for the summary files (export_csv.h).  Quoting follows
  * RFC 4180: a field holding a comma, a quote or a line break is put in
  * quotes with its quotes doubled, so kernel names from an application can
- * never shift a column.
+ * never shift a column.  Fields are formatted into the output buffer of
+ * export_out.h.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -19,34 +20,42 @@ char *export_fmt_us(int64_t ns, char *buf, size_t size)
 	return buf;
 }
 
-void csv_init(struct csv_writer *w, FILE *f)
+int csv_open(struct csv_writer *w, FILE *f)
 {
-	w->f = f;
 	w->col = 0;
+	return xout_open(&w->o, f);
 }
 
-static void sep(struct csv_writer *w)
+int csv_close(struct csv_writer *w)
+{
+	return xout_close(&w->o);
+}
+
+static inline void sep(struct csv_writer *w)
 {
 	if (w->col++)
-		fputc(',', w->f);
+		xout_char(&w->o, ',');
 }
 
 void csv_str(struct csv_writer *w, const char *s)
 {
+	const char *q;
+
 	sep(w);
 	if (!s || !*s)
 		return;
 	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, w->f);
+		xout_str(&w->o, s);
 		return;
 	}
-	fputc('"', w->f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', w->f);
-		fputc(*s, w->f);
+	xout_char(&w->o, '"');
+	while ((q = strchr(s, '"'))) {
+		xout_mem(&w->o, s, (size_t)(q + 1 - s));
+		xout_char(&w->o, '"');
+		s = q + 1;
 	}
-	fputc('"', w->f);
+	xout_str(&w->o, s);
+	xout_char(&w->o, '"');
 }
 
 void csv_header(struct csv_writer *w, const char *const *cols, size_t n)
@@ -60,32 +69,38 @@ void csv_header(struct csv_writer *w, const char *const *cols, size_t n)
 
 void csv_empty(struct csv_writer *w, unsigned int n)
 {
-	while (n--)
-		sep(w);
+	static const char commas[] = ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,";
+	unsigned int k;
+
+	if (n && !w->col++)
+		n--; /* the row's first field has no separator */
+	w->col += n;
+	for (; n; n -= k) {
+		k = n < sizeof(commas) - 1 ? n : (unsigned int)sizeof(commas) - 1;
+		xout_mem(&w->o, commas, k);
+	}
 }
 
 void csv_u64(struct csv_writer *w, uint64_t v)
 {
 	sep(w);
-	fprintf(w->f, "%" PRIu64, v);
+	xout_u64(&w->o, v);
 }
 
 void csv_us(struct csv_writer *w, int64_t ns)
 {
-	char buf[32];
-
 	sep(w);
-	fputs(export_fmt_us(ns, buf, sizeof(buf)), w->f);
+	xout_us(&w->o, ns);
 }
 
 void csv_real(struct csv_writer *w, double v)
 {
 	sep(w);
-	fprintf(w->f, "%.3f", v);
+	xout_fixed3(&w->o, v);
 }
 
 void csv_end_row(struct csv_writer *w)
 {
-	fputc('\n', w->f);
+	xout_char(&w->o, '\n');
 	w->col = 0;
 }
