@@ -7,7 +7,8 @@
  * huge, negative, -0 and random doubles; strings exactly as json_dumps()
  * escapes them (every ASCII byte, quote, backslash, control characters,
  * "/", DEL, non-ASCII UTF-8 of 2 to 4 bytes, random mixes); integers as
- * "%llu"/"%lld", hex as "0x%llx", times as export_fmt_us(), "%.3f"; and
+ * "%llu"/"%lld", hex as "0x%llx", times as export_fmt_us(), "%.3f";
+ * export_us_value() is the double strtod() reads from export_fmt_us(); and
  * pieces that cross the 1 MiB buffer reach the stream whole and in order.
  */
 #include <float.h>
@@ -216,6 +217,21 @@ static void numbers(void)
 			  xout_fixed3(&o_, d));
 	}
 	CHECK_OUT("-9223372036854775808", xout_i64(&o_, INT64_MIN));
+	for (i = 0; i < 2000000; i++) { /* ns of every size as a reader parses them */
+		int64_t ns = (int64_t)(next() >> (1 + next() % 63));
+		double d;
+
+		if (i < 1000)
+			ns = (((int64_t)1 << 53) - 500 + (int64_t)i) * (i & 1 ? 1 : 1000);
+		if (i % 7 == 0)
+			ns = -ns;
+		d = strtod(export_fmt_us(ns, us, sizeof(us)), NULL);
+		if (export_us_value(ns) != d) {
+			fprintf(stderr, "export_us_value(%lld) = %.17g, strtod %.17g\n",
+				(long long)ns, export_us_value(ns), d);
+			check_failures++;
+		}
+	}
 	CHECK_OUT("-9223372036854775.808", xout_us(&o_, INT64_MIN));
 }
 

@@ -7,6 +7,7 @@
  * export_out.h.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "export_csv.h"
@@ -18,6 +19,26 @@ char *export_fmt_us(int64_t ns, char *buf, size_t size)
 	snprintf(buf, size, "%s%" PRIu64 ".%03u", ns < 0 ? "-" : "", mag / 1000,
 		 (unsigned int)(mag % 1000));
 	return buf;
+}
+
+/*
+ * Below 2^53 ns, ns and 1000 are exact doubles and one division rounds
+ * once: the nearest double.  Above (while q = ns / 1000 is below 2^53, an
+ * exact double: past every clamped time), x = q + r / 1000 is at least 9e12,
+ * where doubles are at most 2^-10 apart; x lies at least 1 / (1000 *
+ * 2^10) from any halfway point unless it is one (r a multiple of 125,
+ * when r / 1000 is exact), and r / 1000 is off by at most 2^-54, so
+ * rounding q + r / 1000.0 once gives the same double.
+ */
+double export_us_value(int64_t ns)
+{
+	char buf[32];
+
+	if (ns >= 0 && ns < (int64_t)1 << 53)
+		return (double)ns / 1000.0;
+	if (ns >= 0 && ns / 1000 < (int64_t)1 << 53)
+		return (double)(ns / 1000) + (double)(ns % 1000) / 1000.0;
+	return strtod(export_fmt_us(ns, buf, sizeof(buf)), NULL);
 }
 
 int csv_open(struct csv_writer *w, FILE *f)

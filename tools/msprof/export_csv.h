@@ -26,6 +26,12 @@ struct csv_writer {
 /** export_fmt_us() - "<us>.<3 digits>" of @ns into @buf; returns @buf. */
 char *export_fmt_us(int64_t ns, char *buf, size_t size);
 
+/**
+ * export_us_value() - the double a reader parses from export_fmt_us()'s
+ * text of @ns (strtod's: the double nearest @ns / 1000), without the text.
+ */
+double export_us_value(int64_t ns);
+
 /** csv_open() - start writing CSV to @f.  Return: 0 or -ENOMEM (write nothing then). */
 int csv_open(struct csv_writer *w, FILE *f);
 

@@ -165,9 +165,7 @@ static void emit_device_meta(struct tl_writer *w, const struct export_model *m)
 /* The double a reader gets from the "<us>.<3 digits>" text of @ns. */
 static double parsed_us(int64_t ns)
 {
-	char buf[32];
-
-	return strtod(export_fmt_us(ns, buf, sizeof(buf)), NULL);
+	return export_us_value(ns);
 }
 
 /*
