@@ -11,16 +11,32 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/** struct csv_writer - row state; @col counts fields in the current row. */
+#include "export_out.h"
+
+/**
+ * struct csv_writer - a CSV file being written
+ * @o:   its output buffer
+ * @col: fields in the current row
+ */
 struct csv_writer {
-	FILE *f;
+	struct xout o;
 	unsigned int col;
 };
 
 /** export_fmt_us() - "<us>.<3 digits>" of @ns into @buf; returns @buf. */
 char *export_fmt_us(int64_t ns, char *buf, size_t size);
 
-void csv_init(struct csv_writer *w, FILE *f);
+/**
+ * export_us_value() - the double a reader parses from export_fmt_us()'s
+ * text of @ns (strtod's: the double nearest @ns / 1000), without the text.
+ */
+double export_us_value(int64_t ns);
+
+/** csv_open() - start writing CSV to @f.  Return: 0 or -ENOMEM (write nothing then). */
+int csv_open(struct csv_writer *w, FILE *f);
+
+/** csv_close() - flush to the stream.  Return: 0, or the write's -errno. */
+int csv_close(struct csv_writer *w);
 
 /** csv_header() - write @n column names as the first row. */
 void csv_header(struct csv_writer *w, const char *const *cols, size_t n);

@@ -307,9 +307,19 @@ const char *xm_task_type(const struct xm_task *t, char *buf, size_t size)
 	return buf;
 }
 
-/* @name (a record's name field, copied) as text in @buf; returns @buf. */
+/*
+ * @name (a record's name field, copied: NUL-terminated) as text.  Printable
+ * ASCII is its own text (name_text.h escapes nothing in it): @name itself
+ * is returned, without a copy per event; else the text, in @buf.
+ */
 static const char *name_text(const char *name, char *buf, size_t size)
 {
+	size_t i;
+
+	for (i = 0; i < NPUPROF_NAME_LEN && name[i] >= 0x20 && name[i] <= 0x7e; i++)
+		;
+	if (!name[i] && i < size)
+		return name;
 	npuprof_name_text(buf, size, name, NPUPROF_NAME_LEN);
 	return buf;
 }

@@ -308,12 +308,13 @@ const char *xm_api_name(const struct xm_call *c, char *buf, size_t size);
  * The name fields of calls and tasks hold the bytes the app handed over.
  * Writers never print them directly: the accessors below give their text
  * under the rule of name_text.h, in @buf, which must have XM_TEXT_LEN
- * bytes.
+ * bytes, or (a name that is printable ASCII, its own text) the name field
+ * itself: use the returned pointer, not @buf.
  */
 
 /**
  * xm_call_name() - text of the op type / kernel name a call carried, ""
- * when it carried none.  Returns @buf.
+ * when it carried none.  Returns @buf or the name field.
  */
 const char *xm_call_name(const struct xm_call *c, char *buf, size_t size);
 

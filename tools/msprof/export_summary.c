@@ -120,9 +120,12 @@ int export_write_api_statistic(const struct export_model *m, FILE *f)
 	size_t i, n;
 	int err = export_api_stats(m, &s, &n);
 
-	if (err)
+	if (!err)
+		err = csv_open(&w, f);
+	if (err) {
+		free(s);
 		return err;
-	csv_init(&w, f);
+	}
 	csv_header(&w, api_statistic_cols, ARRAY_LEN(api_statistic_cols));
 	for (i = 0; i < n; i++) {
 		csv_str(&w, "host");
@@ -133,7 +136,7 @@ int export_write_api_statistic(const struct export_model *m, FILE *f)
 		csv_end_row(&w);
 	}
 	free(s);
-	return 0;
+	return csv_close(&w);
 }
 
 /*
@@ -226,17 +229,17 @@ int export_write_op_summary(const struct export_model *m, FILE *f)
 	if (!wait)
 		return -ENOMEM;
 	idx = tasks_by_start(m, 1, &n);
-	if (!idx) {
+	if (!idx || csv_open(&w, f)) {
+		free(idx);
 		free(wait);
 		return -ENOMEM;
 	}
-	csv_init(&w, f);
 	csv_header(&w, op_summary_cols, ARRAY_LEN(op_summary_cols));
 	for (i = 0; i < n; i++)
 		op_summary_row(&w, m, &m->tasks[idx[i]], wait[idx[i]]);
 	free(idx);
 	free(wait);
-	return 0;
+	return csv_close(&w);
 }
 
 static int cmp_op_stat(const void *pa, const void *pb)
@@ -306,9 +309,12 @@ int export_write_op_statistic(const struct export_model *m, FILE *f)
 	size_t i, j, n;
 	int err = export_op_stats(m, &s, &n);
 
-	if (err)
+	if (!err)
+		err = csv_open(&w, f);
+	if (err) {
+		free(s);
 		return err;
-	csv_init(&w, f);
+	}
 	csv_header(&w, op_statistic_cols, ARRAY_LEN(op_statistic_cols));
 	for (i = 0; i < n; i++) {
 		int64_t dev_total = 0;
@@ -325,7 +331,7 @@ int export_write_op_statistic(const struct export_model *m, FILE *f)
 		csv_end_row(&w);
 	}
 	free(s);
-	return 0;
+	return csv_close(&w);
 }
 
 int export_write_task_time(const struct export_model *m, FILE *f)
@@ -335,9 +341,10 @@ int export_write_task_time(const struct export_model *m, FILE *f)
 	char b1[XM_TEXT_LEN], b2[32];
 
 	idx = tasks_by_start(m, 0, &n);
-	if (!idx)
+	if (!idx || csv_open(&w, f)) {
+		free(idx);
 		return -ENOMEM;
-	csv_init(&w, f);
+	}
 	csv_header(&w, task_time_cols, ARRAY_LEN(task_time_cols));
 	for (i = 0; i < n; i++) {
 		const struct xm_task *t = &m->tasks[idx[i]];
@@ -353,5 +360,5 @@ int export_write_task_time(const struct export_model *m, FILE *f)
 		csv_end_row(&w);
 	}
 	free(idx);
-	return 0;
+	return csv_close(&w);
 }

@@ -3,8 +3,8 @@
  * The summary CSVs of mindstudio_profiler_output/ (msprof.md section 4):
  * api_statistic, op_summary, op_statistic and task_time, with msprof's
  * column names.  Columns we have no data for are left empty, never filled
- * with a guess.  Each writer returns 0 or -ENOMEM; the caller checks the
- * stream for write errors when it closes it.
+ * with a guess.  Each writer returns 0, -ENOMEM, or the -errno of a
+ * failed write to its stream (rows go to it a 1 MiB buffer at a time).
  */
 #ifndef MSPROF_EXPORT_SUMMARY_H
 #define MSPROF_EXPORT_SUMMARY_H

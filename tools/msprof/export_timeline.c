@@ -17,6 +17,11 @@
  * so host ns survive exactly; dur is a number of us, chosen so that readers
  * which parse ts into a double see slices nest as they do
  * (export_tl_end_ns()).
+ *
+ * Events are formatted by hand into one output buffer (export_out.h),
+ * byte for byte as jansson's compact dump of the same object printed them
+ * (keys in the order they were added, dur with 15 significant digits);
+ * only the outcome's args, one small object, still go through jansson.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -29,109 +34,138 @@
 #include <npuprof/record.h>
 
 #include "export_csv.h"
+#include "export_out.h"
 #include "export_outcome.h"
 #include "export_timeline.h"
 
 /* dur needs 3 decimals of up to ~1e9 us: 15 digits print it without noise. */
-#define TL_DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15))
+#define TL_REAL_PRECISION 15
+#define TL_DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(TL_REAL_PRECISION))
 
 struct tl_writer {
-	FILE *f;
+	struct xout o;
 	size_t events;
 };
 
-/* Write one event (steals @ev).  Return 0, -ENOMEM (ev NULL) or -EIO. */
-static int emit(struct tl_writer *w, json_t *ev)
+/* Start an event: the array's "[" or the separator from the last one. */
+static struct xout *ev_begin(struct tl_writer *w)
 {
-	int err = 0;
-
-	if (!ev)
-		return -ENOMEM;
-	fputs(w->events++ ? ",\n" : "[\n", w->f);
-	if (json_dumpf(ev, w->f, TL_DUMP_FLAGS))
-		err = -EIO;
-	json_decref(ev);
-	return err;
+	if (w->events++)
+		XOUT_LIT(&w->o, ",\n");
+	else
+		XOUT_LIT(&w->o, "[\n");
+	return &w->o;
 }
 
-static json_t *meta(int64_t pid, int64_t tid, const char *name, json_t *args)
+/* ,"<key>":<v> for keys that need no escaping (the literals below). */
+#define KEY(o, k) XOUT_LIT(o, ",\"" k "\":")
+
+/* A time as the string "<us>.<3 digits>". */
+static void ts_str(struct xout *o, int64_t ns)
 {
-	return json_pack("{s:s, s:s, s:I, s:I, s:o}", "name", name, "ph", "M", "pid",
-			 (json_int_t)pid, "tid", (json_int_t)tid, "args", args);
+	xout_char(o, '"');
+	xout_us(o, ns);
+	xout_char(o, '"');
 }
 
-static int emit_process(struct tl_writer *w, int64_t pid, const char *name, const char *label,
-			int sort)
+/* {"name":@name,"ph":"M","pid":@pid,"tid":@tid,"args":{ -- args follow. */
+static struct xout *meta_begin(struct tl_writer *w, int64_t pid, int64_t tid, const char *name)
 {
-	int err;
+	struct xout *o = ev_begin(w);
 
-	err = emit(w, meta(pid, 0, "process_name", json_pack("{s:s}", "name", name)));
-	if (!err)
-		err = emit(w, meta(pid, 0, "process_labels", json_pack("{s:s}", "labels", label)));
-	if (!err)
-		err = emit(w, meta(pid, 0, "process_sort_index",
-				   json_pack("{s:i}", "sort_index", sort)));
-	return err;
+	XOUT_LIT(o, "{\"name\":");
+	xout_json_str(o, name);
+	XOUT_LIT(o, ",\"ph\":\"M\"");
+	KEY(o, "pid");
+	xout_i64(o, pid);
+	KEY(o, "tid");
+	xout_i64(o, tid);
+	KEY(o, "args");
+	return o;
 }
 
-static int emit_thread(struct tl_writer *w, int64_t pid, uint32_t tid, const char *fmt)
+/* A metadata event whose args are {"@key":"@val"}. */
+static void meta_str(struct tl_writer *w, int64_t pid, int64_t tid, const char *name,
+		     const char *key, const char *val)
+{
+	struct xout *o = meta_begin(w, pid, tid, name);
+
+	XOUT_LIT(o, "{");
+	xout_json_str(o, key);
+	xout_char(o, ':');
+	xout_json_str(o, val);
+	XOUT_LIT(o, "}}");
+}
+
+/* A metadata event whose args are {"sort_index":@idx}. */
+static void meta_sort(struct tl_writer *w, int64_t pid, int64_t tid, const char *name,
+		      int64_t idx)
+{
+	struct xout *o = meta_begin(w, pid, tid, name);
+
+	XOUT_LIT(o, "{\"sort_index\":");
+	xout_i64(o, idx);
+	XOUT_LIT(o, "}}");
+}
+
+static void emit_process(struct tl_writer *w, int64_t pid, const char *name, const char *label,
+			 int sort)
+{
+	meta_str(w, pid, 0, "process_name", "name", name);
+	meta_str(w, pid, 0, "process_labels", "labels", label);
+	meta_sort(w, pid, 0, "process_sort_index", sort);
+}
+
+/* @what: "Thread" or "Stream"; the row is named "<what> <tid>". */
+static void emit_thread(struct tl_writer *w, int64_t pid, uint32_t tid, const char *what)
 {
 	char name[48];
-	int err;
 
-	snprintf(name, sizeof(name), fmt, tid);
-	err = emit(w, meta(pid, tid, "thread_name", json_pack("{s:s}", "name", name)));
-	if (!err)
-		err = emit(w, meta(pid, tid, "thread_sort_index",
-				   json_pack("{s:I}", "sort_index", (json_int_t)tid)));
-	return err;
+	snprintf(name, sizeof(name), "%s %u", what, tid);
+	meta_str(w, pid, tid, "thread_name", "name", name);
+	meta_sort(w, pid, tid, "thread_sort_index", tid);
 }
 
 /* "CANN" and a row per host thread that made a call. */
-static int emit_host_meta(struct tl_writer *w, const struct export_model *m)
+static void emit_host_meta(struct tl_writer *w, const struct export_model *m)
 {
 	int64_t pid = export_trace_pid(m->app_pid, EXPORT_HOST_DEV);
 	size_t i;
-	int err = emit_process(w, pid, "CANN", "CPU", 7);
 
-	for (i = 0; !err && i < m->n_calls; i++) /* calls[] is sorted by (pid, tid) */
+	emit_process(w, pid, "CANN", "CPU", 7);
+	for (i = 0; i < m->n_calls; i++) /* calls[] is sorted by (pid, tid) */
 		if (!i || m->calls[i].tid != m->calls[i - 1].tid)
-			err = emit_thread(w, pid, m->calls[i].tid, "Thread %u");
-	return err;
+			emit_thread(w, pid, m->calls[i].tid, "Thread");
 }
 
 /* "Ascend Hardware" per device, a row per stream that has a drawn task. */
-static int emit_device_meta(struct tl_writer *w, const struct export_model *m)
+static void emit_device_meta(struct tl_writer *w, const struct export_model *m)
 {
 	const struct xm_task *prev = NULL;
 	char label[32];
 	size_t i;
-	int err = 0;
 
-	for (i = 0; !err && i < m->n_devs; i++) {
+	for (i = 0; i < m->n_devs; i++) {
 		snprintf(label, sizeof(label), "NPU %u", m->devs[i].id);
-		err = emit_process(w, export_trace_pid(m->app_pid, m->devs[i].id),
-				   "Ascend Hardware", label, 14);
+		emit_process(w, export_trace_pid(m->app_pid, m->devs[i].id), "Ascend Hardware",
+			     label, 14);
 	}
-	for (i = 0; !err && i < m->n_tasks; i++) { /* sorted by (device, stream) */
+	for (i = 0; i < m->n_tasks; i++) { /* sorted by (device, stream) */
 		const struct xm_task *t = &m->tasks[i];
 
 		if (!t->drawn)
 			continue;
 		if (!prev || prev->device != t->device || prev->stream != t->stream)
-			err = emit_thread(w, export_trace_pid(m->app_pid, t->device), t->stream,
-					  "Stream %u");
+			emit_thread(w, export_trace_pid(m->app_pid, t->device), t->stream,
+				    "Stream");
 		prev = t;
 	}
-	return err;
 }
 
 /* The double a reader gets from the "<us>.<3 digits>" text of @ns. */
 static double parsed_us(int64_t ns)
 {
-	char buf[32];
-
-	return strtod(export_fmt_us(ns, buf, sizeof(buf)), NULL);
+	return export_us_value(ns);
 }
 
 /*
@@ -176,43 +210,68 @@ int64_t export_tl_end_ns(int64_t start_ns, int64_t end_ns)
 	return lo;
 }
 
-static json_t *x_event(const char *name, int64_t pid, uint32_t tid, int64_t ts_ns, int64_t dur_ns,
-		       json_t *args)
+/*
+ * An X event up to its args: {"name":..,"ph":"X","pid":..,"tid":..,
+ * "ts":"..","dur":..,"args":{ -- the args follow.
+ */
+static struct xout *x_begin(struct tl_writer *w, const char *name, int64_t pid, uint32_t tid,
+			    int64_t ts_ns, int64_t dur_ns)
 {
-	char ts[32];
+	struct xout *o = ev_begin(w);
 
-	return json_pack("{s:s, s:s, s:I, s:I, s:s, s:f, s:o}", "name", name, "ph", "X", "pid",
-			 (json_int_t)pid, "tid", (json_int_t)tid, "ts",
-			 export_fmt_us(ts_ns, ts, sizeof(ts)), "dur", (double)dur_ns / 1000.0,
-			 "args", args);
+	XOUT_LIT(o, "{\"name\":");
+	xout_json_str(o, name);
+	XOUT_LIT(o, ",\"ph\":\"X\"");
+	KEY(o, "pid");
+	xout_i64(o, pid);
+	KEY(o, "tid");
+	xout_u64(o, tid);
+	KEY(o, "ts");
+	ts_str(o, ts_ns);
+	KEY(o, "dur");
+	xout_json_real(o, (double)dur_ns / 1000.0, TL_REAL_PRECISION);
+	XOUT_LIT(o, ",\"args\":{");
+	return o;
 }
 
-static json_t *call_args(const struct xm_call *c)
+static void call_args(struct xout *o, const struct xm_call *c)
 {
-	json_t *a = json_pack("{s:s, s:i, s:I}", "level", "AscendCL", "Return Code", (int)c->ret,
-			      "Thread Id", (json_int_t)c->tid);
-	char buf[32], name[XM_TEXT_LEN];
+	char name[XM_TEXT_LEN];
 
-	if (!a)
-		return NULL;
-	if (c->device >= 0)
-		json_object_set_new(a, "Device Id", json_integer(c->device));
-	if (c->stream) {
-		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)c->stream);
-		json_object_set_new(a, "Stream", json_string(buf));
+	XOUT_LIT(o, "\"level\":\"AscendCL\"");
+	KEY(o, "Return Code");
+	xout_i64(o, c->ret);
+	KEY(o, "Thread Id");
+	xout_u64(o, c->tid);
+	if (c->device >= 0) {
+		KEY(o, "Device Id");
+		xout_i64(o, c->device);
 	}
-	if (c->bytes)
-		json_object_set_new(a, "Bytes", json_integer((json_int_t)c->bytes));
-	if (c->api == NPUPROF_API_RT_MEMCPY || c->api == NPUPROF_API_RT_MEMCPY_ASYNC)
-		json_object_set_new(a, "Memcpy Kind", json_integer(c->kind));
-	if (c->name[0])
-		json_object_set_new(a, c->api == NPUPROF_API_OP_EXECUTE_V2 ? "Op Type" : "Kernel Name",
-				    json_string(xm_call_name(c, name, sizeof(name))));
-	if (c->has_sync)
-		json_object_set_new(a, "Sync Wait(us)",
-				    json_string(export_fmt_us((int64_t)c->sync_wait_ns, buf,
-							      sizeof(buf))));
-	return a;
+	if (c->stream) {
+		KEY(o, "Stream");
+		xout_char(o, '"');
+		xout_hex(o, c->stream);
+		xout_char(o, '"');
+	}
+	if (c->bytes) {
+		KEY(o, "Bytes");
+		xout_i64(o, (int64_t)c->bytes); /* a json_int_t, as jansson had it */
+	}
+	if (c->api == NPUPROF_API_RT_MEMCPY || c->api == NPUPROF_API_RT_MEMCPY_ASYNC) {
+		KEY(o, "Memcpy Kind");
+		xout_u64(o, c->kind);
+	}
+	if (c->name[0]) {
+		if (c->api == NPUPROF_API_OP_EXECUTE_V2)
+			KEY(o, "Op Type");
+		else
+			KEY(o, "Kernel Name");
+		xout_json_str(o, xm_call_name(c, name, sizeof(name)));
+	}
+	if (c->has_sync) {
+		KEY(o, "Sync Wait(us)");
+		ts_str(o, (int64_t)c->sync_wait_ns);
+	}
 }
 
 /*
@@ -227,12 +286,13 @@ static int emit_calls(struct tl_writer *w, const struct export_model *m)
 	int64_t *open = malloc((m->n_calls ? m->n_calls : 1) * sizeof(*open));
 	size_t i, depth = 0;
 	char buf[32];
-	int err = open ? 0 : -ENOMEM;
 
-	for (i = 0; !err && i < m->n_calls; i++) {
+	if (!open)
+		return -ENOMEM;
+	for (i = 0; i < m->n_calls; i++) {
 		const struct xm_call *c = &m->calls[i];
 		int64_t entry = (int64_t)c->entry_ns, end = (int64_t)c->exit_ns;
-		json_t *ev;
+		struct xout *o;
 
 		if (i && (c->pid != c[-1].pid || c->tid != c[-1].tid))
 			depth = 0;
@@ -242,91 +302,100 @@ static int emit_calls(struct tl_writer *w, const struct export_model *m)
 			end = open[depth - 1];
 		end = export_tl_end_ns(entry, end);
 		open[depth++] = end;
-		ev = x_event(xm_api_name(c, buf, sizeof(buf)), pid, c->tid, entry, end - entry,
-			     call_args(c));
-		if (ev)
-			json_object_set_new(ev, "cat", json_string("AscendCL"));
-		err = emit(w, ev);
+		o = x_begin(w, xm_api_name(c, buf, sizeof(buf)), pid, c->tid, entry, end - entry);
+		call_args(o, c);
+		XOUT_LIT(o, "},\"cat\":\"AscendCL\"}");
 	}
 	free(open);
-	return err;
+	return 0;
 }
 
-static json_t *task_args(const struct xm_task *t)
+static void task_args(struct xout *o, const struct xm_task *t)
 {
-	char type[32], buf[32];
-	json_t *a = json_pack("{s:s, s:I, s:I, s:I, s:I}", "Task Type",
-			      xm_task_type(t, type, sizeof(type)), "Stream Id",
-			      (json_int_t)t->stream, "Task Id", (json_int_t)t->task_id,
-			      "Device Start(count)", (json_int_t)t->start_dev,
-			      "Device End(count)", (json_int_t)t->end_dev);
+	char type[32];
 
-	if (!a)
-		return NULL;
-	if (t->have & XM_HAVE_SUBMIT)
-		json_object_set_new(a, "Submit Time(us)",
-				    json_string(export_fmt_us((int64_t)t->submit_ns, buf,
-							      sizeof(buf))));
-	if (t->type == NPUPROF_TT_MEMCPY)
-		json_object_set_new(a, "Bytes", json_integer((json_int_t)t->arg));
-	if (t->flow_id)
-		json_object_set_new(a, "connection_id", json_integer((json_int_t)t->flow_id));
-	return a;
+	XOUT_LIT(o, "\"Task Type\":");
+	xout_json_str(o, xm_task_type(t, type, sizeof(type)));
+	KEY(o, "Stream Id");
+	xout_u64(o, t->stream);
+	KEY(o, "Task Id");
+	xout_u64(o, t->task_id);
+	KEY(o, "Device Start(count)");
+	xout_i64(o, (int64_t)t->start_dev); /* json_int_t, as jansson had them */
+	KEY(o, "Device End(count)");
+	xout_i64(o, (int64_t)t->end_dev);
+	if (t->have & XM_HAVE_SUBMIT) {
+		KEY(o, "Submit Time(us)");
+		ts_str(o, (int64_t)t->submit_ns);
+	}
+	if (t->type == NPUPROF_TT_MEMCPY) {
+		KEY(o, "Bytes");
+		xout_i64(o, (int64_t)t->arg);
+	}
+	if (t->flow_id) {
+		KEY(o, "connection_id");
+		xout_i64(o, (int64_t)t->flow_id);
+	}
 }
 
-static int emit_tasks(struct tl_writer *w, const struct export_model *m)
+static void emit_tasks(struct tl_writer *w, const struct export_model *m)
 {
 	char buf[XM_TEXT_LEN];
 	size_t i;
-	int err = 0;
 
-	for (i = 0; !err && i < m->n_tasks; i++) {
+	for (i = 0; i < m->n_tasks; i++) {
 		const struct xm_task *t = &m->tasks[i];
+		struct xout *o;
 
 		if (!t->drawn)
 			continue; /* no invented times for tasks cut by the window */
 		/* tasks of one stream run one after another: none encloses another */
-		err = emit(w, x_event(xm_task_name(m, t, buf, sizeof(buf)),
-				      export_trace_pid(m->app_pid, t->device), t->stream, t->start_ns,
-				      export_tl_end_ns(t->start_ns, t->end_ns) - t->start_ns,
-				      task_args(t)));
+		o = x_begin(w, xm_task_name(m, t, buf, sizeof(buf)),
+			    export_trace_pid(m->app_pid, t->device), t->stream, t->start_ns,
+			    export_tl_end_ns(t->start_ns, t->end_ns) - t->start_ns);
+		task_args(o, t);
+		XOUT_LIT(o, "}}");
 	}
-	return err;
 }
 
-static json_t *flow_event(const char *ph, uint64_t id, int64_t pid, uint32_t tid, int64_t ts_ns)
+/* One end of a HostToDevice flow: @ph "s" or "f". */
+static void flow_event(struct tl_writer *w, char ph, uint64_t id, int64_t pid, uint32_t tid,
+		       int64_t ts_ns)
 {
-	char ts[32];
-	json_t *ev = json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:s}", "name", "HostToDevice",
-			       "ph", ph, "cat", "HostToDevice", "id", (json_int_t)id, "pid",
-			       (json_int_t)pid, "tid", (json_int_t)tid, "ts",
-			       export_fmt_us(ts_ns, ts, sizeof(ts)));
+	struct xout *o = ev_begin(w);
 
-	if (ev && ph[0] == 'f')
-		json_object_set_new(ev, "bp", json_string("e"));
-	return ev;
+	XOUT_LIT(o, "{\"name\":\"HostToDevice\",\"ph\":\"");
+	xout_char(o, ph);
+	XOUT_LIT(o, "\",\"cat\":\"HostToDevice\"");
+	KEY(o, "id");
+	xout_i64(o, (int64_t)id);
+	KEY(o, "pid");
+	xout_i64(o, pid);
+	KEY(o, "tid");
+	xout_u64(o, tid);
+	KEY(o, "ts");
+	ts_str(o, ts_ns);
+	if (ph == 'f')
+		XOUT_LIT(o, ",\"bp\":\"e\"");
+	xout_char(o, '}');
 }
 
-static int emit_flows(struct tl_writer *w, const struct export_model *m)
+static void emit_flows(struct tl_writer *w, const struct export_model *m)
 {
 	int64_t host = export_trace_pid(m->app_pid, EXPORT_HOST_DEV);
 	size_t i;
-	int err = 0;
 
-	for (i = 0; !err && i < m->n_tasks; i++) {
+	for (i = 0; i < m->n_tasks; i++) {
 		const struct xm_task *t = &m->tasks[i];
 		const struct xm_call *c;
 
 		if (!t->flow_id)
 			continue;
 		c = &m->calls[t->call];
-		err = emit(w, flow_event("s", t->flow_id, host, c->tid, (int64_t)c->entry_ns));
-		if (!err)
-			err = emit(w, flow_event("f", t->flow_id,
-						 export_trace_pid(m->app_pid, t->device), t->stream,
-						 t->start_ns));
+		flow_event(w, 's', t->flow_id, host, c->tid, (int64_t)c->entry_ns);
+		flow_event(w, 'f', t->flow_id, export_trace_pid(m->app_pid, t->device), t->stream,
+			   t->start_ns);
 	}
-	return err;
 }
 
 /*
@@ -334,35 +403,46 @@ static int emit_flows(struct tl_writer *w, const struct export_model *m)
  * "npuprof_capture": trace viewers skip metadata names they do not know,
  * so CANN's tools read the file as before, and a script finds whether the
  * data is complete, why not, and the records lost (export_outcome.h).
+ * One small object: jansson dumps its args.
  */
 static int emit_outcome(struct tl_writer *w, const struct export_model *m)
 {
 	json_t *args = export_outcome_json(m);
+	char *text = args ? json_dumps(args, TL_DUMP_FLAGS) : NULL;
+	struct xout *o;
 
-	if (!args)
+	json_decref(args);
+	if (!text)
 		return -ENOMEM;
-	return emit(w, meta(export_trace_pid(m->app_pid, EXPORT_HOST_DEV), 0, "npuprof_capture",
-			    args));
+	o = meta_begin(w, export_trace_pid(m->app_pid, EXPORT_HOST_DEV), 0, "npuprof_capture");
+	xout_str(o, text);
+	xout_char(o, '}');
+	free(text);
+	return 0;
 }
 
 int export_write_timeline(const struct export_model *m, FILE *f)
 {
-	struct tl_writer w = { .f = f };
-	int err;
+	struct tl_writer w = { .events = 0 };
+	int err = xout_open(&w.o, f);
 
-	err = emit_host_meta(&w, m);
-	if (!err)
-		err = emit_outcome(&w, m);
-	if (!err)
-		err = emit_device_meta(&w, m);
-	if (!err)
-		err = emit_calls(&w, m);
-	if (!err)
-		err = emit_tasks(&w, m);
-	if (!err)
-		err = emit_flows(&w, m);
 	if (err)
 		return err;
-	fputs(w.events ? "\n]\n" : "[]\n", f);
-	return ferror(f) ? -EIO : 0;
+	emit_host_meta(&w, m);
+	err = emit_outcome(&w, m);
+	if (!err) {
+		emit_device_meta(&w, m);
+		err = emit_calls(&w, m);
+	}
+	if (err) {
+		xout_close(&w.o);
+		return err;
+	}
+	emit_tasks(&w, m);
+	emit_flows(&w, m);
+	if (w.events)
+		XOUT_LIT(&w.o, "\n]\n");
+	else
+		XOUT_LIT(&w.o, "[]\n");
+	return xout_close(&w.o);
 }

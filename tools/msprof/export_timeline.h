@@ -50,10 +50,10 @@ int64_t export_tl_end_ns(int64_t start_ns, int64_t end_ns);
 /**
  * export_write_timeline() - write the trace of @m to @f
  *
- * One event at a time (each built as a small jansson object, dumped and
- * freed), so the file is never held in memory as one JSON tree.
+ * One event at a time, formatted into a 1 MiB buffer that goes to @f
+ * whole, so the file is never held in memory as one JSON tree.
  *
- * Return: 0; -ENOMEM; -EIO when writing to @f failed.
+ * Return: 0; -ENOMEM; the -errno of a failed write to @f (-EIO if none).
  */
 int export_write_timeline(const struct export_model *m, FILE *f);
 
