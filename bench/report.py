@@ -3,13 +3,14 @@
 """Gather the rows every benchmark wrote (DIR/rows/*.jsonl, bench/row.py)
 into DIR/bench.json and print them as one table.
 
-  bench/report.py DIR [--require P1,P2,...]
+  bench/report.py DIR [--require P1,P2,...] [--markdown]
 
 bench.json: {"rows": [row, ...], "environments": [...distinct...]}, rows in
 benchmark order (P1, P2, ...), each as bench/row.py wrote it.  With
 --require, exits 1 when a listed benchmark has no row, or a row has no
 npuprof figure (the smoke test in make check uses this; timing never fails
-it).
+it).  --markdown prints the table as one Markdown table instead (the
+README's performance section is made with it).
 """
 import glob
 import json
@@ -76,6 +77,23 @@ def print_table(rows):
             print(f"    note: {note}")
 
 
+def print_markdown(rows):
+    print("| | case | npuprof | baselines (same run) | ratio | goal | where |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        base = "; ".join(
+            f"{k} {fmt(v)}" if v is not None else f"{k} n/a"
+            for k, v in r["baselines"].items())
+        ratios = "; ".join(f"{k} {fmt(v)}x" for k, v in r["ratios"].items())
+        met = {True: "met", False: "**missed**", None: ""}[r["goal_met"]]
+        goal = f"{r['goal']}: {met}" if r["goal"] else ""
+        e = r["environment"]
+        where = "VM (TCG)" if e.get("software_emulation") else e["where"]
+        cell = lambda t: str(t).replace("|", "/")
+        print(f"| {r['benchmark']} | {cell(r['case'])} | {fmt(r['npuprof'])} {cell(r['unit'])} "
+              f"| {cell(base)} | {cell(ratios)} | {cell(goal)} | {where} |")
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit("usage: report.py DIR [--require P1,P2,...]")
@@ -88,8 +106,11 @@ def main():
     with open(os.path.join(out, "bench.json"), "w") as f:
         json.dump({"rows": rows, "environments": envs}, f, indent=1)
         f.write("\n")
-    print_table(rows)
-    print(f"\n{len(rows)} rows; {os.path.join(out, 'bench.json')}")
+    if "--markdown" in sys.argv:
+        print_markdown(rows)
+    else:
+        print_table(rows)
+        print(f"\n{len(rows)} rows; {os.path.join(out, 'bench.json')}")
     if "--require" in sys.argv:
         want = sys.argv[sys.argv.index("--require") + 1].split(",")
         bad = [b for b in want if not any(r["benchmark"] == b for r in rows)]
