@@ -151,7 +151,10 @@ static double run_drain(const char *dir, uint64_t records, uint64_t *file_bytes)
 	static struct src s;
 	char prof[4096];
 	struct npuprof_drain_route route = { .pid = 4242 };
-	struct npuprof_drain_config cfg = { .routes = &route, .nr_routes = 1 };
+	/* P3_ZSTD_LEVEL: try another level than the drain's default */
+	struct npuprof_drain_config cfg = { .routes = &route, .nr_routes = 1,
+					    .zstd_level = getenv("P3_ZSTD_LEVEL") ?
+							  atoi(getenv("P3_ZSTD_LEVEL")) : 0 };
 	struct npuprof_drain_source ds = { .name = "memring", .source = NPUPROF_SRC_KMOD,
 					   .nr_cpus = NR_RINGS, .obj = &s,
 					   .consume = src_consume, .stats = src_stats };
