@@ -4,6 +4,12 @@
  * the per-device and per-file state shared by npusim_main.c (module,
  * parameters, device clock, /dev/davinciN, ioctl dispatch) and
  * npusim_stream.c (streams, tasks, the timers that run them, tracepoints).
+ *
+ * npusim_bench.c is the benchmark hook: writing "COUNT" or "COUNT RATE"
+ * to /sys/kernel/debug/npusim/bench fires npusim_task_end COUNT times from
+ * the writer's context on its CPU (with the writer's tgid/tid), flat out
+ * or paced to RATE events/s; the write returns when done.  That file's
+ * banner has the argument values, pacing and limits.
  */
 #ifndef NPUSIM_H
 #define NPUSIM_H
@@ -74,5 +80,8 @@ int npusim_stream_submit(struct npusim_file *nf,
 			 struct npusim_task_req *req);
 int npusim_stream_sync(struct npusim_file *nf, u32 stream_id);
 void npusim_file_release_streams(struct npusim_file *nf);
+
+void npusim_bench_init(void);
+void npusim_bench_exit(void);
 
 #endif /* NPUSIM_H */

@@ -8,7 +8,8 @@
  * sim/include/npusim_ioctl.h.
  *
  * This file holds the module parameters, the device clock, the character
- * devices and the ioctl dispatch; streams and tasks are in npusim_stream.c.
+ * devices and the ioctl dispatch; streams and tasks are in npusim_stream.c,
+ * the benchmark hook (/sys/kernel/debug/npusim/bench) in npusim_bench.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -254,6 +255,7 @@ static int __init npusim_init(void)
 			goto out_remove_devices;
 		}
 	}
+	npusim_bench_init();
 	pr_info("%u device(s), clock %llu Hz %+d ppm from %llu\n", devices,
 		dev_freq_hz, drift_ppm, dev_offset);
 	return 0;
@@ -270,6 +272,7 @@ out_remove_devices:
  */
 static void __exit npusim_exit(void)
 {
+	npusim_bench_exit();
 	npusim_remove_devices(devices);
 	kfree(npusim_devs);
 }
