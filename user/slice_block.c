@@ -7,7 +7,10 @@
  * are one 8x8 byte transpose away from 8 bytes of each of the word's 8
  * planes, so a tile costs 8 loads, a transpose and 8 stores instead of 64
  * single-byte stores.  The decoder runs the same transpose backwards (it
- * is its own inverse) and adds the deltas up.
+ * is its own inverse) and adds the deltas up.  Both go word by word (all
+ * records' word j, then word j + 1): the encoder learns which of the
+ * word's 8 planes came out all zero while they are still in cache and
+ * squeezes them out at once; the decoder reads a missing plane as zeros.
  */
 #include <errno.h>
 #include <limits.h>
@@ -24,7 +27,6 @@ struct block_layouts {
 	struct slice_block_layout l[SLICE_BLOCK_MAX_LAYOUTS];
 	uint32_t n;
 	uint32_t start[SLICE_BLOCK_MAX_LAYOUTS]; /* first scratch entry */
-	size_t plane_off[SLICE_BLOCK_MAX_LAYOUTS]; /* offset of its planes */
 };
 
 /* out[b] byte r = in[r] byte b. */
@@ -88,16 +90,14 @@ static int layout_index(struct block_layouts *ls, uint32_t size, uint32_t *last)
 	return (int)ls->n++;
 }
 
-/* Where each layout's records (scratch) and planes (after @planes) start. */
-static void layouts_place(struct block_layouts *ls, size_t planes)
+/* Where each layout's records start in scratch. */
+static void layouts_place(struct block_layouts *ls)
 {
 	uint32_t first = 0;
 
 	for (uint32_t i = 0; i < ls->n; i++) {
 		ls->start[i] = first;
-		ls->plane_off[i] = planes;
 		first += ls->l[i].count;
-		planes += (size_t)ls->l[i].size * ls->l[i].count;
 	}
 }
 
@@ -125,9 +125,12 @@ static int encode_scan(const uint8_t *src, size_t raw_bytes, uint32_t nr, struct
 	return pos == raw_bytes ? 0 : -EINVAL;
 }
 
-/* Planes of word @j for records @k..@k+7 of a layout (@recs: offsets in @src). */
-static void encode_tile(const uint8_t *src, const uint32_t *recs, uint32_t k, uint32_t j,
-			uint8_t *planes, uint32_t count)
+/*
+ * Planes of word @j for records @k..@k+7 of a layout (@recs: offsets in
+ * @src), at @planes (count bytes apart); ORs each plane's bytes into @nz.
+ */
+static inline void encode_tile(const uint8_t *src, const uint32_t *recs, uint32_t k, uint32_t j,
+			       uint8_t *planes, uint32_t count, uint64_t nz[8])
 {
 	uint64_t d[8], out[8], prev = k ? load64(src + recs[k - 1] + 8 * j) : 0;
 
@@ -138,27 +141,66 @@ static void encode_tile(const uint8_t *src, const uint32_t *recs, uint32_t k, ui
 		prev = w;
 	}
 	tr8x8(d, out);
-	for (int b = 0; b < 8; b++)
-		store64(planes + (size_t)(8 * j + b) * count + k, out[b]);
+	for (int b = 0; b < 8; b++) {
+		store64(planes + (size_t)b * count + k, out[b]);
+		nz[b] |= out[b];
+	}
 }
 
-static void encode_layout(const uint8_t *src, const uint32_t *recs,
-			  const struct slice_block_layout *l, uint8_t *planes)
+/*
+ * The 8 planes of word @j of a layout at @planes, then the all-zero ones
+ * squeezed out.  Return: the present bitmap (bit b: plane b stored).
+ */
+static uint8_t encode_word(const uint8_t *src, const uint32_t *recs, uint32_t count, uint32_t j,
+			   uint8_t *planes)
 {
-	uint32_t words = l->size / 8, k = 0;
+	uint64_t nz[8] = { 0 };
+	uint32_t k = 0, kept = 0;
+	uint8_t present = 0;
 
-	for (; k + 8 <= l->count; k += 8)
-		for (uint32_t j = 0; j < words; j++)
-			encode_tile(src, recs, k, j, planes, l->count);
-	for (; k < l->count; k++) {
-		for (uint32_t j = 0; j < words; j++) {
-			uint64_t prev = k ? load64(src + recs[k - 1] + 8 * j) : 0;
-			uint64_t d = load64(src + recs[k] + 8 * j) - prev;
+	for (; k + 8 <= count; k += 8)
+		encode_tile(src, recs, k, j, planes, count, nz);
+	for (; k < count; k++) {
+		uint64_t prev = k ? load64(src + recs[k - 1] + 8 * j) : 0;
+		uint64_t d = load64(src + recs[k] + 8 * j) - prev;
 
-			for (int b = 0; b < 8; b++)
-				planes[(size_t)(8 * j + b) * l->count + k] = (uint8_t)(d >> (8 * b));
+		for (int b = 0; b < 8; b++) {
+			planes[(size_t)b * count + k] = (uint8_t)(d >> (8 * b));
+			nz[b] |= (uint8_t)(d >> (8 * b));
 		}
 	}
+	for (uint32_t b = 0; b < 8; b++) {
+		if (!nz[b])
+			continue;
+		present |= (uint8_t)(1u << b);
+		if (kept != b)
+			memmove(planes + (size_t)kept * count, planes + (size_t)b * count, count);
+		kept++;
+	}
+	return present;
+}
+
+/* A layout's present planes at @planes, its bitmap at @present.  Return: plane bytes. */
+static size_t encode_layout(const uint8_t *src, const uint32_t *recs,
+			    const struct slice_block_layout *l, uint8_t *present, uint8_t *planes)
+{
+	size_t off = 0;
+
+	for (uint32_t j = 0; j < l->size / 8; j++) {
+		present[j] = encode_word(src, recs, l->count, j, planes + off);
+		off += (size_t)__builtin_popcount(present[j]) * l->count;
+	}
+	return off;
+}
+
+/* Sum of @ls's record sizes / 8: the bytes of its present[] bitmaps. */
+static size_t layouts_bitmap_bytes(const struct slice_block_layout *l, uint32_t n)
+{
+	size_t bytes = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		bytes += l[i].size / 8;
+	return bytes;
 }
 
 long slice_block_encode(const uint8_t *src, size_t raw_bytes, uint32_t nr, uint32_t *scratch,
@@ -167,20 +209,22 @@ long slice_block_encode(const uint8_t *src, size_t raw_bytes, uint32_t nr, uint3
 	struct block_layouts ls = { .n = 0 };
 	struct slice_block_hdr *hdr = (void *)dst;
 	uint32_t pos[SLICE_BLOCK_MAX_LAYOUTS];
-	uint8_t *seq;
+	uint8_t *seq, *present;
 	size_t head, off = 0;
 	int err = encode_scan(src, raw_bytes, nr, &ls, scratch);
 
 	if (err)
 		return err;
 	*hdr = (struct slice_block_hdr){ .magic = SLICE_BLOCK_MAGIC, .version = SLICE_BLOCK_VERSION,
+					 .flags = SLICE_BLOCK_F_SPARSE,
 					 .nr_records = nr, .nr_layouts = ls.n };
 	memcpy(dst + sizeof(*hdr), ls.l, ls.n * sizeof(ls.l[0]));
 	seq = dst + sizeof(*hdr) + ls.n * sizeof(ls.l[0]);
-	head = (size_t)(seq - dst) + (ls.n > 1 ? nr : 0);
+	present = seq + (ls.n > 1 ? nr : 0);
+	head = (size_t)(present - dst) + layouts_bitmap_bytes(ls.l, ls.n);
 	for (uint32_t i = 0; ls.n > 1 && i < nr; i++)
 		seq[i] = (uint8_t)scratch[i];
-	layouts_place(&ls, head);
+	layouts_place(&ls);
 	/* Pass 2: each layout's records in order, as offsets into @src. */
 	for (uint32_t i = 0; i < ls.n; i++)
 		pos[i] = ls.start[i];
@@ -190,9 +234,11 @@ long slice_block_encode(const uint8_t *src, size_t raw_bytes, uint32_t nr, uint3
 		scratch[pos[l]++] = (uint32_t)off;
 		off += ls.l[l].size;
 	}
-	for (uint32_t i = 0; i < ls.n; i++)
-		encode_layout(src, scratch + ls.start[i], &ls.l[i], dst + ls.plane_off[i]);
-	return (long)(head + raw_bytes);
+	for (uint32_t i = 0; i < ls.n; i++) {
+		head += encode_layout(src, scratch + ls.start[i], &ls.l[i], present, dst + head);
+		present += ls.l[i].size / 8;
+	}
+	return (long)head;
 }
 
 bool slice_block_is(const uint8_t *p, size_t len)
@@ -220,18 +266,44 @@ static long check_layouts(const struct slice_block_layout *l, uint32_t n, uint32
 	return records == nr && raw <= UINT32_MAX ? (long)raw : -EBADMSG;
 }
 
+/* Bytes of the planes a sparse block stores, from its present[] bitmaps. */
+static uint64_t present_bytes(const uint8_t *present, const struct slice_block_layout *l,
+			      uint32_t n)
+{
+	uint64_t bytes = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		for (uint32_t j = 0; j < l[i].size / 8; j++)
+			bytes += (uint64_t)__builtin_popcount(*present++) * l[i].count;
+	}
+	return bytes;
+}
+
+/* The order indexes of a block: each in range, as many of each as its count. */
+static bool check_seq(const uint8_t *seq, uint32_t nr, const struct slice_block_layout *l,
+		      uint32_t n)
+{
+	uint32_t seen[SLICE_BLOCK_MAX_LAYOUTS] = { 0 };
+
+	for (uint32_t i = 0; i < nr; i++) {
+		if (seq[i] >= n || seen[seq[i]]++ == l[seq[i]].count)
+			return false;
+	}
+	return true;
+}
+
 long slice_block_check(const uint8_t *p, size_t len, uint32_t *nr_records)
 {
 	struct slice_block_hdr hdr;
 	struct slice_block_layout l[SLICE_BLOCK_MAX_LAYOUTS];
-	uint32_t seen[SLICE_BLOCK_MAX_LAYOUTS] = { 0 };
-	size_t head;
+	size_t head, bitmaps = 0;
+	uint64_t planes;
 	long raw;
 
 	if (len < sizeof(hdr) || !slice_block_is(p, len))
 		return -EBADMSG;
 	memcpy(&hdr, p, sizeof(hdr));
-	if (hdr.version > SLICE_BLOCK_VERSION || hdr.flags)
+	if (hdr.version > SLICE_BLOCK_VERSION || (hdr.flags & ~SLICE_BLOCK_F_KNOWN))
 		return -EPROTO;
 	if (!hdr.version || !hdr.nr_layouts || hdr.nr_layouts > SLICE_BLOCK_MAX_LAYOUTS ||
 	    len - sizeof(hdr) < hdr.nr_layouts * sizeof(l[0]))
@@ -242,28 +314,34 @@ long slice_block_check(const uint8_t *p, size_t len, uint32_t *nr_records)
 	if (raw < 0 || len - head < (hdr.nr_layouts > 1 ? hdr.nr_records : 0))
 		return -EBADMSG;
 	if (hdr.nr_layouts > 1) {
-		for (uint32_t i = 0; i < hdr.nr_records; i++) {
-			uint8_t s = p[head + i];
-
-			if (s >= hdr.nr_layouts || seen[s]++ == l[s].count)
-				return -EBADMSG;
-		}
+		if (!check_seq(p + head, hdr.nr_records, l, hdr.nr_layouts))
+			return -EBADMSG;
 		head += hdr.nr_records;
 	}
-	if (len - head != (size_t)raw)
+	planes = (uint64_t)raw;
+	if (hdr.flags & SLICE_BLOCK_F_SPARSE) {
+		bitmaps = layouts_bitmap_bytes(l, hdr.nr_layouts);
+		if (len - head < bitmaps)
+			return -EBADMSG;
+		planes = present_bytes(p + head, l, hdr.nr_layouts);
+	}
+	if (len - head - bitmaps != planes)
 		return -EBADMSG;
 	*nr_records = hdr.nr_records;
 	return raw;
 }
 
-/* Words @j of records @k..@k+7 of a layout from its planes, into @dst. */
-static void decode_tile(uint8_t *dst, const uint32_t *recs, uint32_t k, uint32_t j,
-			const uint8_t *planes, uint32_t count)
+/*
+ * Words @j of records @k..@k+7 of a layout from its planes (@pl[b]: plane
+ * of byte b, NULL when all zero), into @dst.
+ */
+static inline void decode_tile(uint8_t *dst, const uint32_t *recs, uint32_t k, uint32_t j,
+			       const uint8_t *const pl[8])
 {
 	uint64_t in[8], d[8], prev = k ? load64(dst + recs[k - 1] + 8 * j) : 0;
 
 	for (int b = 0; b < 8; b++)
-		in[b] = load64(planes + (size_t)(8 * j + b) * count + k);
+		in[b] = pl[b] ? load64(pl[b] + k) : 0;
 	tr8x8(in, d);
 	for (int r = 0; r < 8; r++) {
 		prev += d[r];
@@ -271,23 +349,41 @@ static void decode_tile(uint8_t *dst, const uint32_t *recs, uint32_t k, uint32_t
 	}
 }
 
-static void decode_layout(uint8_t *dst, const uint32_t *recs, const struct slice_block_layout *l,
-			  const uint8_t *planes)
+/* Word @j of every record of a layout from the planes @present says are
+ * at @planes.  Return: the plane bytes it took. */
+static size_t decode_word(uint8_t *dst, const uint32_t *recs, uint32_t count, uint32_t j,
+			  uint8_t present, const uint8_t *planes)
 {
-	uint32_t words = l->size / 8, k = 0;
+	const uint8_t *pl[8];
+	size_t off = 0;
+	uint32_t k = 0;
 
-	for (; k + 8 <= l->count; k += 8)
-		for (uint32_t j = 0; j < words; j++)
-			decode_tile(dst, recs, k, j, planes, l->count);
-	for (; k < l->count; k++) {
-		for (uint32_t j = 0; j < words; j++) {
-			uint64_t d = 0, prev = k ? load64(dst + recs[k - 1] + 8 * j) : 0;
-
-			for (int b = 0; b < 8; b++)
-				d |= (uint64_t)planes[(size_t)(8 * j + b) * l->count + k] << (8 * b);
-			store64(dst + recs[k] + 8 * j, prev + d);
-		}
+	for (int b = 0; b < 8; b++) {
+		pl[b] = present & (1u << b) ? planes + off : NULL;
+		off += present & (1u << b) ? count : 0;
 	}
+	for (; k + 8 <= count; k += 8)
+		decode_tile(dst, recs, k, j, pl);
+	for (; k < count; k++) {
+		uint64_t d = 0, prev = k ? load64(dst + recs[k - 1] + 8 * j) : 0;
+
+		for (int b = 0; b < 8; b++)
+			d |= pl[b] ? (uint64_t)pl[b][k] << (8 * b) : 0;
+		store64(dst + recs[k] + 8 * j, prev + d);
+	}
+	return off;
+}
+
+/* A layout's records from its planes (@present: NULL when all are stored).
+ * Return: the plane bytes it took. */
+static size_t decode_layout(uint8_t *dst, const uint32_t *recs, const struct slice_block_layout *l,
+			    const uint8_t *present, const uint8_t *planes)
+{
+	size_t off = 0;
+
+	for (uint32_t j = 0; j < l->size / 8; j++)
+		off += decode_word(dst, recs, l->count, j, present ? present[j] : 0xff, planes + off);
+	return off;
 }
 
 void slice_block_decode(const uint8_t *p, size_t len, uint32_t *scratch, uint8_t *dst)
@@ -295,7 +391,7 @@ void slice_block_decode(const uint8_t *p, size_t len, uint32_t *scratch, uint8_t
 	struct block_layouts ls;
 	struct slice_block_hdr hdr;
 	uint32_t pos[SLICE_BLOCK_MAX_LAYOUTS];
-	const uint8_t *seq;
+	const uint8_t *seq, *present = NULL;
 	size_t off = 0, head;
 
 	(void)len; /* checked by slice_block_check() */
@@ -304,7 +400,11 @@ void slice_block_decode(const uint8_t *p, size_t len, uint32_t *scratch, uint8_t
 	memcpy(ls.l, p + sizeof(hdr), ls.n * sizeof(ls.l[0]));
 	seq = p + sizeof(hdr) + ls.n * sizeof(ls.l[0]);
 	head = (size_t)(seq - p) + (ls.n > 1 ? hdr.nr_records : 0);
-	layouts_place(&ls, head);
+	if (hdr.flags & SLICE_BLOCK_F_SPARSE) {
+		present = p + head;
+		head += layouts_bitmap_bytes(ls.l, ls.n);
+	}
+	layouts_place(&ls);
 	for (uint32_t i = 0; i < ls.n; i++)
 		pos[i] = ls.start[i];
 	for (uint32_t i = 0; i < hdr.nr_records; i++) {
@@ -313,6 +413,9 @@ void slice_block_decode(const uint8_t *p, size_t len, uint32_t *scratch, uint8_t
 		scratch[pos[l]++] = (uint32_t)off;
 		off += ls.l[l].size;
 	}
-	for (uint32_t i = 0; i < ls.n; i++)
-		decode_layout(dst, scratch + ls.start[i], &ls.l[i], p + ls.plane_off[i]);
+	for (uint32_t i = 0; i < ls.n; i++) {
+		head += decode_layout(dst, scratch + ls.start[i], &ls.l[i], present, p + head);
+		if (present)
+			present += ls.l[i].size / 8;
+	}
 }

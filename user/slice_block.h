@@ -7,14 +7,22 @@
  * word of the previous record of that layout (timestamps become small
  * steps, repeated ids and names become zeros), and the words of a layout
  * are stored byte plane by byte plane (byte b of word j of every record in
- * a row).  A per-record layout index restores the order.
+ * a row).  A per-record layout index restores the order.  Planes that
+ * are all zero (high bytes of small deltas, unchanged fields: about two
+ * thirds of a task record's) are left out, and a bitmap per layout says
+ * which are there, so the compressor reads a third of the bytes.
  *
  * Layout of a block (all little-endian):
  *   struct slice_block_hdr
  *   struct slice_block_layout[nr_layouts]
  *   u8 seq[nr_records]           layout index of each record, in order;
  *                                absent when nr_layouts == 1
- *   planes of layout 0, 1, ...   size * count bytes each
+ *   u8 present[size / 8] per layout, layout 0, 1, ...: bit b of byte j
+ *                                set when plane 8 * j + b is stored;
+ *                                only with SLICE_BLOCK_F_SPARSE
+ *   planes of layout 0, 1, ...   count bytes each: all size of them, or
+ *                                with SLICE_BLOCK_F_SPARSE the present
+ *                                ones in order (the others are zeros)
  * Private to libnpuprof: the writer (slice_writer.c) and the reader
  * (slice_reader.c).
  */
@@ -33,12 +41,16 @@
 #define SLICE_BLOCK_MAGIC 0x0142504eU
 #define SLICE_BLOCK_VERSION 1
 #define SLICE_BLOCK_MAX_LAYOUTS 255
+/* Flag: zero planes left out, present[] bitmaps say which are stored.
+ * Written since it was added; blocks without it still decode. */
+#define SLICE_BLOCK_F_SPARSE 0x0001
+#define SLICE_BLOCK_F_KNOWN SLICE_BLOCK_F_SPARSE
 
 /**
  * struct slice_block_hdr - head of a block (16 bytes)
  * @magic:      SLICE_BLOCK_MAGIC
  * @version:    SLICE_BLOCK_VERSION; a reader refuses a newer one
- * @flags:      0; a reader refuses others
+ * @flags:      SLICE_BLOCK_F_*; a reader refuses unknown ones
  * @nr_records: records in the block
  * @nr_layouts: distinct record sizes, 1..SLICE_BLOCK_MAX_LAYOUTS
  */
@@ -60,7 +72,8 @@ struct slice_block_layout {
 static inline size_t slice_block_bound(size_t raw_bytes, uint32_t nr)
 {
 	return sizeof(struct slice_block_hdr) +
-	       SLICE_BLOCK_MAX_LAYOUTS * sizeof(struct slice_block_layout) + nr + raw_bytes;
+	       SLICE_BLOCK_MAX_LAYOUTS * sizeof(struct slice_block_layout) + nr + raw_bytes / 8 +
+	       raw_bytes;
 }
 
 /**
@@ -87,7 +100,8 @@ bool slice_block_is(const uint8_t *p, size_t len);
  * @nr_records: set to its record count
  *
  * Return: the bytes its records take once decoded; -EBADMSG when the
- * block is malformed (sizes, counts, order indexes or length disagree);
+ * block is malformed (sizes, counts, order indexes, present planes or
+ * length disagree);
  * -EPROTO for a newer version or unknown flags.
  */
 long slice_block_check(const uint8_t *p, size_t len, uint32_t *nr_records);

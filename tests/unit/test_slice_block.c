@@ -3,10 +3,14 @@
  * Description: the slice block codec (user/slice_block.c) gives back
  * exactly the records it was given, byte for byte and in order: mixed
  * record sizes, counts that are and are not multiples of the 8-record
- * tile, one record, realistic task records.  A block with a bad layout
- * count, a bad order index, a short length or a bad record size is
- * -EBADMSG; a newer version or unknown flags is -EPROTO; more than 255
- * distinct sizes in one block is -E2BIG.
+ * tile, one record, realistic task records.  All-zero byte planes are
+ * left out (exactly those: the block size is checked against planes
+ * counted here), and a block written before that (flags 0, every plane
+ * stored; built here byte by byte) still decodes.  A block with a bad
+ * layout count, a bad order index, a present-plane bitmap that disagrees
+ * with its length, a short length or a bad record size is -EBADMSG; a
+ * newer version or unknown flags is -EPROTO; more than 255 distinct sizes
+ * in one block is -E2BIG.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -52,6 +56,85 @@ static size_t fill_recgen(uint32_t nr, uint64_t first)
 	return len;
 }
 
+/* Byte @b of word @j of the delta of record @k of @nr @size-byte records at @p. */
+static uint8_t delta_byte(const uint8_t *p, size_t size, uint32_t k, uint32_t j, uint32_t b)
+{
+	uint64_t w, prev = 0;
+
+	memcpy(&w, p + k * size + 8 * j, 8);
+	if (k)
+		memcpy(&prev, p + (k - 1) * size + 8 * j, 8);
+	return (uint8_t)((w - prev) >> (8 * b));
+}
+
+/* Planes of @nr @size-byte records at @p that hold a nonzero byte. */
+static uint32_t nonzero_planes(const uint8_t *p, size_t size, uint32_t nr)
+{
+	uint32_t n = 0;
+
+	for (uint32_t pl = 0; pl < size; pl++) {
+		uint8_t any = 0;
+
+		for (uint32_t k = 0; k < nr; k++)
+			any |= delta_byte(p, size, k, pl / 8, pl % 8);
+		n += any != 0;
+	}
+	return n;
+}
+
+/* A flags-0 block (every plane stored) of @nr @size-byte records, into blk. */
+static size_t dense_block(const uint8_t *p, size_t size, uint32_t nr)
+{
+	struct slice_block_hdr h = { .magic = SLICE_BLOCK_MAGIC, .version = 1,
+				     .nr_records = nr, .nr_layouts = 1 };
+	struct slice_block_layout l = { .size = (uint32_t)size, .count = nr };
+	size_t len = sizeof(h) + sizeof(l);
+
+	memcpy(blk, &h, sizeof(h));
+	memcpy(blk + sizeof(h), &l, sizeof(l));
+	for (uint32_t pl = 0; pl < size; pl++)
+		for (uint32_t k = 0; k < nr; k++)
+			blk[len++] = delta_byte(p, size, k, pl / 8, pl % 8);
+	return len;
+}
+
+/* Blocks without SLICE_BLOCK_F_SPARSE, as written before it, decode. */
+static void dense_reads(size_t size, uint32_t nr)
+{
+	size_t n = dense_block(src, size, nr);
+	uint32_t got;
+
+	CHECK_EQ(slice_block_check(blk, n, &got), (long)(size * nr));
+	CHECK_EQ(got, nr);
+	memset(dst, 0x5a, size * nr);
+	slice_block_decode(blk, n, scratch, dst);
+	CHECK(memcmp(src, dst, size * nr) == 0);
+}
+
+/* A present[] bitmap that disagrees with the block's length. */
+static void bad_bitmap(void)
+{
+	size_t len = fill_recgen(100, 7);
+	long n = slice_block_encode(src, len, 100, scratch, blk);
+	struct slice_block_hdr *h = (void *)blk;
+	uint8_t *present = blk + sizeof(*h) + h->nr_layouts * sizeof(struct slice_block_layout) + 100;
+	uint32_t nr, b = 0;
+
+	CHECK(h->flags & SLICE_BLOCK_F_SPARSE);
+	CHECK(present[0] != 0xff); /* some plane of word 0 (type, size) is left out */
+	while (present[0] & (1u << b))
+		b++;
+	present[0] |= (uint8_t)(1u << b); /* claims a plane that is not there */
+	CHECK_EQ(slice_block_check(blk, (size_t)n, &nr), -EBADMSG);
+	present[0] &= (uint8_t)~(1u << b);
+	CHECK_EQ(slice_block_check(blk, (size_t)n, &nr), (long)len);
+	present[0] &= (uint8_t)(present[0] - 1); /* drops a plane that is there */
+	CHECK_EQ(slice_block_check(blk, (size_t)n, &nr), -EBADMSG);
+	CHECK_EQ(slice_block_check(blk, sizeof(*h) + 3 * sizeof(struct slice_block_layout) + 100 + 2,
+				   &nr),
+		 -EBADMSG); /* cut inside the bitmaps */
+}
+
 static void malformed(void)
 {
 	size_t len = fill_recgen(100, 7);
@@ -82,9 +165,9 @@ static void malformed(void)
 	h->version = SLICE_BLOCK_VERSION + 1;
 	CHECK_EQ(slice_block_check(blk, (size_t)n, &nr), -EPROTO);
 	h->version = SLICE_BLOCK_VERSION;
-	h->flags = 1;
+	h->flags = SLICE_BLOCK_F_SPARSE | 0x8000;
 	CHECK_EQ(slice_block_check(blk, (size_t)n, &nr), -EPROTO);
-	h->flags = 0;
+	h->flags = SLICE_BLOCK_F_SPARSE;
 	CHECK_EQ(slice_block_check(blk, (size_t)n, &nr), (long)len);
 	CHECK_EQ(slice_block_check(blk, 3, &nr), -EBADMSG);
 	CHECK(!slice_block_is(src, len)); /* a record stream is not a block */
@@ -122,9 +205,22 @@ int main(void)
 		taskgen_next(&g, (void *)(src + len));
 	n = round_trip(len, MAX_RECS);
 	CHECK_EQ(((struct slice_block_hdr *)blk)->nr_layouts, 1);
-	CHECK_EQ(n, (long)(sizeof(struct slice_block_hdr) + sizeof(struct slice_block_layout) + len));
+	CHECK_EQ(n, (long)(sizeof(struct slice_block_hdr) + sizeof(struct slice_block_layout) +
+			   sizeof(struct npuprof_rec_task) / 8 +
+			   nonzero_planes(src, sizeof(struct npuprof_rec_task), MAX_RECS) *
+				   MAX_RECS));
+	dense_reads(sizeof(struct npuprof_rec_task), MAX_RECS);
+	dense_reads(sizeof(struct npuprof_rec_task), 13);
+
+	/* one record: its deltas are the record itself, zero bytes and all */
+	round_trip(sizeof(struct npuprof_rec_task), 1);
+	CHECK_EQ(round_trip(sizeof(struct npuprof_rec_task), 1),
+		 (long)(sizeof(struct slice_block_hdr) + sizeof(struct slice_block_layout) +
+			sizeof(struct npuprof_rec_task) / 8 +
+			nonzero_planes(src, sizeof(struct npuprof_rec_task), 1)));
 
 	malformed();
+	bad_bitmap();
 	too_many_sizes();
 	return CHECK_DONE();
 }
