@@ -8,7 +8,16 @@
  * same run, on the same record bytes: zstd level 1 (the library, one
  * ZSTD_compressCCtx per 4 MiB chunk) and a plain read+write copy.
  *
- *   p3_drain DIR RECORDS ROUNDS
+ *   p3_drain DIR RECORDS ROUNDS [kmod]
+ *
+ * With "kmod" (in the VM): the records come from the real capture path
+ * instead, npuprof.ko following this process with npusim.ko's benchmark
+ * hook (/sys/kernel/debug/npusim/bench) firing RECORDS npusim_task_end
+ * events from this thread, pinned to the last CPU, in chunks as fast as
+ * the drain takes them; the drain reads the module's rings
+ * (npuprof/kring.h) as the session does.  Its figure is per drained
+ * record; the baselines run on the records it drained, read back from
+ * its slices.
  *
  * DIR is a scratch directory on the file system to measure (emptied).
  * Prints key=value lines: per round and metric the CPU ns per record, and
@@ -19,6 +28,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +39,10 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include <glob.h>
+
 #include <npuprof/drain.h>
+#include <npuprof/kring.h>
 #include <npuprof/slice.h>
 
 #include "../../tests/unit/memring.h"
@@ -206,6 +219,167 @@ static double run_drain(const char *dir, uint64_t records, uint64_t *file_bytes)
 	return (double)cpu0 / (double)records;
 }
 
+#define BENCH_HOOK "/sys/kernel/debug/npusim/bench"
+
+/* Events per hook write, and the most the rings may hold before the next
+ * (together 60% of one 1 MiB ring: the drain, not the ring, limits). */
+#define HOOK_CHUNK 2048u
+#define HOOK_AHEAD 5000u
+
+/* npuprof.ko's rings, counting what the drain took. */
+struct ksrc {
+	struct npuprof_kring *kr;
+	uint64_t consumed; /* atomic: written by the drain thread */
+};
+
+static long kring_consume_src(void *obj, npuprof_rec_fn fn, void *ctx)
+{
+	struct ksrc *k = obj;
+	long n = npuprof_kring_consume(k->kr, fn, ctx);
+
+	if (n > 0)
+		__atomic_add_fetch(&k->consumed, (uint64_t)n, __ATOMIC_RELEASE);
+	return n;
+}
+
+static int kring_stats_src(void *obj, unsigned int cpu, uint64_t *written, uint64_t *lost)
+{
+	return npuprof_kring_stats(((struct ksrc *)obj)->kr, cpu, written, lost);
+}
+
+/* This thread onto the last CPU, away from the drain.  Return: 0, -errno. */
+static int pin_last_cpu(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(n > 1 ? (int)n - 1 : 0, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+/*
+ * Fire @count npusim_task_end events from this thread, HOOK_CHUNK at a
+ * time, as fast as the drain takes them (as the host producers wait for
+ * room).  Return: 0, -errno.
+ */
+static int hook_fire(struct ksrc *k, uint64_t count)
+{
+	int fd = open(BENCH_HOOK, O_WRONLY | O_CLOEXEC);
+	uint64_t fired = 0;
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (!err && fired < count) {
+		uint64_t n = count - fired < HOOK_CHUNK ? count - fired : HOOK_CHUNK;
+		char cmd[32];
+		int len = snprintf(cmd, sizeof(cmd), "%llu", (unsigned long long)n);
+
+		while (fired - __atomic_load_n(&k->consumed, __ATOMIC_ACQUIRE) > HOOK_AHEAD)
+			usleep(50);
+		if (write(fd, cmd, (size_t)len) != len)
+			err = -errno;
+		fired += n;
+	}
+	close(fd);
+	return err;
+}
+
+/*
+ * One drain of npuprof.ko's rings while the hook fires @records events.
+ * Return: CPU ns per drained record of the drain (the process's CPU less
+ * this thread's, which fires the events), or -1.
+ */
+static double run_kdrain(const char *dir, uint64_t records, uint64_t *file_bytes,
+			 uint64_t *drained, uint64_t *lost)
+{
+	char prof[4096];
+	struct npuprof_drain_route route = { .pid = (uint32_t)getpid() };
+	struct npuprof_drain_config cfg = { .routes = &route, .nr_routes = 1 };
+	struct npuprof_drain_source ds = { .name = "npuprof.ko", .source = NPUPROF_SRC_KMOD,
+					   .consume = kring_consume_src, .stats = kring_stats_src };
+	struct npuprof_drain_stats st;
+	struct ksrc k = { 0 };
+	struct npuprof_drain *d;
+	uint64_t cpu0, main0;
+	int err;
+
+	scratch_clean(dir);
+	snprintf(prof, sizeof(prof), "%s/PROF", dir);
+	if ((mkdir(prof, 0755) && errno != EEXIST) || pin_last_cpu())
+		return -1;
+	route.prof_dir = prof;
+	err = npuprof_kring_open(NULL, &k.kr);
+	if (!err)
+		err = npuprof_kring_add_tgid(k.kr, getpid());
+	if (err) {
+		fprintf(stderr, "p3_drain: npuprof.ko: %s\n", strerror(-err));
+		npuprof_kring_close(k.kr);
+		return -1;
+	}
+	ds.fd = npuprof_kring_fd(k.kr);
+	ds.nr_cpus = npuprof_kring_nr_cpus(k.kr);
+	ds.obj = &k;
+	cpu0 = rusage_ns(RUSAGE_SELF);
+	main0 = ts_ns(CLOCK_THREAD_CPUTIME_ID);
+	err = npuprof_drain_start(&cfg, &ds, 1, &d);
+	if (err) {
+		npuprof_kring_close(k.kr);
+		return -1;
+	}
+	err = npuprof_kring_enable(k.kr);
+	if (!err)
+		err = hook_fire(&k, records);
+	npuprof_kring_disable(k.kr);
+	err = npuprof_drain_stop(d, &st, NULL) ?: err;
+	cpu0 = rusage_ns(RUSAGE_SELF) - cpu0 - (ts_ns(CLOCK_THREAD_CPUTIME_ID) - main0);
+	npuprof_kring_close(k.kr);
+	if (err || !st.records) {
+		fprintf(stderr, "p3_drain: kmod drain: error %d, %llu records\n", err,
+			(unsigned long long)st.records);
+		return -1;
+	}
+	*file_bytes = st.file_bytes;
+	*drained = st.records;
+	*lost = st.lost;
+	return (double)cpu0 / (double)st.records;
+}
+
+/* Task records of the slices in DIR/PROF, to the raw file at @fd. */
+static int keep_task(void *ctx, const struct npuprof_rec_hdr *h)
+{
+	if (h->type != NPUPROF_REC_TASK)
+		return 0;
+	return write(*(int *)ctx, h, h->size) == h->size ? 0 : -EIO;
+}
+
+/* DIR/raw.bin: the task records the kmod drain wrote, read back. */
+static int write_raw_kdrain(const char *dir)
+{
+	char pat[4200], path[4200];
+	glob_t g;
+	int fd, err = 0;
+
+	snprintf(pat, sizeof(pat), "%s/PROF/device_*/data/npuprof.task.*.slice_0", dir);
+	snprintf(path, sizeof(path), "%s/raw.bin", dir);
+	if (glob(pat, 0, NULL, &g))
+		return -ENOENT;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	for (size_t i = 0; fd >= 0 && !err && i < g.gl_pathc; i++) {
+		char *slash = strrchr(g.gl_pathv[i], '/');
+
+		*strrchr(slash, '.') = 0; /* the series: cut ".slice_0" */
+		*slash = 0;
+		err = npuprof_slice_read_series(g.gl_pathv[i], slash + 1, keep_task, &fd, NULL);
+	}
+	globfree(&g);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return err;
+}
+
 /* The producers' record bytes, ring by ring in CHUNK pieces, to @fn. */
 static int for_each_chunk(uint64_t records, int (*fn)(void *ctx, const void *buf, size_t len),
 			  void *ctx)
@@ -256,13 +430,32 @@ static int zstd_chunk(void *ctx, const void *buf, size_t len)
 	return 0;
 }
 
-/* zstd -1 through the library on the same bytes: CPU ns per record. */
-static double run_zstd(uint64_t records, uint64_t *out_bytes)
+/* DIR/raw.bin in CHUNK pieces (whole records), to @fn. */
+static int for_each_file_chunk(const char *dir, int (*fn)(void *ctx, const void *buf, size_t len),
+			       void *ctx)
+{
+	static uint8_t buf[CHUNK / sizeof(struct npuprof_rec_task) * sizeof(struct npuprof_rec_task)];
+	char path[4200];
+	ssize_t n;
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "%s/raw.bin", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (!err && (n = read(fd, buf, sizeof(buf))) > 0)
+		err = fn(ctx, buf, (size_t)n);
+	close(fd);
+	return err;
+}
+
+/* zstd -1 through the library on DIR/raw.bin: CPU ns per record. */
+static double run_zstd(const char *dir, uint64_t records, uint64_t *out_bytes)
 {
 	struct zstd_run z = { .cctx = ZSTD_createCCtx(), .cap = ZSTD_compressBound(CHUNK) };
 
 	z.out = malloc(z.cap);
-	if (!z.cctx || !z.out || for_each_chunk(records, zstd_chunk, &z))
+	if (!z.cctx || !z.out || for_each_file_chunk(dir, zstd_chunk, &z))
 		return -1;
 	ZSTD_freeCCtx(z.cctx);
 	free(z.out);
@@ -329,14 +522,28 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* VM: npuprof.ko fed by npusim's hook; the baselines' bytes read back. */
+static double round_kmod(const char *dir, uint64_t *records, uint64_t *file_bytes)
+{
+	uint64_t fired = *records, lost = 0;
+	double ns = run_kdrain(dir, fired, file_bytes, records, &lost);
+
+	if (ns < 0 || write_raw_kdrain(dir))
+		return -1;
+	printf("fired=%llu drained=%llu lost=%llu\n", (unsigned long long)fired,
+	       (unsigned long long)*records, (unsigned long long)lost);
+	return ns;
+}
+
 int main(int argc, char **argv)
 {
 	double drain[MAX_ROUNDS], zstd[MAX_ROUNDS], copy[MAX_ROUNDS];
-	uint64_t records, file_bytes = 0, zstd_bytes = 0;
+	uint64_t records, file_bytes = 0, zstd_bytes = 0, n = 0;
+	bool kmod = argc == 5 && !strcmp(argv[4], "kmod");
 	int rounds;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: p3_drain DIR RECORDS ROUNDS\n");
+	if (argc != 4 && !kmod) {
+		fprintf(stderr, "usage: p3_drain DIR RECORDS ROUNDS [kmod]\n");
 		return 2;
 	}
 	records = strtoull(argv[2], NULL, 0);
@@ -345,25 +552,27 @@ int main(int argc, char **argv)
 		fprintf(stderr, "p3_drain: RECORDS must be > 0, ROUNDS 1..%d\n", MAX_ROUNDS);
 		return 2;
 	}
-	if (write_raw(argv[1], records)) {
+	if (!kmod && write_raw(argv[1], records)) {
 		fprintf(stderr, "p3_drain: cannot write %s/raw.bin\n", argv[1]);
 		return 1;
 	}
 	/* interleaved, so the machine's load falls on all three alike */
 	for (int r = 0; r < rounds; r++) {
-		drain[r] = run_drain(argv[1], records, &file_bytes);
-		zstd[r] = run_zstd(records, &zstd_bytes);
-		copy[r] = run_copy(argv[1], records);
+		n = records;
+		drain[r] = kmod ? round_kmod(argv[1], &n, &file_bytes)
+				: run_drain(argv[1], n, &file_bytes);
+		zstd[r] = drain[r] < 0 ? -1 : run_zstd(argv[1], n, &zstd_bytes);
+		copy[r] = zstd[r] < 0 ? -1 : run_copy(argv[1], n);
 		if (drain[r] < 0 || zstd[r] < 0 || copy[r] < 0)
 			return 1;
 		printf("round%d drain_ns=%.2f zstd1_ns=%.2f copy_ns=%.2f\n", r, drain[r], zstd[r],
 		       copy[r]);
 	}
 	scratch_clean(argv[1]);
-	printf("records=%llu\n", (unsigned long long)records);
+	printf("records=%llu\n", (unsigned long long)n);
 	printf("raw_bytes_per_rec=%.2f\n", (double)sizeof(struct npuprof_rec_task));
-	printf("drain_bytes_per_rec=%.3f\n", (double)file_bytes / (double)records);
-	printf("zstd1_bytes_per_rec=%.3f\n", (double)zstd_bytes / (double)records);
+	printf("drain_bytes_per_rec=%.3f\n", (double)file_bytes / (double)n);
+	printf("zstd1_bytes_per_rec=%.3f\n", (double)zstd_bytes / (double)n);
 	printf("drain_ns=%.2f\n", median(drain, rounds));
 	printf("zstd1_ns=%.2f\n", median(zstd, rounds));
 	printf("copy_ns=%.2f\n", median(copy, rounds));
