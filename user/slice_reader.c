@@ -3,7 +3,8 @@
  * Reader of slice series (format in user/include/npuprof/slice.h): opens
  * <dir>/<series>.slice_0, _1, ... until one is missing, decompresses the
  * concatenated zstd frames of each with one streaming context, and hands
- * out whole records.
+ * out whole records.  A frame holds either records as they are (version 1)
+ * or one block (version 2, slice_block.h), decoded back into records here.
  *
  * Records are delivered a frame at a time, once the frame decoded in full
  * and its checksum matched: a frame cut short by a crash or a partial copy
@@ -28,6 +29,8 @@
 #include <npuprof/prof_fs.h>
 #include <npuprof/slice.h>
 
+#include "slice_block.h"
+
 struct slice_reader {
 	npuprof_rec_fn fn;
 	void *ctx;
@@ -40,6 +43,10 @@ struct slice_reader {
 	bool want_hdr;	  /* next record must be the slice's stream header */
 	uint8_t *in;	  /* compressed input, in_cap bytes */
 	size_t in_cap;
+	uint8_t *blk;	  /* records decoded from a block */
+	size_t blk_cap;
+	uint32_t *scratch; /* the block codec's, scratch_cap entries */
+	size_t scratch_cap;
 };
 
 static int reader_reserve(struct slice_reader *r)
@@ -73,19 +80,18 @@ static int reader_check_hdr(struct slice_reader *r, const struct npuprof_rec_hdr
 	return 0;
 }
 
-/* Hand out every whole record of a just-completed frame; keep a partial
- * one at the front of pend for the next frame. */
-static int reader_deliver(struct slice_reader *r)
+/* Hand out the whole records of @len bytes at @buf; *@pos: bytes taken. */
+static int reader_hand_out(struct slice_reader *r, const uint8_t *buf, size_t len, size_t *pos_out)
 {
 	size_t pos = 0;
 	int err = 0;
 
-	while (r->pend_len - pos >= sizeof(struct npuprof_rec_hdr)) {
-		const struct npuprof_rec_hdr *h = (const void *)(r->pend + pos);
+	while (len - pos >= sizeof(struct npuprof_rec_hdr)) {
+		const struct npuprof_rec_hdr *h = (const void *)(buf + pos);
 
 		if (h->size < sizeof(*h) || h->size % NPUPROF_REC_ALIGN)
 			return -EBADMSG;
-		if (h->size > r->pend_len - pos)
+		if (h->size > len - pos)
 			break;
 		if (r->want_hdr) {
 			err = reader_check_hdr(r, h);
@@ -97,7 +103,64 @@ static int reader_deliver(struct slice_reader *r)
 			return err;
 		r->rep.records++;
 		pos += h->size;
+		*pos_out = pos;
 	}
+	return 0;
+}
+
+/* Grow *@buf to @need bytes of @size.  Return: 0, -ENOMEM. */
+static int reader_grow(void **buf, size_t *cap, size_t need, size_t size)
+{
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	p = realloc(*buf, need * size);
+	if (!p)
+		return -ENOMEM;
+	*buf = p;
+	*cap = need;
+	return 0;
+}
+
+/* A version-2 frame: decode its block and hand out every record of it. */
+static int reader_block(struct slice_reader *r)
+{
+	uint32_t nr;
+	long raw = slice_block_check(r->pend, r->pend_len, &nr);
+	size_t pos = 0;
+	int err;
+
+	if (raw == -EPROTO)
+		r->rep.bad_version++; /* a newer writer's block: cannot decode it */
+	if (raw < 0)
+		return -EBADMSG;
+	if (reader_grow((void **)&r->blk, &r->blk_cap, (size_t)raw, 1) ||
+	    reader_grow((void **)&r->scratch, &r->scratch_cap, nr, sizeof(*r->scratch)))
+		return -ENOMEM;
+	slice_block_decode(r->pend, r->pend_len, r->scratch, r->blk);
+	err = reader_hand_out(r, r->blk, (size_t)raw, &pos);
+	if (!err && pos != (size_t)raw)
+		err = -EBADMSG; /* a block holds whole records */
+	r->pend_len = r->committed = 0;
+	return err;
+}
+
+/*
+ * Hand out every whole record of a just-completed frame; keep a partial
+ * one at the front of pend for the next frame.  A block can only start a
+ * frame that follows whole records (the writer never splits one).
+ */
+static int reader_deliver(struct slice_reader *r)
+{
+	size_t pos = 0;
+	int err;
+
+	if (!r->committed && slice_block_is(r->pend, r->pend_len))
+		return reader_block(r);
+	err = reader_hand_out(r, r->pend, r->pend_len, &pos);
+	if (err)
+		return err;
 	memmove(r->pend, r->pend + pos, r->pend_len - pos);
 	r->pend_len -= pos;
 	r->committed = r->pend_len;
@@ -238,6 +301,8 @@ int npuprof_slice_read_series(const char *dir, const char *series, npuprof_rec_f
 	ZSTD_freeDCtx(r.dctx);
 	free(r.in);
 	free(r.pend);
+	free(r.blk);
+	free(r.scratch);
 	if (rep)
 		*rep = r.rep;
 	return err;

@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
- * Writer of one slice series: records -> zstd streaming compressor -> one
- * frame per flush -> IORING_OP_WRITE at the slice file's offset.
+ * Writer of one slice series: records -> a block buffer -> block encoding
+ * (slice_block.c) -> one zstd frame per block -> IORING_OP_WRITE at the
+ * slice file's offset.
  *
  * Design:
- *  - A frame ends only at a flush, so every byte on disk before the last
- *    complete frame decodes; a crash loses at most the open frame.  Frames
- *    carry a checksum, so a reader can tell a torn frame from a good one.
- *  - Each flush turns the compressed bytes into a write buffer on the
+ *  - Records are copied into a block buffer (block_bytes, 1 MiB by
+ *    default); a full buffer, or a flush, encodes it and compresses it as
+ *    one zstd frame in one call: per-record compressor calls cost more
+ *    than the compression itself, and the block encoding needs a block.
+ *  - Finished frames collect in the output buffer until a flush, or until
+ *    they make SLICE_WRITE_BYTES: writes are large (small buffered writes
+ *    cost per call, see the anchors) and a crash still loses at most what
+ *    came after the last flush.  Frames carry a checksum, so a reader can
+ *    tell a torn frame from a good one.
+ *  - Each write turns the compressed bytes into a write buffer on the
  *    series' FIFO.  Only the head of the FIFO is in flight: writes of a
  *    series land in order, a file's written size is always a prefix of it,
  *    and the first error stops the rest of the queue (later frames would
@@ -39,7 +46,15 @@
 #include <npuprof/clock.h>
 #include <npuprof/prof_fs.h>
 
+#include "slice_block.h"
 #include "slice_writer.h"
+
+/* Raw record bytes per block unless the config says otherwise. */
+#define SLICE_BLOCK_BYTES (1u << 20)
+/* Finished frames queue a write once they make this many bytes. */
+#define SLICE_WRITE_BYTES (1u << 20)
+/* Record sizes the block encoding tells apart: hdr.size / 8. */
+#define SLICE_SIZE_SLOTS (UINT16_MAX / NPUPROF_REC_ALIGN + 1)
 
 /* Failed waits for the CQE of a cancelled write before giving up on it. */
 #define SLICE_WAIT_TRIES 8
@@ -89,11 +104,18 @@ struct slice_writer {
 	ZSTD_CCtx *cctx;
 	struct slice_file *cur; /* slice taking frames, NULL between slices */
 	unsigned int next_idx;
-	uint8_t *out; /* compressed bytes of the open frame */
+	uint8_t *raw; /* records of the open block, raw_cap bytes */
+	size_t raw_len;
+	size_t raw_limit; /* block_bytes: a block ends before passing it */
+	uint32_t raw_nr;
+	uint32_t raw_sizes; /* distinct record sizes in the open block */
+	uint8_t *sizes_seen; /* SLICE_SIZE_SLOTS flags, for raw_sizes */
+	uint8_t *blk;	     /* the open block, encoded */
+	uint32_t *scratch;   /* the block codec's, one per record */
+	uint8_t *out; /* finished frames not yet queued for writing */
 	size_t out_len;
 	size_t out_cap;
-	bool in_frame;
-	struct frame_runs open; /* records of the open frame */
+	struct frame_runs open; /* records not yet queued for writing */
 	struct slice_buf *head; /* write FIFO; the head is in flight */
 	struct slice_buf *tail;
 	bool head_submitted;
@@ -205,10 +227,10 @@ static void writer_retire_cur(struct slice_writer *w)
 	file_maybe_finish(f);
 }
 
-/* Make room for one more ZSTD_CStreamOutSize() of output. */
-static int writer_reserve(struct slice_writer *w)
+/* Make room for @more bytes of output. */
+static int writer_reserve(struct slice_writer *w, size_t more)
 {
-	size_t need = w->out_len + ZSTD_CStreamOutSize();
+	size_t need = w->out_len + more;
 	uint8_t *p;
 
 	if (need <= w->out_cap)
@@ -223,27 +245,67 @@ static int writer_reserve(struct slice_writer *w)
 	return 0;
 }
 
-/* Run the compressor over @len bytes with @mode until it took them all
- * (ZSTD_e_continue) or the frame is complete (ZSTD_e_end). */
-static int writer_compress(struct slice_writer *w, const void *src, size_t len,
-			   ZSTD_EndDirective mode)
+/* True while records were taken that no write was queued for yet. */
+static bool writer_pending(const struct slice_writer *w)
 {
-	ZSTD_inBuffer in = { src, len, 0 };
+	return w->raw_nr || w->out_len;
+}
+
+/*
+ * End the open block: encode it and compress it as one whole zstd frame
+ * onto w->out.  Return: 0; -ENOMEM (zstd fails only on allocation here).
+ */
+static int writer_end_block(struct slice_writer *w)
+{
+	ZSTD_inBuffer in = { w->blk, 0, 0 };
+	long n;
 	size_t left;
 
+	if (!w->raw_nr)
+		return 0;
+	n = slice_block_encode(w->raw, w->raw_len, w->raw_nr, w->scratch, w->blk);
+	if (n < 0)
+		return (int)n; /* cannot happen: append keeps the block valid */
+	in.size = (size_t)n;
 	do {
 		ZSTD_outBuffer out;
 
-		if (writer_reserve(w))
+		if (writer_reserve(w, ZSTD_compressBound(in.size - in.pos)))
 			return -ENOMEM;
 		out = (ZSTD_outBuffer){ w->out, w->out_cap, w->out_len };
-		left = ZSTD_compressStream2(w->cctx, &out, &in, mode);
+		left = ZSTD_compressStream2(w->cctx, &out, &in, ZSTD_e_end);
 		if (ZSTD_isError(left))
-			return -ENOMEM; /* zstd fails only on allocation here */
+			return -ENOMEM;
 		w->out_len = out.pos;
-	} while (mode == ZSTD_e_end ? left != 0 : in.pos < in.size);
-	w->in_frame = true;
-	w->st.raw_bytes += len;
+	} while (left != 0);
+	w->st.raw_bytes += w->raw_len;
+	w->raw_len = 0;
+	w->raw_nr = 0;
+	w->raw_sizes = 0;
+	memset(w->sizes_seen, 0, SLICE_SIZE_SLOTS);
+	return 0;
+}
+
+/* Copy one record into the open block, ending the block first when it
+ * would pass block_bytes or hold too many record sizes.  Return: 0, -ENOMEM. */
+static int writer_stage(struct slice_writer *w, const struct npuprof_rec_hdr *rec)
+{
+	uint8_t *seen = &w->sizes_seen[rec->size / NPUPROF_REC_ALIGN];
+	int err;
+
+	if (w->raw_nr && (w->raw_len + rec->size > w->raw_limit ||
+			  (!*seen && w->raw_sizes == SLICE_BLOCK_MAX_LAYOUTS))) {
+		err = writer_end_block(w);
+		if (err)
+			return err;
+	}
+	if (!*seen) {
+		*seen = 1;
+		w->raw_sizes++;
+	}
+	memcpy(w->raw + w->raw_len, rec, rec->size);
+	w->raw_len += rec->size;
+	w->raw_nr++;
 	return 0;
 }
 
@@ -258,7 +320,8 @@ static int writer_abort_frame(struct slice_writer *w, int err)
 	runs_lose(w, &w->open);
 	ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
 	w->out_len = 0;
-	w->in_frame = false;
+	w->raw_len = 0;
+	w->raw_nr = 0;
 	return err;
 }
 
@@ -273,7 +336,7 @@ static int writer_stream_hdr(struct slice_writer *w)
 		.device = w->cfg.device,
 	};
 
-	return writer_compress(w, &sh, sizeof(sh), ZSTD_e_continue);
+	return writer_stage(w, &sh.hdr);
 }
 
 int slice_writer_open(struct io_uring *ring, const struct slice_writer_cfg *cfg,
@@ -286,6 +349,34 @@ int slice_writer_open(struct io_uring *ring, const struct slice_writer_cfg *cfg,
 	err = slice_writer_open_at(ring, cfg, fd, out);
 	close(fd);
 	return err;
+}
+
+/* Buffers sized for blocks of raw_limit bytes (at least one largest record). */
+static int writer_alloc(struct slice_writer *w)
+{
+	size_t cap = w->raw_limit > UINT16_MAX ? w->raw_limit : UINT16_MAX;
+	uint32_t max_nr = (uint32_t)(cap / sizeof(struct npuprof_rec_hdr));
+
+	w->cctx = ZSTD_createCCtx();
+	w->raw = malloc(cap);
+	w->blk = malloc(slice_block_bound(cap, max_nr));
+	w->scratch = malloc(max_nr * sizeof(*w->scratch));
+	w->sizes_seen = calloc(1, SLICE_SIZE_SLOTS);
+	return w->cctx && w->raw && w->blk && w->scratch && w->sizes_seen ? 0 : -ENOMEM;
+}
+
+/* Everything writer_alloc() and open made, but the queue. */
+static void writer_free(struct slice_writer *w)
+{
+	ZSTD_freeCCtx(w->cctx);
+	close(w->dir_fd);
+	free(w->raw);
+	free(w->blk);
+	free(w->scratch);
+	free(w->sizes_seen);
+	free(w->open.r);
+	free(w->out);
+	free(w);
 }
 
 int slice_writer_open_at(struct io_uring *ring, const struct slice_writer_cfg *cfg, int dir_fd,
@@ -306,10 +397,9 @@ int slice_writer_open_at(struct io_uring *ring, const struct slice_writer_cfg *c
 	snprintf(w->names[1], PATH_MAX, "%s", cfg->series);
 	w->cfg.dir = w->names[0];
 	w->cfg.series = w->names[1];
-	w->cctx = ZSTD_createCCtx();
-	if (!w->cctx) {
-		close(w->dir_fd);
-		free(w);
+	w->raw_limit = cfg->block_bytes ? cfg->block_bytes : SLICE_BLOCK_BYTES;
+	if (writer_alloc(w)) {
+		writer_free(w);
 		return -ENOMEM;
 	}
 	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, cfg->zstd_level);
@@ -373,16 +463,15 @@ int slice_writer_flush(struct slice_writer *w)
 
 	if (w->st.error) {
 		/* the failure came after these records were taken */
-		if (w->in_frame)
+		if (writer_pending(w))
 			writer_abort_frame(w, w->st.error);
 		return w->st.error;
 	}
-	if (!w->in_frame)
+	if (!writer_pending(w))
 		return 0;
-	err = writer_compress(w, NULL, 0, ZSTD_e_end);
+	err = writer_end_block(w);
 	if (err)
 		return writer_abort_frame(w, err);
-	w->in_frame = false;
 	err = writer_queue_frame(w);
 	if (err == -ENOMEM)
 		return writer_abort_frame(w, err);
@@ -407,17 +496,17 @@ int slice_writer_append(struct slice_writer *w, const struct npuprof_rec_hdr *re
 		if (err)
 			return writer_abort_frame(w, err);
 	}
-	err = writer_compress(w, rec, rec->size, ZSTD_e_continue);
+	err = writer_stage(w, rec);
 	if (!err && rec->type != NPUPROF_REC_LOST)
 		err = runs_add(&w->open, rec->cpu, rec->type);
 	if (err)
 		return writer_abort_frame(w, err);
 	/*
-	 * Do not let one frame run far past the slice size between flushes.
-	 * The record is taken now: should this flush fail, cfg.lost counts it
-	 * with the rest of its frame.
+	 * Write once finished frames make a large write, and do not let a
+	 * slice run far past its size between flushes.  The record is taken
+	 * now: should this flush fail, cfg.lost counts it with the rest.
 	 */
-	if (w->cur->queued + w->out_len >= w->cfg.slice_bytes)
+	if (w->out_len >= SLICE_WRITE_BYTES || w->cur->queued + w->out_len >= w->cfg.slice_bytes)
 		slice_writer_flush(w);
 	return 0;
 }
@@ -620,10 +709,6 @@ int slice_writer_close(struct slice_writer *w, struct slice_writer_stats *st)
 	err = w->st.error;
 	if (st)
 		*st = w->st;
-	ZSTD_freeCCtx(w->cctx);
-	close(w->dir_fd);
-	free(w->open.r);
-	free(w->out);
-	free(w);
+	writer_free(w);
 	return err;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Writer of one slice series (<dir>/<series>.slice_<n>, format in
- * user/include/npuprof/slice.h), private to the drain.  Records are fed to a
- * zstd streaming compressor; a flush ends the frame and queues its bytes as
- * an IORING_OP_WRITE on an io_uring the caller owns and reaps.  The caller
+ * user/include/npuprof/slice.h), private to the drain.  Records collect in
+ * blocks, each encoded (slice_block.h) and compressed as one zstd frame; a
+ * flush ends the open block and queues the frames as an IORING_OP_WRITE on an io_uring the caller owns and reaps.  The caller
  * passes every CQE to slice_writer_handle_cqe(), which recognises the
  * writes by bit 0 of user_data (SLICE_UDATA_WRITE): other users of the ring
  * must keep that bit clear.
@@ -29,6 +29,7 @@
  * @slice_bytes: start a new slice once this many compressed bytes went to
  *               the current one (checked at frame boundaries)
  * @zstd_level:  zstd compression level
+ * @block_bytes: raw record bytes per block (one zstd frame); 0: 1 MiB
  * @source:      enum npuprof_source, for the stream headers
  * @device:      device id for the stream headers, -1 for host data
  * @lost:        optional: called for records that slice_writer_append()
@@ -45,6 +46,7 @@ struct slice_writer_cfg {
 	const char *series;
 	uint64_t slice_bytes;
 	int zstd_level;
+	uint32_t block_bytes;
 	int source;
 	int device;
 	void (*lost)(void *ctx, uint32_t cpu, uint16_t type, uint64_t records);
@@ -88,10 +90,11 @@ int slice_writer_open_at(struct io_uring *ring, const struct slice_writer_cfg *c
 			 struct slice_writer **out);
 
 /**
- * slice_writer_append() - compress one record (copied) into the open frame
+ * slice_writer_append() - copy one record into the open block
  *
- * Opens the next slice (with its NPUPROF_REC_STREAM_HDR) when none is open,
- * and ends the frame early when the slice reached slice_bytes.
+ * Opens the next slice (with its NPUPROF_REC_STREAM_HDR) when none is open;
+ * ends the block (encodes and compresses it) when it is full, and queues a
+ * write when finished frames make 1 MiB or the slice reached slice_bytes.
  *
  * Return: 0 when the record was taken (should its frame be lost later,
  * cfg.lost says so); the series' remembered write error (the record is
@@ -102,7 +105,7 @@ int slice_writer_open_at(struct io_uring *ring, const struct slice_writer_cfg *c
 int slice_writer_append(struct slice_writer *w, const struct npuprof_rec_hdr *rec);
 
 /**
- * slice_writer_flush() - end the zstd frame and queue it for writing
+ * slice_writer_flush() - end the open block and queue the frames for writing
  *
  * A no-op when nothing was appended since the last flush.  Rotates to a new
  * slice (on the next record) once the current one holds slice_bytes.

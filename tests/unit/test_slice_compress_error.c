@@ -4,8 +4,10 @@
  * the slice writer like a write error: the call that hit it returns
  * -ENOMEM, the half-built frame is thrown away, later appends and flushes
  * return -ENOMEM without compressing anything, close reports it, and what
- * was flushed before reads back whole with no truncated bytes.  Three
- * places: the stream header of a new slice, a record, the end of a frame.
+ * was flushed before reads back whole with no truncated bytes.  The
+ * compressor runs where a block ends; three places: the first flush of a
+ * new slice (its stream header's block), a record that ends a full block
+ * (record 70, with blocks of BLOCK_BYTES), the flush after record 99.
  * (This test defines ZSTD_compressStream2 to fail on demand.)
  */
 #include <dlfcn.h>
@@ -19,6 +21,10 @@
 #include "tmpdir.h"
 #include "../../user/slice_writer.h"
 #include <npuprof/slice.h>
+
+/* Raw bytes of records 50..69 of recgen (5 rounds of 104+88+88+40): the
+ * block opened after the flush at 50 is full when record 70 comes. */
+#define BLOCK_BYTES 1600
 
 static int fail_next; /* fail the next compressor call */
 static int calls;     /* compressor calls so far */
@@ -78,14 +84,15 @@ static int append(struct slice_writer *w, uint64_t seq)
 }
 
 /*
- * Write records 0..49 and flush, then fail at @where: 0 the stream header
- * of the first slice (nothing flushed before), 1 record 70, 2 the flush
- * after record 99.  Check the error sticks and what reads back.
+ * Write records 0..49 and flush, then fail at @where: 0 the first flush,
+ * after record 0 (nothing flushed before), 1 record 70, 2 the flush after
+ * record 99.  Check the error sticks and what reads back.
  */
 static void run(const char *dir, int where, uint64_t want_records)
 {
 	struct slice_writer_cfg cfg = { .dir = dir, .series = "npuprof.api",
 					.slice_bytes = 1 << 20, .zstd_level = 3,
+					.block_bytes = BLOCK_BYTES,
 					.source = NPUPROF_SRC_BPF, .device = -1 };
 	struct slice_writer_stats st;
 	struct npuprof_read_report rep;
@@ -98,8 +105,9 @@ static void run(const char *dir, int where, uint64_t want_records)
 	CHECK_EQ(io_uring_queue_init(8, &ring, 0), 0);
 	CHECK_EQ(slice_writer_open(&ring, &cfg, &w), 0);
 	if (where == 0) {
+		CHECK_EQ(append(w, 0), 0);
 		fail_next = 1;
-		CHECK_EQ(append(w, 0), -ENOMEM);
+		CHECK_EQ(slice_writer_flush(w), -ENOMEM);
 	} else {
 		for (; i < 50; i++)
 			CHECK_EQ(append(w, i), 0);

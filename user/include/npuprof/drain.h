@@ -92,7 +92,7 @@ struct npuprof_drain_route {
  * @route_ctx:   passed to @new_route
  * @slice_bytes: start a new slice once one holds this many compressed
  *               bytes (0: 16 MiB)
- * @zstd_level:  zstd level (0: 3)
+ * @zstd_level:  zstd level, negative ones included (0: 1, see drain.c)
  * @flush_ms:    read timer: drain and close a frame at least this often,
  *               in ms (0: 200, LTTng's default read timer)
  * @cpu_loss:    optional, caller-owned, @nr_cpu_loss entries: records lost

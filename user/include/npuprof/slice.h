@@ -2,7 +2,12 @@
 /*
  * Slice files: <dir>/<series>.slice_<n>, each a sequence of complete zstd
  * frames whose content is a sequence of records (include/npuprof/record.h)
- * beginning with NPUPROF_REC_STREAM_HDR; <slice>.done holds
+ * beginning with NPUPROF_REC_STREAM_HDR.  Two frame versions, told apart
+ * by the frame's first bytes: version 1 holds the records as they are
+ * (one may continue into the next frame); version 2, written since, holds
+ * one block of whole records (SLICE_BLOCK_MAGIC, layout and version in
+ * user/slice_block.h), grouped by size, delta-coded and split into byte
+ * planes.  The reader takes both, in any mix; <slice>.done holds
  * "filesize:<bytes>\n" once the slice is closed (CANN's file_slice.cpp
  * convention).  The writer side lives in the drain (user/slice_writer.c);
  * this header is the reader, used by the export and the tests.
