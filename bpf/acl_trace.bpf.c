@@ -306,8 +306,7 @@ static __always_inline void store_entry(struct entry_key *key,
 		count_missed(1);
 }
 
-SEC("uprobe")
-int acl_enter(struct pt_regs *ctx)
+static __always_inline int on_enter(struct pt_regs *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32;
@@ -335,8 +334,7 @@ int acl_enter(struct pt_regs *ctx)
 	return 0;
 }
 
-SEC("uretprobe")
-int acl_exit(struct pt_regs *ctx)
+static __always_inline int on_return(struct pt_regs *ctx)
 {
 	__u64 now = bpf_ktime_get_ns();
 	struct entry_key key = {
@@ -358,6 +356,35 @@ int acl_exit(struct pt_regs *ctx)
 	}
 	bpf_map_delete_elem(&entries, &key);
 	return 0;
+}
+
+/*
+ * The same two programs twice: attached one link per probe (the kernels
+ * before 6.6), or loaded with the uprobe_multi attach type by the loader
+ * and attached with one link per library file for all functions.
+ */
+SEC("uprobe")
+int acl_enter(struct pt_regs *ctx)
+{
+	return on_enter(ctx);
+}
+
+SEC("uretprobe")
+int acl_exit(struct pt_regs *ctx)
+{
+	return on_return(ctx);
+}
+
+SEC("uprobe")
+int acl_enter_multi(struct pt_regs *ctx)
+{
+	return on_enter(ctx);
+}
+
+SEC("uretprobe")
+int acl_exit_multi(struct pt_regs *ctx)
+{
+	return on_return(ctx);
 }
 
 SEC("tp_btf/sched_process_fork")
