@@ -12,9 +12,11 @@
 # on an unknown handle (the launch's entry+return with its argument reads;
 # no device either, so the same figures come from the host and the VM).
 #
-# The cases run in rounds, interleaved, and each figure is the minimum over
-# the rounds (the machine is shared: the minimum is the least disturbed
-# run); the spread (min..max) is in the notes.  In the VM, traps cost ~30x
+# The cases run in rounds, interleaved (none, floor and npuprof in one
+# process, `p1_api_loop mix`), and each figure is the median over the
+# rounds; a ratio is the median of the rounds' paired ratios (the load of
+# the shared machine falls on both alike).  The spread (min..max) is in the
+# notes.  In the VM, traps cost ~30x
 # under software emulation: only the ratios mean anything there.
 source "$(dirname "$0")/lib.bash"
 
@@ -22,9 +24,9 @@ loop=build/bench/p1_api_loop
 lib=$(realpath build/lib/libascendcl.so)
 [[ -x $loop ]] || { bench_log "$loop missing: make bench-progs"; exit 1; }
 if [[ $BENCH_WHERE == vm ]]; then
-	calls=$(tiny_or_full 2000 20000) rounds=$(tiny_or_full 1 3)
+	calls=$(tiny_or_full 300 3000) rounds=$(tiny_or_full 1 5)
 else
-	calls=$(tiny_or_full 3000 50000) rounds=$(tiny_or_full 1 3)
+	calls=$(tiny_or_full 2000 10000) rounds=$(tiny_or_full 1 10)
 fi
 # bpftrace compiles its program with LLVM at start: minutes under TCG.
 bt_ok=1 bt_why=""
@@ -34,28 +36,46 @@ elif [[ $BENCH_WHERE == vm && $BENCH_SIZE == tiny ]]; then
 	bt_ok=0 bt_why="skipped at tiny size in the VM (LLVM start-up under TCG)"
 fi
 
-declare -A fig extra
-# note VALUE for CASE/FUNC: keep all rounds' figures, space-separated.
-add() { fig[$1]="${fig[$1]:-} $2"; }
+figs=$BENCH_OUT/logs/p1.$BENCH_WHERE.rounds
+errs=$BENCH_OUT/logs/p1.$BENCH_WHERE.err
+: >"$figs"
+: >"$errs"
+declare -A counts
 
-# loop_case CASE FUNC: one run of the loop; its figures into fig/extra.
-loop_case() {
+# put FUNC CASE ROUND VALUE: one figure.
+put() { [[ -n $4 ]] && echo "$1 $2 $3 $4" >>"$figs"; }
+# field OUT NAME: NAME=value from a p1_api_loop line.
+field() { sed -n "s/.*\b$2=\([0-9.]*\).*/\1/p" <<<"$1"; }
+
+# run_loop CASE FUNC ROUND [ARGS]: p1_api_loop CASE FUNC CALLS ARGS.
+run_loop() {
 	local out
-	out=$("$loop" "$1" "$2" "$calls" 2>>"$BENCH_OUT/logs/p1.$BENCH_WHERE.err") || {
-		bench_log "$1 $2 failed (see $BENCH_OUT/logs/p1.$BENCH_WHERE.err)"; return 1; }
-	bench_log "$1 $2: $out"
-	add "$1/$2" "$(sed -n 's/.*ns_per_call=\([0-9.]*\).*/\1/p' <<<"$out")"
-	if [[ $out == *start_us=* && $1 != idle ]]; then
-		add start "$(sed -n 's/.*start_us=\([0-9.]*\).*/\1/p' <<<"$out")"
-		add stop "$(sed -n 's/.*stop_us=\([0-9.]*\).*/\1/p' <<<"$out")"
-	fi
-	[[ $out == *records=* ]] && extra["rec/$2"]=$(grep -o 'records=[0-9]* expected=[0-9]* lost=[0-9]*' <<<"$out")
-	return 0
+	out=$("$loop" "$1" "$2" "$calls" "${@:4}" 2>>"$errs") || {
+		bench_log "$1 $2 failed: $(tail -n 3 "$errs" | tr '\n' ' ')"; return 1; }
+	bench_log "round $3 $1 $2: $out"
+	echo "$out"
 }
 
-# bpftrace_case KIND FUNC: the loop with bpftrace attached (KIND print|count).
-bpftrace_case() {
-	local sym prog log=$BENCH_OUT/logs/p1.bpftrace.$BENCH_WHERE.out pid i
+# mix_round FUNC ROUND: none, floor, npuprof in one process.
+mix_round() {
+	local out
+	out=$(run_loop mix "$1" "$2" 1) || return
+	for c in none floor npuprof start_us stop_us; do put "$1" "$c" "$2" "$(field "$out" "$c")"; done
+	counts[$1]="$(grep -o 'records=[0-9]* expected=[0-9]*' <<<"$out")"
+}
+
+# attached_round FUNC ROUND: npuprof attached idle, then after a stop.
+attached_round() {
+	local c out
+	for c in idle stopped; do
+		out=$(run_loop "$c" "$1" "$2") && put "$1" "$c" "$2" "$(field "$out" ns_per_call)"
+	done
+	out=$(run_loop none "$1" "$2") && put "$1" none_proc "$2" "$(field "$out" ns_per_call)"
+}
+
+# bpftrace_round KIND FUNC ROUND: the loop with bpftrace attached (print|count).
+bpftrace_round() {
+	local sym prog log=$BENCH_OUT/logs/p1.bpftrace.$BENCH_WHERE.out pid i out
 	sym=$([[ $2 == launch ]] && echo aclrtLaunchKernel || echo aclrtFree)
 	if [[ $1 == print ]]; then
 		prog="uprobe:$lib:$sym { printf(\"enter %d %d\\n\", tid, nsecs); }
@@ -63,88 +83,78 @@ bpftrace_case() {
 	else
 		prog="uprobe:$lib:$sym { @enter = count(); } uretprobe:$lib:$sym { @exit = count(); }"
 	fi
-	bpftrace -e "$prog" >"$log" 2>&1 &
+	# BEGIN runs once every probe is attached.
+	bpftrace -e "BEGIN { printf(\"ready\\n\"); } $prog" >"$log" 2>&1 &
 	pid=$!
 	for ((i = 0; i < 600; i++)); do
-		grep -q '^Attaching' "$log" 2>/dev/null && break
+		grep -q '^ready' "$log" 2>/dev/null && break
 		sleep 0.2
 	done
-	sleep 0.5
-	loop_case none "$2" && fig["bt$1/$2"]="${fig[bt$1/$2]:-} ${fig[none/$2]##* }"
-	# loop_case added its figure to none/FUNC: take it back out.
-	fig["none/$2"]=${fig[none/$2]% *}
+	out=$(run_loop external "$2" "$3") && put "$2" "bt$1" "$3" "$(field "$out" ns_per_call)"
 	kill -INT "$pid"
+	for ((i = 0; i < 100; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL "$pid" 2>/dev/null # a bpftrace that missed its SIGINT
 	wait "$pid"
-	bench_log "bpftrace $1 $2: $(tail -c 300 "$log" | tr '\n' ' ')"
+	[[ $1 == count ]] && bench_log "bpftrace count $2: $(grep '^@' "$log" | tr '\n' ' ')"
 }
 
 for ((r = 0; r < rounds; r++)); do
 	for f in free launch; do
-		for c in none floor npuprof idle stopped; do
-			loop_case "$c" "$f"
-		done
+		mix_round "$f" "$r"
+		attached_round "$f" "$r"
 		if ((bt_ok)); then
-			bpftrace_case print "$f"
-			bpftrace_case count "$f"
+			bpftrace_round print "$f" "$r"
+			bpftrace_round count "$f" "$r"
 		fi
 	done
 done
 
-# stat KEY min|max|med: over the rounds' figures ("" when none).
-stat() {
-	python3 -c 'import sys
-v = [float(x) for x in sys.argv[2].split()]
-v.sort()
-f = {"min": v[0], "max": v[-1], "med": v[len(v) // 2]} if v else {}
-print(f"{f[sys.argv[1]]:.4g}" if v else "")' "$2" "${fig[$1]:-}"
-}
-spread() { echo "$1 $(stat "$1" min)..$(stat "$1" max)"; }
-val() { local v; v=$(stat "$1" min); echo "${v:-n/a: did not run}"; }
-# le A B LIMIT: yes when A/B <= LIMIT.
+# med FUNC CASE [OVER]: median (or median paired ratio), no spread.
+med() { python3 bench/p1_stats.py "$figs" "$@" | cut -d' ' -f1; }
+spread() { echo "$2 $(python3 bench/p1_stats.py "$figs" "$@" | cut -d' ' -f2)"; }
+# le VALUE LIMIT: yes when VALUE <= LIMIT, n/a when VALUE is not a number.
 le() { python3 -c 'import sys
-try: print("yes" if float(sys.argv[1]) / float(sys.argv[2]) <= float(sys.argv[3]) else "no")
-except (ValueError, ZeroDivisionError): print("n/a")' "$1" "$2" "$3"; }
+try: print("yes" if float(sys.argv[1]) <= float(sys.argv[2]) else "no")
+except ValueError: print("n/a")' "$1" "$2"; }
+or_na() { [[ $1 == n/a ]] && echo "n/a: $2" || echo "$1"; }
 
-emu=$([[ $BENCH_WHERE == vm ]] && echo "VM under TCG: traps ~30x, ratios only" || echo "host kernel, shared 2-core machine")
+emu=$([[ $BENCH_WHERE == vm ]] && echo "VM under TCG: traps ~30x, ratios only" || echo "host kernel $(uname -r), shared 2-core machine")
 for f in free launch; do
 	case_=$([[ $f == free ]] && echo "aclrtFree(NULL) loop, 1 thread" || echo "aclrtLaunchKernel(unknown handle) loop, 1 thread")
-	np=$(val "npuprof/$f") floor=$(val "floor/$f") none=$(val "none/$f")
-	if ((bt_ok)); then
-		btp=$(val "btprint/$f") btc=$(val "btcount/$f")
-	else
-		btp="n/a: $bt_why" btc="n/a: $bt_why"
-	fi
-	rf=$(ratio "$np" "$floor") rp=$(ratio "$np" "${btp%%:*}") rc=$(ratio "$np" "${btc%%:*}")
+	rf=$(med "$f" npuprof floor) rp=$(med "$f" npuprof btprint) rc=$(med "$f" npuprof btcount)
 	met=no
-	[[ $(le "$np" "$floor" 1.10) == yes && $(le "$np" "${btp%%:*}" 0.625) == yes ]] && met=yes
-	[[ $rp == n/a ]] && met=$([[ $(le "$np" "$floor" 1.10) == yes ]] && echo n/a || echo no)
+	[[ $(le "$rf" 1.10) == yes && $(le "$rp" 0.625) == yes ]] && met=yes
+	[[ $rp == n/a && $(le "$rf" 1.10) == yes ]] && met=n/a
 	row --bench P1 --title "runtime API capture cost" --case "$case_, capturing" \
-		--metric "cost per call (min of $rounds rounds, $calls calls)" --unit ns/call --npuprof "$np" \
-		--baseline "no probe=$none" --baseline "empty uprobe+uretprobe=$floor" \
-		--baseline "bpftrace print=$btp" --baseline "bpftrace count=$btc" \
+		--metric "cost per call (median of $rounds rounds of $calls calls)" --unit ns/call \
+		--npuprof "$(med "$f" npuprof)" \
+		--baseline "no probe=$(med "$f" none)" --baseline "empty uprobe+uretprobe=$(med "$f" floor)" \
+		--baseline "bpftrace print=$(or_na "$(med "$f" btprint)" "$bt_why")" \
+		--baseline "bpftrace count=$(or_na "$(med "$f" btcount)" "$bt_why")" \
 		--ratio "floor=$rf" --ratio "bpftrace print=$rp" --ratio "bpftrace count=$rc" \
 		--goal "npuprof <= 1.10x floor and <= 1/1.6 (0.625x) of bpftrace print" --met "$met" \
-		--note "$emu" --note "spread: $(spread "npuprof/$f"); $(spread "floor/$f"); $(spread "none/$f")" \
-		--note "${extra[rec/$f]:-no record count}"
+		--note "$emu; ratios are medians of per-round paired ratios" \
+		--note "spread over rounds: $(spread "$f" npuprof); $(spread "$f" floor); ratio $(spread "$f" npuprof floor); vs print $(spread "$f" npuprof btprint)" \
+		--note "last round: ${counts[$f]:-no record count}"
 	for c in idle stopped; do
-		v=$(val "$c/$f")
 		what=$([[ $c == idle ]] && echo "npuprof attached, never started" || echo "npuprof attached, after start+stop")
-		# "Equal" to no probe: within 10% or 5 ns of it, far below one trap.
-		met=$(python3 -c 'import sys
-try: a, b = float(sys.argv[1]), float(sys.argv[2]); print("yes" if a <= max(b * 1.10, b + 5) else "no")
-except ValueError: print("n/a")' "$v" "$none")
+		rn=$(med "$f" "$c" none_proc)
+		# "Equal" to no probe: within 10%; one trap would be >1000x.
 		row --bench P1 --title "runtime API capture cost" --case "$case_, $what" \
-			--metric "cost per call (min of $rounds rounds)" --unit ns/call --npuprof "$v" \
-			--baseline "no probe=$none" --baseline "empty uprobe+uretprobe=$floor" \
-			--ratio "no probe=$(ratio "$v" "$none")" --ratio "floor=$(ratio "$v" "$floor")" \
-			--goal "equal to no probe (<= 1.10x or +5 ns)" --met "$met" \
-			--note "$emu" --note "spread: $(spread "$c/$f")"
+			--metric "cost per call (median of $rounds rounds)" --unit ns/call --npuprof "$(med "$f" "$c")" \
+			--baseline "no probe=$(med "$f" none_proc)" --baseline "empty uprobe+uretprobe=$(med "$f" floor)" \
+			--ratio "no probe=$rn" --ratio "floor=$(ratio "$(med "$f" "$c")" "$(med "$f" floor)")" \
+			--goal "equal to no probe (<= 1.10x)" --met "$(le "$rn" 1.10)" \
+			--note "$emu; each in its own process, no probe beside the runs of 'none'" \
+			--note "spread: $(spread "$f" "$c"); $(spread "$f" none_proc)"
 	done
 done
 for w in start stop; do
-	row --bench P1 --title "runtime API capture cost" --case "npuprof $w latency (enable $([[ $w == start ]] && echo 1 || echo 0)), attached to the loop's process" \
-		--metric "median of $((rounds * 4)) ${w}s" --unit us --npuprof "$(stat "$w" med)" \
-		--baseline "n/a=n/a: no baseline (bpftrace has no start/stop)" --goal "" --met n/a \
-		--note "$emu" --note "spread: $(spread "$w")"
+	row --bench P1 --title "runtime API capture cost" \
+		--case "npuprof $w latency (enable($([[ $w == start ]] && echo 1 || echo 0))), 1 process attached" \
+		--metric "median of $((rounds * 2)) ${w}s" --unit us --npuprof "$(python3 bench/p1_stats.py "$figs" free "${w}_us" | cut -d' ' -f1)" \
+		--baseline "n/a=n/a: bpftrace has no start/stop" --goal "" --met n/a \
+		--note "$emu; probes placed at start, removed at stop ($([[ $BENCH_WHERE == vm ]] && echo "one link per probe, 6.1" || echo "uprobe_multi links"))" \
+		--note "spread: $(spread free "${w}_us"); launch $(spread launch "${w}_us")"
 done
 exit 0

@@ -260,6 +260,21 @@ static __always_inline struct acl_trace_counters *this_cpu_counters(void)
 	return bpf_map_lookup_elem(&counters, &zero);
 }
 
+/*
+ * Wake the reader only once @ring is a quarter full.  A wakeup per record
+ * (the ring buffer's default whenever the reader has caught up, which it
+ * has between two slow API calls) costs the traced thread an irq_work and
+ * a wakeup every call; the drain reads every ring on its read timer
+ * anyway (npuprof/drain.h, flush_ms), and stop reads them to the end.
+ */
+static __always_inline __u64 wakeup_flag(void *ring)
+{
+	__u64 avail = bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA);
+
+	return avail >= bpf_ringbuf_query(ring, BPF_RB_RING_SIZE) / 4 ?
+		       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
 /* Write @rec to this CPU's ring buffer and count it written or lost. */
 static __always_inline void emit(struct npuprof_rec_api *rec)
 {
@@ -269,7 +284,7 @@ static __always_inline void emit(struct npuprof_rec_api *rec)
 
 	rec->hdr.cpu = idx;
 	ring = bpf_map_lookup_elem(&rings, &idx);
-	if (ring && bpf_ringbuf_output(ring, rec, sizeof(*rec), 0) == 0) {
+	if (ring && bpf_ringbuf_output(ring, rec, sizeof(*rec), wakeup_flag(ring)) == 0) {
 		if (cnt)
 			cnt->written++;
 	} else if (cnt) {
