@@ -24,7 +24,7 @@ loop=build/bench/p1_api_loop
 lib=$(realpath build/lib/libascendcl.so)
 [[ -x $loop ]] || { bench_log "$loop missing: make bench-progs"; exit 1; }
 if [[ $BENCH_WHERE == vm ]]; then
-	calls=$(tiny_or_full 300 3000) rounds=$(tiny_or_full 1 5)
+	calls=$(tiny_or_full 100 3000) rounds=$(tiny_or_full 1 5)
 else
 	calls=$(tiny_or_full 2000 10000) rounds=$(tiny_or_full 1 10)
 fi

@@ -43,7 +43,7 @@ done
 wait_log() {
 	local i
 	for ((i = 0; i < 1200; i++)); do
-		(($(grep -c "$1" "$dir/msprof.log" 2>/dev/null) >= $2)) && return 0
+		(($(grep -c "$1" "$dir/msprof.log" 2>/dev/null || true) + 0 >= $2)) && return 0
 		sleep 0.1
 	done
 	bench_log "msprof never said '$1' $2 times"; return 1
@@ -57,12 +57,14 @@ window() {
 }
 
 window none
-mkfifo "$dir/cmd"
+# msprof's prompt: a FIFO on the guest's tmpfs (9p refuses special files).
+fifo=$(mktemp -d)/cmd
+mkfifo "$fifo" || exit 1
 pid_list=$(IFS=,; echo "${pids[*]}")
-build/bin/msprof --dynamic=on --pid="$pid_list" --output="$dir/prof" <"$dir/cmd" \
+build/bin/msprof --dynamic=on --pid="$pid_list" --output="$dir/prof" <"$fifo" \
 	>"$dir/msprof.log" 2>"$dir/msprof.err" &
 msprof=$!
-exec 3>"$dir/cmd"
+exec 3>"$fifo"
 echo status >&3 # answered once every pid is attached
 wait_log ": connected" "$ranks" && window idle
 echo start >&3

@@ -279,19 +279,59 @@ int npuprof_acl_trace_open_follow(uint32_t ring_bytes, struct npuprof_acl_trace 
 	return acl_trace_open(ring_bytes, true, out);
 }
 
+/*
+ * Removing one uprobe link waits for an RCU grace period or two in the
+ * kernel (tens of ms under emulation, and on 6.18 also with a real CPU);
+ * closed from several threads at once, the waits share grace periods.
+ */
+#define ACL_UNPROBE_THREADS 8
+
+struct acl_unprobe_job {
+	struct acl_lib *lib;
+	unsigned int first; /* this thread's links: first, first + step, ... */
+	unsigned int step;
+};
+
+/* Close every step-th of @job->lib's links (per-probe and multi). */
+static void *acl_unprobe_some(void *arg)
+{
+	struct acl_unprobe_job *job = arg;
+	struct acl_lib *lib = job->lib;
+	unsigned int i;
+
+	for (i = job->first; i < lib->nr_links + 2; i += job->step) {
+		if (i < lib->nr_links)
+			bpf_link__destroy(lib->links[i]);
+		else if (lib->multi_fds[i - lib->nr_links] >= 0)
+			close(lib->multi_fds[i - lib->nr_links]);
+	}
+	return NULL;
+}
+
 /* Remove the probes of @lib (none placed: nothing to do). */
 static void acl_lib_unprobe(struct acl_lib *lib)
 {
-	unsigned int i;
+	struct acl_unprobe_job jobs[ACL_UNPROBE_THREADS];
+	pthread_t threads[ACL_UNPROBE_THREADS];
+	unsigned int i, n = lib->nr_links + 2;
+	bool started[ACL_UNPROBE_THREADS] = { false };
 
-	for (i = 0; i < lib->nr_links; i++)
-		bpf_link__destroy(lib->links[i]);
-	lib->nr_links = 0;
-	for (i = 0; i < 2; i++) {
-		if (lib->multi_fds[i] >= 0)
-			close(lib->multi_fds[i]);
-		lib->multi_fds[i] = -1;
+	if (n > ACL_UNPROBE_THREADS)
+		n = ACL_UNPROBE_THREADS;
+	for (i = 0; i < n; i++)
+		jobs[i] = (struct acl_unprobe_job){ lib, i, n };
+	/* Thread 0's share here; a thread that cannot start: here too. */
+	for (i = 1; i < n; i++)
+		started[i] = !pthread_create(&threads[i], NULL, acl_unprobe_some, &jobs[i]);
+	acl_unprobe_some(&jobs[0]);
+	for (i = 1; i < n; i++) {
+		if (started[i])
+			pthread_join(threads[i], NULL);
+		else
+			acl_unprobe_some(&jobs[i]);
 	}
+	lib->nr_links = 0;
+	lib->multi_fds[0] = lib->multi_fds[1] = -1;
 }
 
 static void acl_lib_free(struct acl_lib *lib)

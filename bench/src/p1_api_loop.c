@@ -148,9 +148,9 @@ static int run_floor(long calls)
 	skel = p1_floor_bpf__open_and_load();
 	if (!skel)
 		return -errno;
-	enter = bpf_program__attach_uprobe_opts(skel->progs.floor_enter, getpid(), path, 0, &opts);
+	enter = bpf_program__attach_uprobe_opts(skel->progs.floor_enter, -1, path, 0, &opts);
 	opts.retprobe = true;
-	ret = bpf_program__attach_uprobe_opts(skel->progs.floor_exit, getpid(), path, 0, &opts);
+	ret = bpf_program__attach_uprobe_opts(skel->progs.floor_exit, -1, path, 0, &opts);
 	err = enter && ret ? 0 : -errno;
 	if (!err) {
 		call_loop(WARMUP_CALLS);
@@ -280,9 +280,10 @@ static int floor_attach(struct p1_floor_bpf *skel, struct bpf_link **links)
 
 	if (err)
 		return err;
-	links[0] = bpf_program__attach_uprobe_opts(skel->progs.floor_enter, getpid(), path, 0, &opts);
+	/* every process, as npuprof and bpftrace place theirs */
+	links[0] = bpf_program__attach_uprobe_opts(skel->progs.floor_enter, -1, path, 0, &opts);
 	opts.retprobe = true;
-	links[1] = bpf_program__attach_uprobe_opts(skel->progs.floor_exit, getpid(), path, 0, &opts);
+	links[1] = bpf_program__attach_uprobe_opts(skel->progs.floor_exit, -1, path, 0, &opts);
 	return links[0] && links[1] ? 0 : -errno;
 }
 
