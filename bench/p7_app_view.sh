@@ -86,10 +86,11 @@ none=$(get none mean_us)
 for p in idle capture stopped quit; do
 	v=$(get "$p" mean_us)
 	# Within noise: |ratio - 1| within twice the two means' combined error.
-	read -r met tol < <(python3 -c 'import sys, math
+	# (a here-string: the guest has no /dev/fd for process substitution)
+	read -r met tol <<<"$(python3 -c 'import sys, math
 a, b, ea, eb = map(float, sys.argv[1:])
 tol = 2 * math.hypot(ea, eb) / 100
-print("yes" if abs(a / b - 1) <= tol else "no", f"{tol:.3f}")' "$v" "$none" "$(get "$p" sem_pct)" "$(get none sem_pct)" 2>/dev/null || echo "n/a n/a")
+print("yes" if abs(a / b - 1) <= tol else "no", f"{tol:.3f}")' "$v" "$none" "$(get "$p" sem_pct)" "$(get none sem_pct)" 2>/dev/null || echo "n/a n/a")"
 	goal="1.00x within noise"
 	[[ $p == capture ]] && { goal="as small as P1/P2 allow (figure, no bound)"; met=n/a; }
 	row --bench P7 --title "the app's view" --case "ai_task, $ranks ranks, no step gap: $p" \
@@ -97,6 +98,6 @@ print("yes" if abs(a / b - 1) <= tol else "no", f"{tol:.3f}")' "$v" "$none" "$(g
 		--baseline "no msprof=${none:-n/a: no steps}" --ratio "no msprof=$(ratio "$v" "$none")" \
 		--goal "$goal" --met "$met" \
 		--note "VM under TCG: ratios only" \
-		--note "noise (std. error of the mean): $p $(get "$p" sem_pct)%, none $(get none sem_pct)%; 2-sigma band on the ratio +-$tol; step sd $(get "$p" sd_us) us"
+		--note "noise (std. error of the mean): $p $(get "$p" sem_pct)%, none $(get none sem_pct)%; 2-sigma band on the ratio +-$tol; step sd $(get "$p" sd_us) us; median step $(get "$p" median_us) us vs $(get none median_us) us"
 done
 exit 0

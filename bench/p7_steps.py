@@ -8,7 +8,7 @@ bench/p7_app_view.sh marked on CLOCK_MONOTONIC.
 
 MARKS has lines "PHASE BEGIN_NS END_NS"; a step counts for a phase when it
 lies wholly inside the window.  Prints one line per phase:
-  PHASE n=N mean_us=M sd_us=S sem_pct=E
+  PHASE n=N mean_us=M sd_us=S sem_pct=E median_us=D
 (sem_pct: standard error of the mean in % of it, the noise of the mean).
 """
 import json
@@ -33,11 +33,12 @@ def main():
         d = [(s["end_ns"] - s["begin_ns"]) / 1000 for s in steps
              if s["begin_ns"] >= b and s["end_ns"] <= e]
         if len(d) < 2:
-            print(f"{name} n={len(d)} mean_us=nan sd_us=nan sem_pct=nan")
+            print(f"{name} n={len(d)} mean_us=nan sd_us=nan sem_pct=nan median_us=nan")
             continue
         m, sd = statistics.mean(d), statistics.stdev(d)
         print(f"{name} n={len(d)} mean_us={m:.1f} sd_us={sd:.1f} "
-              f"sem_pct={100 * sd / m / len(d) ** 0.5:.2f}")
+              f"sem_pct={100 * sd / m / len(d) ** 0.5:.2f} "
+              f"median_us={statistics.median(d):.1f}")
 
 
 if __name__ == "__main__":

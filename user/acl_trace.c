@@ -284,7 +284,7 @@ int npuprof_acl_trace_open_follow(uint32_t ring_bytes, struct npuprof_acl_trace 
  * kernel (tens of ms under emulation, and on 6.18 also with a real CPU);
  * closed from several threads at once, the waits share grace periods.
  */
-#define ACL_UNPROBE_THREADS 8
+#define ACL_UNPROBE_THREADS (2 * ACL_NR_FUNCS + 2) /* one per link */
 
 struct acl_unprobe_job {
 	struct acl_lib *lib;
