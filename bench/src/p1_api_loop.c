@@ -27,10 +27,11 @@
  *
  *   p1_api_loop mix FUNC CALLS ROUNDS
  *
- * runs none, floor and npuprof (capturing) one after the other in one
- * process, ROUNDS times, so a shared machine's load falls on all three
- * alike: the floor's probes are attached for its turn only, npuprof's are
- * placed by each start and removed by each stop.  One line per round:
+ * runs none, floor and npuprof (capturing) in one process, ROUNDS times,
+ * the floor and npuprof in alternating chunks (mix_round()), so a shared
+ * machine's load falls on both alike: the floor's probes are attached for
+ * its chunks only, npuprof's are placed by each start and removed by each
+ * stop.  start_us and stop_us are the means over a round's chunks.  One line per round:
  * "none=N floor=N npuprof=N start_us=N stop_us=N records=N expected=N".
  */
 #include <errno.h>
@@ -287,40 +288,72 @@ static int floor_attach(struct p1_floor_bpf *skel, struct bpf_link **links)
 	return links[0] && links[1] ? 0 : -errno;
 }
 
-/* One round of mix: the three cases back to back. */
-static int mix_round(struct npuprof_acl_trace *t, struct p1_floor_bpf *skel, long calls)
+/* The floor's probes for one chunk of @calls calls.  Return: ns per call or -errno. */
+static double floor_chunk(struct p1_floor_bpf *skel, long calls)
 {
 	struct bpf_link *links[2] = { NULL, NULL };
-	double none, floor_ns, np, start_us, stop_us;
-	struct drain d = { .t = t };
-	uint64_t t0;
-	pthread_t th;
-	int err;
+	int err = floor_attach(skel, links);
+	double ns = err ? err : call_loop(calls);
 
-	none = call_loop_min(calls * NONE_FACTOR);
-	err = floor_attach(skel, links);
-	floor_ns = call_loop(calls);
 	bpf_link__destroy(links[1]);
 	bpf_link__destroy(links[0]);
+	return ns;
+}
+
+/* npuprof capturing for one chunk of @calls calls, start/stop timed into @lat. */
+static double npuprof_chunk(struct npuprof_acl_trace *t, long calls, double lat[2])
+{
+	uint64_t t0 = now_ns();
+	int err = npuprof_acl_trace_enable(t, 1);
+	double ns;
+
+	lat[0] = us_since(t0);
 	if (err)
 		return err;
+	ns = call_loop(calls);
+	t0 = now_ns();
+	err = npuprof_acl_trace_enable(t, 0);
+	lat[1] = us_since(t0);
+	return err ? err : ns;
+}
+
+/*
+ * One round of mix: none, then MIX_CHUNKS chunks each of the floor and of
+ * npuprof in the order F N N F F N ..., so a load that drifts during the
+ * round falls on both alike.
+ */
+#define MIX_CHUNKS 8
+
+static int mix_round(struct npuprof_acl_trace *t, struct p1_floor_bpf *skel, long calls)
+{
+	double none, sum[2] = { 0, 0 }, lat[2] = { 0, 0 }, lat_sum[2] = { 0, 0 }, v = 0;
+	long chunk = calls / MIX_CHUNKS > 0 ? calls / MIX_CHUNKS : 1;
+	struct drain d = { .t = t };
+	pthread_t th;
+	int i, k;
+
+	none = call_loop_min(calls * NONE_FACTOR);
 	if (pthread_create(&th, NULL, drain_main, &d))
 		return -EAGAIN;
-	t0 = now_ns();
-	err = npuprof_acl_trace_enable(t, 1);
-	start_us = us_since(t0);
-	np = call_loop(calls);
-	t0 = now_ns();
-	err = err ? err : npuprof_acl_trace_enable(t, 0);
-	stop_us = us_since(t0);
+	for (i = 0; i < 2 * MIX_CHUNKS; i++) {
+		k = (i % 4 == 0 || i % 4 == 3) ? 0 : 1; /* 0 floor, 1 npuprof */
+		v = k ? npuprof_chunk(t, chunk, lat) : floor_chunk(skel, chunk);
+		if (v < 0)
+			break;
+		sum[k] += v;
+		if (k)
+			lat_sum[0] += lat[0], lat_sum[1] += lat[1];
+	}
 	d.stop = 1;
 	pthread_join(th, NULL);
+	if (v < 0)
+		return (int)v;
 	npuprof_acl_trace_consume(t, count_rec, &d);
-	if (!err)
-		printf("none=%.2f floor=%.2f npuprof=%.2f start_us=%.0f stop_us=%.0f records=%ld expected=%ld\n",
-		       none, floor_ns, np, start_us, stop_us, d.records, calls);
+	printf("none=%.2f floor=%.2f npuprof=%.2f start_us=%.0f stop_us=%.0f records=%ld expected=%ld\n",
+	       none, sum[0] / MIX_CHUNKS, sum[1] / MIX_CHUNKS, lat_sum[0] / MIX_CHUNKS,
+	       lat_sum[1] / MIX_CHUNKS, d.records, chunk * MIX_CHUNKS);
 	fflush(stdout);
-	return err;
+	return 0;
 }
 
 static int run_mix(long calls, long rounds)
