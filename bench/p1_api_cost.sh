@@ -60,7 +60,9 @@ run_loop() {
 mix_round() {
 	local out
 	out=$(run_loop mix "$1" "$2" 1) || return
-	for c in none floor npuprof start_us stop_us; do put "$1" "$c" "$2" "$(field "$out" "$c")"; done
+	for c in none floor npuprof start_us stop_us bpf_ns_npuprof bpf_ns_floor; do
+		put "$1" "$c" "$2" "$(field "$out" "$c")"
+	done
 	counts[$1]="$(grep -o 'records=[0-9]* expected=[0-9]*' <<<"$out")"
 }
 
@@ -149,6 +151,15 @@ for f in free launch; do
 			--note "$emu; each in its own process, no probe beside the runs of 'none'" \
 			--note "spread: $(spread "$f" "$c"); $(spread "$f" none_proc)"
 	done
+done
+for f in free launch; do
+	row --bench P1 --title "runtime API capture cost" \
+		--case "$([[ $f == free ]] && echo aclrtFree || echo aclrtLaunchKernel): the BPF programs' own run time (bpf_stats), entry + return" \
+		--metric "median of $rounds rounds" --unit ns/call --npuprof "$(med "$f" bpf_ns_npuprof)" \
+		--baseline "empty uprobe+uretprobe programs=$(med "$f" bpf_ns_floor)" \
+		--ratio "empty programs=$(med "$f" bpf_ns_npuprof bpf_ns_floor)" --goal "" --met n/a \
+		--note "$emu; kernel.bpf_stats run_time_ns / run_cnt: what npuprof adds to each trap, free of the trap's noise" \
+		--note "spread: $(spread "$f" bpf_ns_npuprof); $(spread "$f" bpf_ns_floor)"
 done
 for w in start stop; do
 	row --bench P1 --title "runtime API capture cost" \
