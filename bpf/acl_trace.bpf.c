@@ -260,6 +260,21 @@ static __always_inline struct acl_trace_counters *this_cpu_counters(void)
 	return bpf_map_lookup_elem(&counters, &zero);
 }
 
+/*
+ * Wake the reader only once @ring is a quarter full.  A wakeup per record
+ * (the ring buffer's default whenever the reader has caught up, which it
+ * has between two slow API calls) costs the traced thread an irq_work and
+ * a wakeup every call; the drain reads every ring on its read timer
+ * anyway (npuprof/drain.h, flush_ms), and stop reads them to the end.
+ */
+static __always_inline __u64 wakeup_flag(void *ring)
+{
+	__u64 avail = bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA);
+
+	return avail >= bpf_ringbuf_query(ring, BPF_RB_RING_SIZE) / 4 ?
+		       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
 /* Write @rec to this CPU's ring buffer and count it written or lost. */
 static __always_inline void emit(struct npuprof_rec_api *rec)
 {
@@ -269,7 +284,7 @@ static __always_inline void emit(struct npuprof_rec_api *rec)
 
 	rec->hdr.cpu = idx;
 	ring = bpf_map_lookup_elem(&rings, &idx);
-	if (ring && bpf_ringbuf_output(ring, rec, sizeof(*rec), 0) == 0) {
+	if (ring && bpf_ringbuf_output(ring, rec, sizeof(*rec), wakeup_flag(ring)) == 0) {
 		if (cnt)
 			cnt->written++;
 	} else if (cnt) {
@@ -306,8 +321,7 @@ static __always_inline void store_entry(struct entry_key *key,
 		count_missed(1);
 }
 
-SEC("uprobe")
-int acl_enter(struct pt_regs *ctx)
+static __always_inline int on_enter(struct pt_regs *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32;
@@ -335,8 +349,7 @@ int acl_enter(struct pt_regs *ctx)
 	return 0;
 }
 
-SEC("uretprobe")
-int acl_exit(struct pt_regs *ctx)
+static __always_inline int on_return(struct pt_regs *ctx)
 {
 	__u64 now = bpf_ktime_get_ns();
 	struct entry_key key = {
@@ -358,6 +371,35 @@ int acl_exit(struct pt_regs *ctx)
 	}
 	bpf_map_delete_elem(&entries, &key);
 	return 0;
+}
+
+/*
+ * The same two programs twice: attached one link per probe (the kernels
+ * before 6.6), or loaded with the uprobe_multi attach type by the loader
+ * and attached with one link per library file for all functions.
+ */
+SEC("uprobe")
+int acl_enter(struct pt_regs *ctx)
+{
+	return on_enter(ctx);
+}
+
+SEC("uretprobe")
+int acl_exit(struct pt_regs *ctx)
+{
+	return on_return(ctx);
+}
+
+SEC("uprobe")
+int acl_enter_multi(struct pt_regs *ctx)
+{
+	return on_enter(ctx);
+}
+
+SEC("uretprobe")
+int acl_exit_multi(struct pt_regs *ctx)
+{
+	return on_return(ctx);
 }
 
 SEC("tp_btf/sched_process_fork")

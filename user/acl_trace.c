@@ -3,16 +3,27 @@
  * Runtime-API capture, user side (npuprof/acl_trace.h): loads
  * bpf/acl_trace.bpf.c through its generated skeleton, creates one BPF ring
  * buffer per possible CPU and puts them in the program's array of maps,
- * attaches a uprobe and a uretprobe to every recorded ACL function of each
+ * places a uprobe and a uretprobe on every recorded ACL function of each
  * libascendcl.so file the traced processes map, and reads the rings with
  * libbpf's ring_buffer API.
  *
- * Probes are attached per library *file* (device + inode) with pid -1, so a
- * second process mapping the same libascendcl.so costs one map update: the
- * tgid filter in the BPF program decides what is recorded.  The file is
+ * Probes exist only while capturing.  Attaching a process or file resolves
+ * the library (and the functions' offsets in it) and keeps it open; the
+ * uprobes themselves are placed by the start (enable 1) and removed by the
+ * stop (enable 0), so a process that is attached but not captured runs
+ * without a single trap.  On kernels with uprobe_multi links (6.6+) all
+ * entries of a file are one link and all returns another, because removing
+ * a uprobe waits for the kernel once per link (tens of ms each on 6.18);
+ * older kernels (the 6.1 test VM) get one link per probe.
+ *
+ * Probes are placed per library *file* (device + inode) for every process,
+ * so a second process mapping the same libascendcl.so costs one map update:
+ * the tgid filter in the BPF program decides what is recorded.  The file is
  * reached through /proc/PID/map_files/<start>-<end>, a link to exactly the
  * file the process mapped, so a library replaced or deleted on disk since
- * the process loaded it is still probed where its code runs.
+ * the process loaded it is still probed where its code runs; the loader
+ * keeps it open and places the probes through /proc/self/fd/N, so the
+ * file stays reachable when that process is gone.
  *
  * Capture generations: every enable first waits out running probes, throws
  * away what an earlier capture left in the rings (counted stale), clears the
@@ -28,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -40,6 +52,8 @@
 
 #include "../bpf/acl_trace.h"
 #include "acl_trace.skel.h"
+#include "elf_func.h"
+#include "uprobe_multi.h"
 
 /* One ACL function to probe: its API id (the BPF cookie) and symbol. */
 struct acl_func {
@@ -67,14 +81,21 @@ static int acl_func_required(unsigned int api)
 	       api == NPUPROF_API_RT_RESET_DEVICE;
 }
 
-/* The probes on one libascendcl.so file. */
+/*
+ * One libascendcl.so file: what attach resolved (kept open, the functions
+ * found and their offsets) and, while capturing, its probes.
+ */
 struct acl_lib {
 	struct acl_lib *next;
 	dev_t dev;
 	ino_t ino;
-	unsigned int nr_links;
-	unsigned int nr_funcs; /* functions found and probed */
+	int fd;		       /* the file, placed probes go through /proc/self/fd */
+	unsigned int nr_funcs; /* functions found: offs[] and apis[] */
+	uint64_t offs[ACL_NR_FUNCS];
+	uint64_t apis[ACL_NR_FUNCS]; /* enum npuprof_api, the BPF cookies */
+	unsigned int nr_links;	     /* per-probe links (kernels before 6.6) */
 	struct bpf_link *links[2 * ACL_NR_FUNCS];
+	int multi_fds[2]; /* uprobe_multi links: entries, returns; -1 if none */
 };
 
 struct npuprof_acl_trace {
@@ -83,6 +104,8 @@ struct npuprof_acl_trace {
 	int *ring_fds;		/* one BPF_MAP_TYPE_RINGBUF per possible CPU */
 	struct ring_buffer *rb; /* libbpf reader over all of ring_fds */
 	struct acl_lib *libs;
+	bool multi;		    /* uprobe_multi links (programs acl_*_multi) */
+	bool probed;		    /* capturing: every lib has its probes */
 	bool follow;		    /* the fork/exit programs are loaded */
 	struct bpf_link *fork_link; /* follow: sched_process_fork, then exit */
 	struct bpf_link *exit_link;
@@ -156,6 +179,17 @@ static int acl_trace_load(struct npuprof_acl_trace *t, bool follow)
 	bpf_program__set_autoload(t->skel->progs.acl_fork, follow);
 	bpf_program__set_autoload(t->skel->progs.acl_exit_process, follow);
 	t->follow = follow;
+	t->multi = uprobe_multi_supported();
+	bpf_program__set_autoload(t->skel->progs.acl_enter, !t->multi);
+	bpf_program__set_autoload(t->skel->progs.acl_exit, !t->multi);
+	bpf_program__set_autoload(t->skel->progs.acl_enter_multi, t->multi);
+	bpf_program__set_autoload(t->skel->progs.acl_exit_multi, t->multi);
+	if (t->multi) {
+		bpf_program__set_expected_attach_type(t->skel->progs.acl_enter_multi,
+						      NPUPROF_BPF_TRACE_UPROBE_MULTI);
+		bpf_program__set_expected_attach_type(t->skel->progs.acl_exit_multi,
+						      NPUPROF_BPF_TRACE_UPROBE_MULTI);
+	}
 	t->skel->rodata->nr_rings = t->nr_cpus;
 	err = bpf_map__set_max_entries(t->skel->maps.rings, t->nr_cpus);
 	if (err)
@@ -245,12 +279,69 @@ int npuprof_acl_trace_open_follow(uint32_t ring_bytes, struct npuprof_acl_trace 
 	return acl_trace_open(ring_bytes, true, out);
 }
 
-static void acl_lib_free(struct acl_lib *lib)
+/*
+ * Removing one uprobe link waits for an RCU grace period or two in the
+ * kernel (~100 ms each under TCG on 6.1, tens of ms on 6.18); closed from
+ * one thread per link at once, the waits share grace periods (38 links on
+ * the 6.1 VM: 4.3-5 s one after the other, 1.8-2.1 s from 8 threads).
+ */
+#define ACL_UNPROBE_THREADS (2 * ACL_NR_FUNCS + 2) /* one per link */
+
+struct acl_unprobe_job {
+	struct acl_lib *lib;
+	unsigned int first; /* this thread's links: first, first + step, ... */
+	unsigned int step;
+};
+
+/* Close every step-th of @job->lib's links (per-probe and multi). */
+static void *acl_unprobe_some(void *arg)
 {
+	struct acl_unprobe_job *job = arg;
+	struct acl_lib *lib = job->lib;
 	unsigned int i;
 
-	for (i = 0; i < lib->nr_links; i++)
-		bpf_link__destroy(lib->links[i]);
+	for (i = job->first; i < lib->nr_links + 2; i += job->step) {
+		if (i < lib->nr_links)
+			bpf_link__destroy(lib->links[i]);
+		else if (lib->multi_fds[i - lib->nr_links] >= 0)
+			close(lib->multi_fds[i - lib->nr_links]);
+	}
+	return NULL;
+}
+
+/* Remove the probes of @lib (none placed: nothing to do). */
+static void acl_lib_unprobe(struct acl_lib *lib)
+{
+	struct acl_unprobe_job jobs[ACL_UNPROBE_THREADS];
+	pthread_t threads[ACL_UNPROBE_THREADS];
+	unsigned int i, n = lib->nr_links + 2;
+	bool started[ACL_UNPROBE_THREADS] = { false };
+
+	if (!lib->nr_links && lib->multi_fds[0] < 0 && lib->multi_fds[1] < 0)
+		return; /* not capturing: nothing placed */
+	if (n > ACL_UNPROBE_THREADS)
+		n = ACL_UNPROBE_THREADS;
+	for (i = 0; i < n; i++)
+		jobs[i] = (struct acl_unprobe_job){ lib, i, n };
+	/* Thread 0's share here; a thread that cannot start: here too. */
+	for (i = 1; i < n; i++)
+		started[i] = !pthread_create(&threads[i], NULL, acl_unprobe_some, &jobs[i]);
+	acl_unprobe_some(&jobs[0]);
+	for (i = 1; i < n; i++) {
+		if (started[i])
+			pthread_join(threads[i], NULL);
+		else
+			acl_unprobe_some(&jobs[i]);
+	}
+	lib->nr_links = 0;
+	lib->multi_fds[0] = lib->multi_fds[1] = -1;
+}
+
+static void acl_lib_free(struct acl_lib *lib)
+{
+	acl_lib_unprobe(lib);
+	if (lib->fd >= 0)
+		close(lib->fd);
 	free(lib);
 }
 
@@ -418,31 +509,72 @@ static struct acl_lib *acl_lib_lookup(struct npuprof_acl_trace *t,
 	return NULL;
 }
 
-/*
- * Attach the entry and the return probe of @f in @path.
- * Return: 0; -ENOENT when the library has no such function (nothing
- * attached); another -errno from libbpf.
- */
-static int acl_lib_attach_func(struct npuprof_acl_trace *t, struct acl_lib *lib,
-			       const char *path, const struct acl_func *f)
+/* The name the probes are placed through: the kept fd of @lib. */
+static void acl_lib_path(const struct acl_lib *lib, char *path, size_t len)
 {
-	LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = f->api,
-		    .func_name = f->name);
-	struct bpf_link *link;
+	snprintf(path, len, "/proc/self/fd/%d", lib->fd);
+}
 
-	link = bpf_program__attach_uprobe_opts(t->skel->progs.acl_enter, -1,
-					       path, 0, &opts);
-	if (!link)
-		return -errno;
-	lib->links[lib->nr_links++] = link;
-	opts.retprobe = true;
-	link = bpf_program__attach_uprobe_opts(t->skel->progs.acl_exit, -1,
-					       path, 0, &opts);
-	if (!link)
-		/* The function exists (its entry attached): a real error. */
-		return errno == ENOENT ? -EINVAL : -errno;
-	lib->links[lib->nr_links++] = link;
+/* One link per probe (kernels before 6.6). Return: 0 or -errno. */
+static int acl_lib_probe_each(struct npuprof_acl_trace *t, struct acl_lib *lib,
+			      const char *path)
+{
+	struct bpf_program *progs[2] = { t->skel->progs.acl_enter,
+					 t->skel->progs.acl_exit };
+	struct bpf_link *link;
+	unsigned int i, ret;
+
+	for (i = 0; i < lib->nr_funcs; i++) {
+		for (ret = 0; ret < 2; ret++) {
+			LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = lib->apis[i],
+				    .retprobe = ret);
+
+			link = bpf_program__attach_uprobe_opts(progs[ret], -1, path,
+							       lib->offs[i], &opts);
+			if (!link)
+				return -errno;
+			lib->links[lib->nr_links++] = link;
+		}
+	}
 	return 0;
+}
+
+/* One uprobe_multi link for all entries, one for all returns. */
+static int acl_lib_probe_multi(struct npuprof_acl_trace *t, struct acl_lib *lib,
+			       const char *path)
+{
+	struct bpf_program *progs[2] = { t->skel->progs.acl_enter_multi,
+					 t->skel->progs.acl_exit_multi };
+	unsigned int ret;
+	int fd;
+
+	for (ret = 0; ret < 2; ret++) {
+		fd = uprobe_multi_attach(bpf_program__fd(progs[ret]), path, lib->offs,
+					 lib->apis, lib->nr_funcs, ret);
+		if (fd < 0)
+			return fd;
+		lib->multi_fds[ret] = fd;
+	}
+	return 0;
+}
+
+/*
+ * Place the entry and return probes of every function of @lib.
+ * Return: 0; -errno from the kernel, with nothing placed.
+ */
+static int acl_lib_probe(struct npuprof_acl_trace *t, struct acl_lib *lib)
+{
+	char path[64];
+	int err;
+
+	if (lib->nr_links || lib->multi_fds[0] >= 0)
+		return 0;
+	acl_lib_path(lib, path, sizeof(path));
+	err = t->multi ? acl_lib_probe_multi(t, lib, path)
+		       : acl_lib_probe_each(t, lib, path);
+	if (err)
+		acl_lib_unprobe(lib);
+	return err;
 }
 
 /* Say once which functions an older runtime lacks. */
@@ -456,47 +588,71 @@ static void acl_lib_report_missing(const char *path, const char *missing,
 }
 
 /*
- * Probe every recorded ACL function of the library at @path (@name: the
- * file as the process sees it, for messages).
- * Return: the new acl_lib, or NULL with *err set: -ENOEXEC when a required
- * function is missing, -errno from libbpf.  Nothing stays attached on error.
+ * Keep the offsets of the functions @lib->fd defines, in acl_funcs order.
+ * Return: 0; -ENOEXEC when it is no ELF file or lacks a required function.
+ */
+static int acl_lib_resolve(struct acl_lib *lib, const char *name)
+{
+	const char *names[ACL_NR_FUNCS];
+	uint64_t offs[ACL_NR_FUNCS];
+	char missing[256] = "";
+	size_t i, n;
+	int err;
+
+	for (i = 0; i < ACL_NR_FUNCS; i++)
+		names[i] = acl_funcs[i].name;
+	err = elf_func_offsets(lib->fd, names, ACL_NR_FUNCS, offs);
+	if (err)
+		return err;
+	for (i = 0; i < ACL_NR_FUNCS; i++) {
+		if (offs[i]) {
+			lib->offs[lib->nr_funcs] = offs[i];
+			lib->apis[lib->nr_funcs++] = acl_funcs[i].api;
+			continue;
+		}
+		if (acl_func_required(acl_funcs[i].api))
+			return -ENOEXEC; /* not an ACL runtime */
+		n = strlen(missing);
+		snprintf(missing + n, sizeof(missing) - n, " %s", acl_funcs[i].name);
+	}
+	acl_lib_report_missing(name, missing, lib->nr_funcs);
+	return 0;
+}
+
+/*
+ * Open the library at @path (@name: the file as the process sees it, for
+ * messages; @st: what stat() said of @path), resolve its functions and, if
+ * a capture runs, place its probes.
+ * Return: the new acl_lib, or NULL with *err set: -ENOENT when the file at
+ * @path is no longer the one stat() saw (remapped meanwhile); -ENOEXEC when
+ * a required function is missing; -errno of open() or from the kernel.
  */
 static struct acl_lib *acl_lib_attach(struct npuprof_acl_trace *t,
 				      const char *path, const char *name,
 				      const struct stat *st, int *err)
 {
-	char missing[256] = "";
 	struct acl_lib *lib;
-	size_t i;
+	struct stat fst;
 
 	lib = calloc(1, sizeof(*lib));
 	if (!lib) {
 		*err = -ENOMEM;
 		return NULL;
 	}
+	lib->multi_fds[0] = lib->multi_fds[1] = -1;
 	lib->dev = st->st_dev;
 	lib->ino = st->st_ino;
-	for (i = 0; i < ACL_NR_FUNCS; i++) {
-		*err = acl_lib_attach_func(t, lib, path, &acl_funcs[i]);
-		if (*err == -ENOENT && !acl_func_required(acl_funcs[i].api)) {
-			size_t n = strlen(missing);
-
-			snprintf(missing + n, sizeof(missing) - n, " %s",
-				 acl_funcs[i].name);
-			continue;
-		}
-		/* Not an ACL runtime; keep -ENOENT for "none mapped". */
-		if (*err == -ENOENT)
-			*err = -ENOEXEC;
-		if (*err)
-			goto out_free_lib;
-		lib->nr_funcs++;
-	}
-	acl_lib_report_missing(name, missing, lib->nr_funcs);
-	*err = 0;
-	return lib;
-
-out_free_lib:
+	lib->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (lib->fd < 0)
+		*err = -errno;
+	else if (fstat(lib->fd, &fst) || fst.st_ino != st->st_ino)
+		*err = -ENOENT;
+	else
+		*err = acl_lib_resolve(lib, name);
+	if (!*err && t->probed)
+		*err = acl_lib_probe(t, lib);
+	if (!*err)
+		return lib;
 	acl_lib_free(lib);
 	return NULL;
 }
@@ -695,25 +851,71 @@ static void acl_trace_set_capture(struct npuprof_acl_trace *t, int on)
 			 __ATOMIC_RELEASE);
 }
 
+/* Remove every library's probes. */
+static void acl_trace_unprobe(struct npuprof_acl_trace *t)
+{
+	struct acl_lib *lib;
+
+	t->probed = false;
+	for (lib = t->libs; lib; lib = lib->next)
+		acl_lib_unprobe(lib);
+}
+
+/* Place every library's probes.  Return: 0 or -errno, with none placed. */
+static int acl_trace_probe(struct npuprof_acl_trace *t)
+{
+	struct acl_lib *lib;
+	int err;
+
+	for (lib = t->libs; lib; lib = lib->next) {
+		err = acl_lib_probe(t, lib);
+		if (err) {
+			acl_trace_unprobe(t);
+			return err;
+		}
+	}
+	t->probed = true;
+	return 0;
+}
+
 /*
- * Start a new capture generation: with the probes off and quiesced, drop
- * what an earlier capture left behind (records, call states, counters),
- * then turn the probes on with a new epoch in one store.
+ * Stop recording: no probe writes once this returns (the capture word is
+ * off and running probes are waited out), then the probes go.
+ */
+static int acl_trace_stop(struct npuprof_acl_trace *t)
+{
+	int err;
+
+	acl_trace_set_capture(t, 0);
+	err = acl_trace_quiesce(t);
+	acl_trace_unprobe(t);
+	return err;
+}
+
+/*
+ * Start a new capture generation: place the probes (recording still off),
+ * wait out running ones, drop what an earlier capture left behind
+ * (records, call states, counters), then turn recording on with a new
+ * epoch in one store.
  */
 static int acl_trace_start(struct npuprof_acl_trace *t)
 {
 	int err;
 
 	acl_trace_set_capture(t, 0);
-	err = acl_trace_quiesce(t);
+	err = acl_trace_probe(t);
+	if (!err)
+		err = acl_trace_quiesce(t);
 	if (!err)
 		err = acl_trace_discard(t);
 	if (!err)
 		err = acl_trace_clear_entries(t);
 	if (!err)
 		err = acl_trace_reset_counters(t);
-	if (err)
+	if (err) {
+		acl_trace_unprobe(t);
 		return err;
+	}
 	pthread_mutex_lock(&t->lock);
 	t->stale = t->stale_next;
 	t->stale_next = 0;
@@ -725,20 +927,14 @@ static int acl_trace_start(struct npuprof_acl_trace *t)
 
 int npuprof_acl_trace_discard(struct npuprof_acl_trace *t)
 {
-	int err;
+	int err = acl_trace_stop(t);
 
-	acl_trace_set_capture(t, 0);
-	err = acl_trace_quiesce(t);
 	return err ? err : acl_trace_discard(t);
 }
 
 int npuprof_acl_trace_enable(struct npuprof_acl_trace *t, int on)
 {
-	if (on)
-		return acl_trace_start(t);
-	acl_trace_set_capture(t, 0);
-	/* On return no record of this capture is still being written. */
-	return acl_trace_quiesce(t);
+	return on ? acl_trace_start(t) : acl_trace_stop(t);
 }
 
 uint64_t npuprof_acl_trace_stale(struct npuprof_acl_trace *t)

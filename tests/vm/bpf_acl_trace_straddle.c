@@ -5,7 +5,7 @@
  * counters of each capture are exact.
  *
  * A worker thread blocks in aclrtSynchronizeStream() on a stream with a
- * 2 s kernel queued while the main thread:
+ * 8 s kernel queued while the main thread:
  *   1. stops the capture, the call returns while stopped: the capture holds
  *      exactly the one aclrtLaunchKernel before it;
  *   2. stops, leaves the 4 records of that capture unconsumed and starts a
@@ -26,7 +26,12 @@
 
 #include "bpf_test.h"
 
-#define LONG_US 2000000
+/*
+ * Long enough for a stop and a start to happen inside the call: each one
+ * removes or places the uprobes, one link per probe on 6.1, which takes
+ * seconds under TCG.
+ */
+#define LONG_US 8000000
 
 static const char kernels[] = "/tmp/bpf_acl_trace_straddle.kernels";
 

@@ -11,6 +11,11 @@
  * (a long aclrtSynchronizeStream, say) gives no record, so no capture holds
  * a call from before it began.
  *
+ * The uprobes exist only while recording: attaching resolves the library
+ * and its functions (so its errors show at attach), the start places the
+ * probes and the stop removes them, so an attached process that is not
+ * being captured runs at full speed.
+ *
  * npuprof_acl_trace_consume() may run in another thread than the rest.
  * All functions return 0 or a negative errno; none sets errno.
  */
@@ -46,9 +51,10 @@ void npuprof_acl_trace_close(struct npuprof_acl_trace *t);
  * Finds the libascendcl.so mapping /proc/@pid/maps lists, reaches exactly
  * the mapped file through /proc/@pid/map_files (so a process in a
  * container, or one whose library was replaced or deleted on disk since it
- * was loaded, is probed where its code runs), attaches the probes to that
- * file once (later pids mapping the same device and inode reuse them) and
- * adds @pid to the tgid filter.  Without access to map_files (it needs
+ * was loaded, is probed where its code runs), keeps that file open and
+ * its functions' offsets, for the probes every start places on it (later
+ * pids mapping the same device and inode reuse them; while recording they
+ * are placed at once), and adds @pid to the tgid filter.  Without access to map_files (it needs
  * CAP_SYS_ADMIN) the file is opened by name through /proc/@pid/root, and
  * only if it still has the device and inode the maps line gives.
  *
@@ -83,10 +89,11 @@ int npuprof_acl_trace_selected(const struct npuprof_acl_trace *t, pid_t pid);
 uint64_t npuprof_acl_trace_follow_missed(const struct npuprof_acl_trace *t);
 
 /**
- * npuprof_acl_trace_attach_file() - place the uprobes on the library at
- * @path before any process maps it (a job about to start), selecting no
- * process.  Return: 0 (also when that file is probed already); -errno of
- * stat(); -ENOEXEC when it is no ACL runtime; -errno from libbpf.
+ * npuprof_acl_trace_attach_file() - probe the library at @path (from the
+ * next start, or at once while recording) before any process maps it (a
+ * job about to start), selecting no process.  Return: 0 (also when that
+ * file is attached already); -errno of stat() or open(); -ENOEXEC when it
+ * is no ACL runtime; -errno from libbpf.
  */
 int npuprof_acl_trace_attach_file(struct npuprof_acl_trace *t, const char *path);
 
@@ -97,17 +104,19 @@ int npuprof_acl_trace_detach_pid(struct npuprof_acl_trace *t, pid_t pid);
  * npuprof_acl_trace_enable() - start (@on 1) or stop (@on 0) recording
  *
  * Stop returns once no probe can write a record any more, so a consume
- * after it gets the whole capture.  Start begins a new capture: it consumes
- * and discards what is still in the rings (see npuprof_acl_trace_stale()),
- * forgets the calls in flight, resets the counters, and only then turns
- * the probes on.
- * Return: 0; -errno from the bpf() system call.
+ * after it gets the whole capture, and removes the uprobes.  Start places
+ * the uprobes on every attached library, then begins a new capture: it
+ * consumes and discards what is still in the rings (see
+ * npuprof_acl_trace_stale()), forgets the calls in flight, resets the
+ * counters, and only then turns recording on.
+ * Return: 0; -errno from the bpf() system call or from placing a uprobe
+ * (start: then none is placed).
  */
 int npuprof_acl_trace_enable(struct npuprof_acl_trace *t, int on);
 
 /**
  * npuprof_acl_trace_discard() - stop recording, wait for running probes,
- * and throw away what the rings still hold (an earlier capture's records
+ * remove them, and throw away what the rings still hold (an earlier capture's records
  * nobody drained).  Call it before another reader starts consuming, so
  * those records cannot reach a new capture; npuprof_acl_trace_enable(t, 1)
  * does the same, but a reader already running could beat it to them.
