@@ -70,7 +70,8 @@ def print_table(rows):
                 print(f" | {name} {fmt(v)}", end="")
         print()
         if r["ratios"]:
-            print("    ratio " + ", ".join(f"{k} {fmt(v)}x" for k, v in r["ratios"].items()))
+            print("    ratio " + ", ".join(f"{k} {fmt(v)}x" if v is not None else f"{k} n/a"
+                                        for k, v in r["ratios"].items()))
         if r["goal"]:
             print(f"    goal {r['goal']}: {met}")
         for note in r["notes"]:
@@ -84,7 +85,8 @@ def print_markdown(rows):
         base = "; ".join(
             f"{k} {fmt(v)}" if v is not None else f"{k} n/a"
             for k, v in r["baselines"].items())
-        ratios = "; ".join(f"{k} {fmt(v)}x" for k, v in r["ratios"].items())
+        ratios = "; ".join(f"{k} {fmt(v)}x" if v is not None else f"{k} n/a"
+                           for k, v in r["ratios"].items())
         met = {True: "met", False: "**missed**", None: ""}[r["goal_met"]]
         goal = f"{r['goal']}: {met}" if r["goal"] else ""
         e = r["environment"]
