@@ -36,6 +36,7 @@ while (($#)); do
 	--out) out=${2:-}; shift 2 ;;
 	--no-vm) vm=0; shift ;;
 	--no-host) host=0; shift ;;
+	-h|--help) sed -n '/^# make bench/,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench/run.sh: unknown option '$1' (allowed: --size tiny|full, --only P1,..., --out DIR, --no-vm, --no-host)" >&2; exit 2 ;;
 	esac
 done
