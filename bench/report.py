@@ -91,6 +91,8 @@ def print_markdown(rows):
         goal = f"{r['goal']}: {met}" if r["goal"] else ""
         e = r["environment"]
         where = "VM (TCG)" if e.get("software_emulation") else e["where"]
+        if r.get("size") == "tiny":
+            where += ", tiny size"
         cell = lambda t: str(t).replace("|", "/")
         print(f"| {r['benchmark']} | {cell(r['case'])} | {fmt(r['npuprof'])} {cell(r['unit'])} "
               f"| {cell(base)} | {cell(ratios)} | {cell(goal)} | {where} |")
