@@ -61,6 +61,7 @@ static const struct {
 static void add_task_record(struct export_model *m, uint16_t have, uint32_t id, uint64_t dev_ts)
 {
 	struct xm_task *t = &m->tasks[m->n_tasks++];
+	char name[NPUPROF_NAME_LEN] = { 0 };
 
 	memset(t, 0, sizeof(*t));
 	t->have = have;
@@ -70,7 +71,9 @@ static void add_task_record(struct export_model *m, uint16_t have, uint32_t id, 
 	t->task_id = id;
 	t->type = NPUPROF_TT_KERNEL;
 	t->call = -1;
-	snprintf(t->name, sizeof(t->name), "k%u", id);
+	snprintf(name, sizeof(name), "k%u", id);
+	if (xm_names_add(&m->names, name, &t->name))
+		abort(); /* out of memory for a few names */
 	if (have == XM_HAVE_START)
 		t->start_dev = dev_ts;
 	else

@@ -61,8 +61,8 @@ void xm_task_fold(struct xm_task *dst, const struct xm_task *src)
 		dst->end_dev = src->end_dev;
 		dst->end_tp_ns = src->end_tp_ns;
 	}
-	if (!dst->name[0])
-		memcpy(dst->name, src->name, sizeof(dst->name));
+	if (!dst->name)
+		dst->name = src->name;
 }
 
 static void merge_tasks(struct export_model *m)
@@ -126,8 +126,10 @@ out_free:
 static void map_task(const struct xm_device *dev, struct xm_task *t)
 {
 	t->drawn = (t->have & (XM_HAVE_START | XM_HAVE_END)) == (XM_HAVE_START | XM_HAVE_END);
-	if (!t->drawn)
+	if (!t->drawn) {
+		t->start_ns = t->end_ns = 0; /* the tracepoint times they shared room with */
 		return;
+	}
 	if (dev->clock == XM_CLOCK_RECORDS || dev->clock == XM_CLOCK_INFO_JSON) {
 		t->start_ns = clock_dev_to_host_ns(&dev->fit, t->start_dev);
 		t->end_ns = clock_dev_to_host_ns(&dev->fit, t->end_dev);
@@ -324,25 +326,26 @@ static const char *name_text(const char *name, char *buf, size_t size)
 	return buf;
 }
 
-const char *xm_call_name(const struct xm_call *c, char *buf, size_t size)
+const char *xm_call_name(const struct export_model *m, const struct xm_call *c, char *buf,
+			 size_t size)
 {
-	return name_text(c->name, buf, size);
+	return name_text(xm_name(m, c->name), buf, size);
 }
 
 const char *xm_task_name(const struct export_model *m, const struct xm_task *t, char *buf,
 			 size_t size)
 {
-	if (t->name[0])
-		return name_text(t->name, buf, size);
-	if (t->type == NPUPROF_TT_KERNEL && t->call >= 0 && m->calls[t->call].name[0])
-		return name_text(m->calls[t->call].name, buf, size);
+	if (t->name)
+		return name_text(xm_name(m, t->name), buf, size);
+	if (t->type == NPUPROF_TT_KERNEL && t->call >= 0 && m->calls[t->call].name)
+		return xm_call_name(m, &m->calls[t->call], buf, size);
 	return xm_task_type(t, buf, size);
 }
 
 const char *xm_op_type(const struct export_model *m, const struct xm_task *t, char *buf,
 		       size_t size)
 {
-	if (t->call >= 0 && m->calls[t->call].name[0])
-		return name_text(m->calls[t->call].name, buf, size);
+	if (t->call >= 0 && m->calls[t->call].name)
+		return xm_call_name(m, &m->calls[t->call], buf, size);
 	return xm_task_name(m, t, buf, size);
 }

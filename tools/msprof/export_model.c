@@ -50,12 +50,6 @@ static int grow(void **arr, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
-static void copy_name(char *dst, const char *src)
-{
-	memcpy(dst, src, NPUPROF_NAME_LEN);
-	dst[NPUPROF_NAME_LEN] = '\0';
-}
-
 static int add_call(struct export_model *m, const struct npuprof_rec_api *r)
 {
 	struct xm_call *c;
@@ -75,8 +69,7 @@ static int add_call(struct export_model *m, const struct npuprof_rec_api *r)
 	c->device = r->device;
 	c->kind = r->kind;
 	c->api = r->api;
-	copy_name(c->name, r->name);
-	return 0;
+	return xm_names_add(&m->names, r->name, &c->name);
 }
 
 /*
@@ -86,6 +79,7 @@ static int add_call(struct export_model *m, const struct npuprof_rec_api *r)
 static int add_task_event(struct export_model *m, const struct npuprof_rec_task *r)
 {
 	struct xm_task task, *t = &task;
+	int err;
 
 	memset(t, 0, sizeof(*t));
 	t->pid = r->pid;
@@ -96,7 +90,9 @@ static int add_task_event(struct export_model *m, const struct npuprof_rec_task 
 	t->type = r->task_type;
 	t->arg = r->arg;
 	t->call = -1;
-	copy_name(t->name, r->name);
+	err = xm_names_add(&m->names, r->name, &t->name);
+	if (err)
+		return err;
 	switch (r->event) {
 	case NPUPROF_TASK_SUBMIT:
 		t->have = XM_HAVE_SUBMIT;
@@ -511,9 +507,8 @@ static void shift_times(struct export_model *m, int64_t offset)
 	for (i = 0; i < m->n_tasks; i++) {
 		struct xm_task *t = &m->tasks[i];
 
+		/* the tracepoint times are spent: start_ns and end_ns took their room */
 		t->submit_ns = (uint64_t)xm_time((int64_t)t->submit_ns + offset);
-		t->start_tp_ns = (uint64_t)xm_time((int64_t)t->start_tp_ns + offset);
-		t->end_tp_ns = (uint64_t)xm_time((int64_t)t->end_tp_ns + offset);
 		t->start_ns = xm_time(t->start_ns + offset);
 		t->end_ns = xm_time(t->end_ns + offset);
 	}
@@ -577,6 +572,7 @@ int export_model_load(const char *prof_dir, struct export_model *m)
 void export_model_free(struct export_model *m)
 {
 	free(m->dir);
+	xm_names_free(&m->names);
 	free(m->calls);
 	free(m->tasks);
 	free(m->devs);

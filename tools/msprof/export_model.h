@@ -21,10 +21,10 @@
 #include <npuprof/slice.h>
 
 #include "clock_sync.h"
+#include "export_names.h"
 
 struct xsort;
 
-#define XM_NAME_LEN (NPUPROF_NAME_LEN + 1) /* NUL-terminated copy of the bytes */
 /* Text of any record name (name_text.h), NUL included: the accessors' @buf. */
 #define XM_TEXT_LEN NPUPROF_NAME_TEXT_SIZE(NPUPROF_NAME_LEN)
 
@@ -33,6 +33,7 @@ struct xsort;
  * @entry_ns, @exit_ns: host ns at function entry and return
  * @sync_wait_ns:       ns waited in a stream synchronize inside the call
  *                      (from a STREAM_SYNC record), valid when @has_sync
+ * @name:               id of the name field in export_model.names (0: none)
  * Other fields as in struct npuprof_rec_api.
  */
 struct xm_call {
@@ -49,7 +50,7 @@ struct xm_call {
 	uint32_t kind;
 	uint16_t api;
 	uint16_t has_sync;
-	char name[XM_NAME_LEN];
+	uint32_t name;
 };
 
 /* Which life-cycle records of a task were seen (struct xm_task.have). */
@@ -64,8 +65,9 @@ enum {
  * @submit_ns:   host ns of the SUBMIT tracepoint (XM_HAVE_SUBMIT)
  * @start_dev:   device count at START (XM_HAVE_START)
  * @end_dev:     device count at END (XM_HAVE_END)
- * @start_tp_ns: host ns the START tracepoint fired
- * @end_tp_ns:   host ns the END tracepoint fired
+ * @start_tp_ns: host ns the START tracepoint fired; until the join maps
+ *               the task (export_join.c), which turns it into @start_ns
+ * @end_tp_ns:   host ns the END tracepoint fired; until the join, as above
  * @start_ns:    START on the host clock (clock_sync), valid when @drawn
  * @end_ns:      END on the host clock, valid when @drawn
  * @arg:         kernel: requested ns; memcpy: bytes
@@ -76,15 +78,23 @@ enum {
  *               (START before start, or END after stop) keeps what is
  *               known but gets no invented time: it is left out of the
  *               timeline and the per-task CSVs and only counted.
+ * @name:        id of the record's name field in export_model.names (0: none)
+ *
+ * Every trace holds one per task: fields are packed (tracepoint times
+ * share room with the host times made from them, names are ids).
  */
 struct xm_task {
 	uint64_t submit_ns;
 	uint64_t start_dev;
 	uint64_t end_dev;
-	uint64_t start_tp_ns;
-	uint64_t end_tp_ns;
-	int64_t start_ns;
-	int64_t end_ns;
+	union {
+		uint64_t start_tp_ns;
+		int64_t start_ns;
+	};
+	union {
+		uint64_t end_tp_ns;
+		int64_t end_ns;
+	};
 	uint64_t arg;
 	uint64_t flow_id;
 	long call;
@@ -93,10 +103,10 @@ struct xm_task {
 	uint32_t device;
 	uint32_t stream;
 	uint32_t task_id;
+	uint32_t name;
 	uint16_t type;
-	uint16_t have;
-	int drawn;
-	char name[XM_NAME_LEN];
+	uint8_t have;
+	uint8_t drawn;
 };
 
 /* Where a device's host-clock mapping came from. */
@@ -155,6 +165,7 @@ struct xm_sample {
  *                   "" if unknown
  * @rank:            its rank in the job (info.json "rank", from the
  *                   launcher's RANK), -1 if unknown
+ * @names:           the names calls and tasks carry, by id
  * @calls:           API calls sorted by (pid, tid, entry_ns)
  * @tasks:           tasks sorted by (device, stream, task_id)
  * @devs:            devices sorted by id
@@ -181,6 +192,7 @@ struct export_model {
 	uint32_t app_pid;
 	char pid_name[64];
 	int rank;
+	struct xm_names names;
 	struct xm_call *calls;
 	size_t n_calls;
 	struct xm_task *tasks;
@@ -301,6 +313,12 @@ int xm_task_same(const struct xm_task *a, const struct xm_task *b);
  */
 void xm_task_fold(struct xm_task *dst, const struct xm_task *src);
 
+/** xm_name() - the name (NUL-terminated record bytes) of id @id, "" for 0. */
+static inline const char *xm_name(const struct export_model *m, uint32_t id)
+{
+	return xm_names_get(&m->names, id);
+}
+
 /** xm_api_name() - public ACL name of a call ("aclrtMemcpy"), never NULL. */
 const char *xm_api_name(const struct xm_call *c, char *buf, size_t size);
 
@@ -316,7 +334,8 @@ const char *xm_api_name(const struct xm_call *c, char *buf, size_t size);
  * xm_call_name() - text of the op type / kernel name a call carried, ""
  * when it carried none.  Returns @buf or the name field.
  */
-const char *xm_call_name(const struct xm_call *c, char *buf, size_t size);
+const char *xm_call_name(const struct export_model *m, const struct xm_call *c, char *buf,
+			 size_t size);
 
 /**
  * xm_task_name() - what a task is called in the timeline and CSVs: its

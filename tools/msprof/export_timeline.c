@@ -234,7 +234,7 @@ static struct xout *x_begin(struct tl_writer *w, const char *name, int64_t pid, 
 	return o;
 }
 
-static void call_args(struct xout *o, const struct xm_call *c)
+static void call_args(struct xout *o, const struct export_model *m, const struct xm_call *c)
 {
 	char name[XM_TEXT_LEN];
 
@@ -261,12 +261,12 @@ static void call_args(struct xout *o, const struct xm_call *c)
 		KEY(o, "Memcpy Kind");
 		xout_u64(o, c->kind);
 	}
-	if (c->name[0]) {
+	if (c->name) {
 		if (c->api == NPUPROF_API_OP_EXECUTE_V2)
 			KEY(o, "Op Type");
 		else
 			KEY(o, "Kernel Name");
-		xout_json_str(o, xm_call_name(c, name, sizeof(name)));
+		xout_json_str(o, xm_call_name(m, c, name, sizeof(name)));
 	}
 	if (c->has_sync) {
 		KEY(o, "Sync Wait(us)");
@@ -303,7 +303,7 @@ static int emit_calls(struct tl_writer *w, const struct export_model *m)
 		end = export_tl_end_ns(entry, end);
 		open[depth++] = end;
 		o = x_begin(w, xm_api_name(c, buf, sizeof(buf)), pid, c->tid, entry, end - entry);
-		call_args(o, c);
+		call_args(o, m, c);
 		XOUT_LIT(o, "},\"cat\":\"AscendCL\"}");
 	}
 	free(open);
