@@ -71,13 +71,18 @@ enum {
  * @start_ns:    START on the host clock (clock_sync), valid when @drawn
  * @end_ns:      END on the host clock, valid when @drawn
  * @arg:         kernel: requested ns; memcpy: bytes
- * @call:        index in export_model.calls of the submitting API call, -1
+ * @call_entry_ns: entry of the submitting API call (host ns), when @linked
+ * @call_tid:    its thread, when @linked
+ * @call_name:   its name id (export_model.names), when @linked
  * @flow_id:     HostToDevice flow id (1...), 0 when not linked or not drawn
  * @drawn:       1 when both START and END were seen: the task has real
  *               start and end times.  A task cut by the capture window
  *               (START before start, or END after stop) keeps what is
  *               known but gets no invented time: it is left out of the
  *               timeline and the per-task CSVs and only counted.
+ * @linked:      1 when the API call that submitted the task was found (the
+ *               task carries what the writers need of it: calls are not
+ *               held in memory, see xm_calls_next())
  * @name:        id of the record's name field in export_model.names (0: none)
  *
  * Every trace holds one per task: fields are packed (tracepoint times
@@ -97,16 +102,19 @@ struct xm_task {
 	};
 	uint64_t arg;
 	uint64_t flow_id;
-	long call;
+	uint64_t call_entry_ns;
 	uint32_t pid;
 	uint32_t tid;
 	uint32_t device;
 	uint32_t stream;
 	uint32_t task_id;
 	uint32_t name;
+	uint32_t call_tid;
+	uint32_t call_name;
 	uint16_t type;
 	uint8_t have;
 	uint8_t drawn;
+	uint8_t linked;
 };
 
 /* Where a device's host-clock mapping came from. */
@@ -145,6 +153,12 @@ struct xm_sync {
 	uint32_t tid;
 };
 
+/* Summed STREAM_SYNC wait of the call at position @call in calls' order. */
+struct xm_sync_sum {
+	uint64_t call;
+	uint64_t wait_ns;
+};
+
 /* What reading one slice series found; @path relative to the PROF dir. */
 struct xm_series {
 	char path[128];
@@ -166,7 +180,8 @@ struct xm_sample {
  * @rank:            its rank in the job (info.json "rank", from the
  *                   launcher's RANK), -1 if unknown
  * @names:           the names calls and tasks carry, by id
- * @calls:           API calls sorted by (pid, tid, entry_ns)
+ * @n_calls:         API calls read; xm_calls_next() gives them sorted by
+ *                   (pid, tid, entry_ns, outer call first)
  * @tasks:           tasks sorted by (device, stream, task_id)
  * @devs:            devices sorted by id
  * @rings:           LOST records, latest per (source, cpu)
@@ -193,7 +208,6 @@ struct export_model {
 	char pid_name[64];
 	int rank;
 	struct xm_names names;
-	struct xm_call *calls;
 	size_t n_calls;
 	struct xm_task *tasks;
 	size_t n_tasks;
@@ -218,7 +232,11 @@ struct export_model {
 	int64_t wall_offset_ns; /* added to every time: monotonic -> wall clock */
 	int64_t window_start_ns; /* start_info's clockMonotonic, then shifted; 0 if none */
 	/* private to the loader */
-	size_t cap_calls, cap_tasks, cap_rings;
+	size_t cap_tasks, cap_rings;
+	struct xsort *call_recs; /* the calls, sorted; spilled past XM_SORT_MEM */
+	struct xm_sync_sum *sync_sums; /* the join's STREAM_SYNC wait per call */
+	size_t n_sync_sums;
+	uint32_t first_call_pid; /* pid of the first call read */
 	struct xm_sync *syncs;
 	size_t cap_syncs;
 	struct xm_sample *samples;
@@ -289,11 +307,12 @@ void export_model_free(struct export_model *m);
 
 /**
  * export_model_join() - join task records, link calls, map device times
- * @m: a model whose calls[], tasks[] (one entry per record) and syncs[]
- *     were just read
+ * @m: a model whose calls (export_model_add_call()), tasks[] (one entry
+ *     per record) and syncs[] were just read; its dir (NULL: the current
+ *     directory) takes the temporary file of the join's sort
  *
  * Called by export_model_load(); public for tests that build a model by
- * hand.  Return: 0 or -ENOMEM.
+ * hand.  Return: 0; -ENOMEM; -errno of the temporary file.
  */
 int export_model_join(struct export_model *m);
 
@@ -312,6 +331,48 @@ int xm_task_same(const struct xm_task *a, const struct xm_task *b);
  * the first in xm_task_cmp() order wins.
  */
 void xm_task_fold(struct xm_task *dst, const struct xm_task *src);
+
+/**
+ * struct xm_calls - a pass over the model's calls in their order
+ * @cur:  the call xm_calls_next() gave last (times on the model's clock,
+ *        its STREAM_SYNC wait joined)
+ * @prev: the one before it, valid when @n > 1
+ * @n:    calls given so far
+ * @m, @sync: private to the pass
+ */
+struct xm_calls {
+	const struct export_model *m;
+	struct xm_call cur;
+	struct xm_call prev;
+	size_t n;
+	size_t sync;
+};
+
+/**
+ * xm_calls_begin() - start a pass over @m's calls, from the first
+ *
+ * Calls live in an external sort (export_sort.h), not an array: one pass
+ * at a time.  Return: 0; -errno of reading the sort's run file; -ENOMEM.
+ */
+int xm_calls_begin(const struct export_model *m, struct xm_calls *it);
+
+/**
+ * xm_calls_next() - the next call of the pass, in *@c (it->cur)
+ * Return: 1; 0 after the last; -errno of reading the run file.
+ */
+int xm_calls_next(struct xm_calls *it, const struct xm_call **c);
+
+/**
+ * export_model_add_call() - add one API call to @m (in any order)
+ * @dir_fd: directory for the sort's temporary file, used by the first call
+ *
+ * Used by the loader, and by tests that build a model by hand.
+ * Return: 0; -ENOMEM; -errno of spilling to the temporary file.
+ */
+int export_model_add_call(struct export_model *m, const struct xm_call *c, int dir_fd);
+
+/* The calls' order: (pid, tid, entry_ns), outer call first. */
+int xm_call_cmp(const void *a, const void *b);
 
 /** xm_name() - the name (NUL-terminated record bytes) of id @id, "" for 0. */
 static inline const char *xm_name(const struct export_model *m, uint32_t id)

@@ -127,15 +127,21 @@ static void emit_thread(struct tl_writer *w, int64_t pid, uint32_t tid, const ch
 }
 
 /* "CANN" and a row per host thread that made a call. */
-static void emit_host_meta(struct tl_writer *w, const struct export_model *m)
+static int emit_host_meta(struct tl_writer *w, const struct export_model *m)
 {
 	int64_t pid = export_trace_pid(m->app_pid, EXPORT_HOST_DEV);
-	size_t i;
+	const struct xm_call *c;
+	struct xm_calls it;
+	int r;
 
 	emit_process(w, pid, "CANN", "CPU", 7);
-	for (i = 0; i < m->n_calls; i++) /* calls[] is sorted by (pid, tid) */
-		if (!i || m->calls[i].tid != m->calls[i - 1].tid)
-			emit_thread(w, pid, m->calls[i].tid, "Thread");
+	r = xm_calls_begin(m, &it);
+	while (!r && (r = xm_calls_next(&it, &c)) == 1) { /* sorted by (pid, tid) */
+		r = 0;
+		if (it.n == 1 || c->tid != it.prev.tid)
+			emit_thread(w, pid, c->tid, "Thread");
+	}
+	return r;
 }
 
 /* "Ascend Hardware" per device, a row per stream that has a drawn task. */
@@ -275,7 +281,7 @@ static void call_args(struct xout *o, const struct export_model *m, const struct
 }
 
 /*
- * Calls of one thread nest (a call made inside another).  calls[] is in
+ * Calls of one thread nest (a call made inside another).  Calls come in
  * row order, outer call first, so a stack of the written ends of the calls
  * still open keeps every call inside its caller after export_tl_end_ns()
  * has moved ends.
@@ -283,31 +289,41 @@ static void call_args(struct xout *o, const struct export_model *m, const struct
 static int emit_calls(struct tl_writer *w, const struct export_model *m)
 {
 	int64_t pid = export_trace_pid(m->app_pid, EXPORT_HOST_DEV);
-	int64_t *open = malloc((m->n_calls ? m->n_calls : 1) * sizeof(*open));
-	size_t i, depth = 0;
+	int64_t *open = NULL;
+	size_t depth = 0, cap = 0;
+	const struct xm_call *c;
+	struct xm_calls it;
 	char buf[32];
+	int r = xm_calls_begin(m, &it);
 
-	if (!open)
-		return -ENOMEM;
-	for (i = 0; i < m->n_calls; i++) {
-		const struct xm_call *c = &m->calls[i];
+	while (!r && (r = xm_calls_next(&it, &c)) == 1) {
 		int64_t entry = (int64_t)c->entry_ns, end = (int64_t)c->exit_ns;
 		struct xout *o;
 
-		if (i && (c->pid != c[-1].pid || c->tid != c[-1].tid))
+		r = 0;
+		if (it.n > 1 && (c->pid != it.prev.pid || c->tid != it.prev.tid))
 			depth = 0;
 		while (depth && open[depth - 1] <= entry)
 			depth--;
 		if (depth && open[depth - 1] < end)
 			end = open[depth - 1];
 		end = export_tl_end_ns(entry, end);
+		if (depth == cap) {
+			int64_t *p = realloc(open, (cap = cap ? 2 * cap : 64) * sizeof(*open));
+
+			if (!p) {
+				r = -ENOMEM;
+				break;
+			}
+			open = p;
+		}
 		open[depth++] = end;
 		o = x_begin(w, xm_api_name(c, buf, sizeof(buf)), pid, c->tid, entry, end - entry);
 		call_args(o, m, c);
 		XOUT_LIT(o, "},\"cat\":\"AscendCL\"}");
 	}
 	free(open);
-	return 0;
+	return r;
 }
 
 static void task_args(struct xout *o, const struct xm_task *t)
@@ -387,12 +403,10 @@ static void emit_flows(struct tl_writer *w, const struct export_model *m)
 
 	for (i = 0; i < m->n_tasks; i++) {
 		const struct xm_task *t = &m->tasks[i];
-		const struct xm_call *c;
 
 		if (!t->flow_id)
 			continue;
-		c = &m->calls[t->call];
-		flow_event(w, 's', t->flow_id, host, c->tid, (int64_t)c->entry_ns);
+		flow_event(w, 's', t->flow_id, host, t->call_tid, (int64_t)t->call_entry_ns);
 		flow_event(w, 'f', t->flow_id, export_trace_pid(m->app_pid, t->device), t->stream,
 			   t->start_ns);
 	}
@@ -428,8 +442,9 @@ int export_write_timeline(const struct export_model *m, FILE *f)
 
 	if (err)
 		return err;
-	emit_host_meta(&w, m);
-	err = emit_outcome(&w, m);
+	err = emit_host_meta(&w, m);
+	if (!err)
+		err = emit_outcome(&w, m);
 	if (!err) {
 		emit_device_meta(&w, m);
 		err = emit_calls(&w, m);
