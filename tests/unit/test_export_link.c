@@ -95,14 +95,16 @@ static void probe_at(uint32_t *pid, uint32_t *tid, uint64_t *ts)
 	*ts = next_rand() % (SPAN + 300000);
 }
 
-static void check_tasks(const struct export_model *m, const struct ref_call *v)
+/* @who: each task's (pid, tid) before the join gave their room to its call's */
+static void check_tasks(const struct export_model *m, const struct ref_call *v,
+			const uint32_t (*who)[2])
 {
 	size_t i, linked = 0, bad = 0;
 
 	CHECK_EQ(m->n_tasks, N_TASKS);
 	for (i = 0; i < m->n_tasks; i++) {
 		const struct xm_task *t = &m->tasks[i];
-		long c = ref_find(v, N_CALLS, t->pid, t->tid, t->submit_ns);
+		long c = ref_find(v, N_CALLS, who[t->task_id][0], who[t->task_id][1], t->submit_ns);
 
 		if (c < 0) {
 			bad += t->linked;
@@ -146,11 +148,12 @@ int main(void)
 {
 	char tmp[] = "/tmp/npuprof-link-XXXXXX";
 	struct ref_call *v = calloc(N_CALLS, sizeof(*v));
+	uint32_t(*who)[2] = calloc(N_TASKS, sizeof(*who));
 	struct export_model m;
 	size_t i;
 	int fd;
 
-	if (!v || !mkdtemp(tmp))
+	if (!v || !who || !mkdtemp(tmp))
 		CHECK_SKIP("no memory or temp dir");
 	fd = open(tmp, O_RDONLY | O_DIRECTORY);
 	memset(&m, 0, sizeof(m));
@@ -169,6 +172,8 @@ int main(void)
 		t->task_id = (uint32_t)i;
 		t->have = XM_HAVE_SUBMIT;
 		probe_at(&t->pid, &t->tid, &t->submit_ns);
+		who[i][0] = t->pid;
+		who[i][1] = t->tid;
 	}
 	for (i = 0; i < N_SYNCS; i++) {
 		struct xm_sync *s = &m.syncs[m.n_syncs++];
@@ -178,11 +183,12 @@ int main(void)
 	}
 	CHECK_EQ(export_model_join(&m), 0);
 	qsort(v, N_CALLS, sizeof(*v), cmp_ref);
-	check_tasks(&m, v);
+	check_tasks(&m, v, who);
 	check_syncs(&m, v);
 	export_model_free(&m);
 	close(fd);
 	tmpdir_remove(tmp);
 	free(v);
+	free(who);
 	return CHECK_DONE();
 }

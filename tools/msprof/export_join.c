@@ -313,6 +313,7 @@ static void probe_link(struct export_model *m, const struct xm_probe *p, const s
 	} else {
 		struct xm_task *t = &m->tasks[p->ref];
 
+		/* pid and tid are spent (the probes carry them): the call's take their room */
 		t->linked = 1;
 		t->call_entry_ns = o->entry_ns;
 		t->call_tid = o->tid;
@@ -402,7 +403,6 @@ static int sweep_calls(struct export_model *m, struct xsort *probes_s)
 static int link_calls(struct export_model *m)
 {
 	struct xsort *p = NULL;
-	uint64_t flow = 0;
 	size_t i;
 	int fd, err;
 
@@ -416,14 +416,8 @@ static int link_calls(struct export_model *m)
 	xsort_close(p);
 	if (err)
 		return err;
-	for (i = 0; i < m->n_tasks; i++) {
-		struct xm_task *t = &m->tasks[i];
-
-		if (t->linked && t->drawn) {
-			t->flow_id = ++flow;
-			m->n_linked++;
-		}
-	}
+	for (i = 0; i < m->n_tasks; i++)
+		m->n_linked += m->tasks[i].linked && m->tasks[i].drawn;
 	return 0;
 }
 

@@ -74,7 +74,8 @@ enum {
  * @call_entry_ns: entry of the submitting API call (host ns), when @linked
  * @call_tid:    its thread, when @linked
  * @call_name:   its name id (export_model.names), when @linked
- * @flow_id:     HostToDevice flow id (1...), 0 when not linked or not drawn
+ * @pid, @tid:   the submitting thread, until the join links the task: then
+ *               @call_tid and @call_name take their room
  * @drawn:       1 when both START and END were seen: the task has real
  *               start and end times.  A task cut by the capture window
  *               (START before start, or END after stop) keeps what is
@@ -82,7 +83,9 @@ enum {
  *               timeline and the per-task CSVs and only counted.
  * @linked:      1 when the API call that submitted the task was found (the
  *               task carries what the writers need of it: calls are not
- *               held in memory, see xm_calls_next())
+ *               held in memory, see xm_calls_next()).  A drawn linked
+ *               task has a HostToDevice flow; their ids count 1, 2, ... in
+ *               tasks[] order.
  * @name:        id of the record's name field in export_model.names (0: none)
  *
  * Every trace holds one per task: fields are packed (tracepoint times
@@ -101,16 +104,21 @@ struct xm_task {
 		int64_t end_ns;
 	};
 	uint64_t arg;
-	uint64_t flow_id;
 	uint64_t call_entry_ns;
-	uint32_t pid;
-	uint32_t tid;
+	union {
+		struct {
+			uint32_t pid;
+			uint32_t tid;
+		};
+		struct {
+			uint32_t call_tid;
+			uint32_t call_name;
+		};
+	};
 	uint32_t device;
 	uint32_t stream;
 	uint32_t task_id;
 	uint32_t name;
-	uint32_t call_tid;
-	uint32_t call_name;
 	uint16_t type;
 	uint8_t have;
 	uint8_t drawn;

@@ -326,7 +326,8 @@ static int emit_calls(struct tl_writer *w, const struct export_model *m)
 	return r;
 }
 
-static void task_args(struct xout *o, const struct xm_task *t)
+/* @flow_id: the task's HostToDevice flow id, 0 for none (emit_tasks()). */
+static void task_args(struct xout *o, const struct xm_task *t, uint64_t flow_id)
 {
 	char type[32];
 
@@ -348,15 +349,16 @@ static void task_args(struct xout *o, const struct xm_task *t)
 		KEY(o, "Bytes");
 		xout_i64(o, (int64_t)t->arg);
 	}
-	if (t->flow_id) {
+	if (flow_id) {
 		KEY(o, "connection_id");
-		xout_i64(o, (int64_t)t->flow_id);
+		xout_i64(o, (int64_t)flow_id);
 	}
 }
 
 static void emit_tasks(struct tl_writer *w, const struct export_model *m)
 {
 	char buf[XM_TEXT_LEN];
+	uint64_t flow = 0;
 	size_t i;
 
 	for (i = 0; i < m->n_tasks; i++) {
@@ -365,11 +367,12 @@ static void emit_tasks(struct tl_writer *w, const struct export_model *m)
 
 		if (!t->drawn)
 			continue; /* no invented times for tasks cut by the window */
+		flow += t->linked; /* flow ids: drawn linked tasks, in tasks[] order */
 		/* tasks of one stream run one after another: none encloses another */
 		o = x_begin(w, xm_task_name(m, t, buf, sizeof(buf)),
 			    export_trace_pid(m->app_pid, t->device), t->stream, t->start_ns,
 			    export_tl_end_ns(t->start_ns, t->end_ns) - t->start_ns);
-		task_args(o, t);
+		task_args(o, t, t->linked ? flow : 0);
 		XOUT_LIT(o, "}}");
 	}
 }
@@ -399,15 +402,17 @@ static void flow_event(struct tl_writer *w, char ph, uint64_t id, int64_t pid, u
 static void emit_flows(struct tl_writer *w, const struct export_model *m)
 {
 	int64_t host = export_trace_pid(m->app_pid, EXPORT_HOST_DEV);
+	uint64_t flow = 0;
 	size_t i;
 
 	for (i = 0; i < m->n_tasks; i++) {
 		const struct xm_task *t = &m->tasks[i];
 
-		if (!t->flow_id)
+		if (!t->linked || !t->drawn)
 			continue;
-		flow_event(w, 's', t->flow_id, host, t->call_tid, (int64_t)t->call_entry_ns);
-		flow_event(w, 'f', t->flow_id, export_trace_pid(m->app_pid, t->device), t->stream,
+		flow++; /* as emit_tasks() counts them */
+		flow_event(w, 's', flow, host, t->call_tid, (int64_t)t->call_entry_ns);
+		flow_event(w, 'f', flow, export_trace_pid(m->app_pid, t->device), t->stream,
 			   t->start_ns);
 	}
 }
