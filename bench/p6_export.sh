@@ -69,12 +69,12 @@ measure() {
 	row --bench P6 --title "export" --case "$n records" --metric "throughput" --unit "records/s" \
 		--npuprof "$rate" --baseline "zstd -d=$floor_rate" --ratio "zstd -d=$(ratio "$rate" "$floor_rate")" \
 		--goal ">= 5 M records/s" --met "$(python3 -c "print('yes' if $rate >= 5e6 else 'no')")" \
-		--note "wall ${texp} s, CPU (user+sys) ${cpu} s = $(per_s "$n" "$cpu") records per CPU-s; floor = decompressing the slices only (${tfloor} s); outputs (timeline JSON + 4 CSVs) $(per_s "$outb" "$n") bytes/record, writing those bytes alone takes ${twrite} s = $(per_s "$n" "$twrite") records/s at most; profile (perf, 200 k records): loading ~60% (slice read, the external sort of task records: qsort + copies of 144-byte entries, page faults), writing ~20% (hand-formatted into 1 MiB buffers), kernel write ~8%; to close: smaller sort entries with a packed key, the tasks and calls streamed not arrayed"
+		--note "wall ${texp} s, CPU (user+sys) ${cpu} s = $(per_s "$n" "$cpu") records per CPU-s; floor = decompressing the slices only (${tfloor} s); outputs (timeline JSON + 4 CSVs) $(per_s "$outb" "$n") bytes/record, writing those bytes alone takes ${twrite} s = $(per_s "$n" "$twrite") records/s at most; profile (perf, 200 k records): loading ~60% (slice read, the external sort of task records: qsort + copies of 144-byte entries, 88 bytes since, page faults), writing ~20% (hand-formatted into 1 MiB buffers), kernel write ~8%; to close: smaller sort entries with a packed key, the tasks streamed not arrayed (calls are)"
 	row --bench P6 --title "export" --case "$n records" --metric "peak RSS" --unit "MB" \
 		--npuprof "$(mb "$rss")" --baseline "zstd -d=n/a: a floor for time, not memory" \
 		--goal "<= 256 MB, not growing with the trace" \
 		--met "$(python3 -c "print('yes' if $rss <= 256 * 1024 else 'no')")" \
-		--note "/usr/bin/time maximum resident set size; bounded so far: task records (external sort, 32 MB); still in arrays: calls (struct xm_call, 112 B each) and merged tasks (struct xm_task, 144 B each), the next bounded-memory stages (spill them through export_sort too and write the timeline as a merge)"
+		--note "/usr/bin/time maximum resident set size; bounded so far: task records and API calls (external sorts, 32 MB each, spilled to an unnamed file in the PROF dir; calls are read in one pass per writer and linked to tasks by one merge), names (each distinct one held once); still in an array: merged tasks (struct xm_task, 88 B each) and, while writing, per-task index arrays of op_summary/task_time/job summary (8-16 B each); next stages: tasks streamed from a sorter in (device, stream, task id) order for the timeline and wait gaps, a sorter by (device, start, stream) for op_summary and task_time, one by start for the busy-time union, medians by selection"
 	rm -rf "$work"
 }
 

@@ -14,12 +14,14 @@
  *     step, named with how far above the fastest it is; a window with one
  *     PROF dir gets no table.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "check.h"
 #include "export_job.h"
+#include "export_sort.h"
 
 #define US 1000
 
@@ -57,10 +59,17 @@ static void model(struct export_model *m, const char *dir, uint32_t pid, int ran
 	m->window_start_ns = start;
 	m->app_pid = pid;
 	m->rank = rank;
-	m->calls = calls;
-	m->n_calls = nc;
+	for (size_t i = 0; i < nc; i++)
+		CHECK_EQ(export_model_add_call(m, &calls[i], AT_FDCWD), 0);
 	m->tasks = tasks;
 	m->n_tasks = nt;
+}
+
+/* Free what model() allocated: the calls' sorter. */
+static void unmodel(struct export_model *m)
+{
+	xsort_close(m->call_recs);
+	m->call_recs = NULL;
 }
 
 int main(void)
@@ -82,16 +91,19 @@ int main(void)
 	CHECK_EQ(rows[0].step_ns, 2000 * US);
 	CHECK_EQ(rows[0].rank, 1);
 	CHECK_EQ(rows[0].start_ns, T_WIN1 + 400000000);
+	unmodel(&m);
 	model(&m, "/o/PROF_000001_20261130120000123_00000100BBBBBBBB", 100, 0, calls_b, 3, NULL, 0,
 	      T_WIN1);
 	CHECK_EQ(export_job_row(&m, &rows[1]), 0);
 	CHECK_EQ(rows[1].busy_ns, 0);
 	CHECK_EQ(rows[1].step_ns, 1500 * US);
+	unmodel(&m);
 	/* the next window, 1.2 s later: a table of its own (one row: none) */
 	model(&m, "/o/PROF_000001_20261130120001323_00000100CCCCCCCC", 100, 0, calls_b, 1, NULL, 0,
 	      T_WIN1 + 1200000000);
 	CHECK_EQ(export_job_row(&m, &rows[2]), 0);
 	CHECK_EQ(rows[2].step_ns, -1);
+	unmodel(&m);
 
 	f = open_memstream(&text, &len);
 	if (!f)

@@ -35,10 +35,9 @@ static void check_task(const struct export_model *m, uint32_t id, uint64_t start
 	CHECK_EQ(t->have, XM_HAVE_SUBMIT | XM_HAVE_START | XM_HAVE_END);
 	CHECK_EQ(t->start_ns, (int64_t)(FX_T0 + start_ms * FX_MS));
 	CHECK_EQ(t->end_ns, (int64_t)(FX_T0 + end_ms * FX_MS));
-	CHECK(t->call >= 0);
-	if (t->call >= 0)
-		CHECK_EQ(m->calls[t->call].entry_ns, FX_T0 + call_entry);
-	CHECK(t->flow_id > 0);
+	CHECK_EQ(t->linked, 1);
+	CHECK_EQ(t->call_entry_ns, FX_T0 + call_entry);
+	CHECK(t->linked && t->drawn); /* a HostToDevice flow */
 }
 
 int main(void)
@@ -46,7 +45,9 @@ int main(void)
 	char root[256], prof[512];
 	struct export_model m;
 	const struct xm_task *t4;
-	size_t i, synced = 0;
+	const struct xm_call *c;
+	struct xm_calls it;
+	size_t synced = 0;
 
 	if (fx_tmpdir(root, sizeof(root)) || fx_build(root, prof, sizeof(prof), 1, 0)) {
 		fprintf(stderr, "cannot build the fixture in /tmp\n");
@@ -76,16 +77,18 @@ int main(void)
 	if (t4) {
 		CHECK_EQ(t4->drawn, 0);
 		CHECK_EQ(t4->have, XM_HAVE_SUBMIT | XM_HAVE_START);
-		CHECK_EQ(t4->flow_id, 0);
-		CHECK(t4->call >= 0 && m.calls[t4->call].entry_ns == FX_T0 + 49 * FX_MS);
+		CHECK_EQ(t4->drawn, 0); /* no flow */
+		CHECK(t4->linked && t4->call_entry_ns == FX_T0 + 49 * FX_MS);
 	}
-	for (i = 0; i < m.n_calls; i++) {
-		if (!m.calls[i].has_sync)
+	CHECK_EQ(xm_calls_begin(&m, &it), 0);
+	while (xm_calls_next(&it, &c) == 1) {
+		if (!c->has_sync)
 			continue;
 		synced++;
-		CHECK_EQ(m.calls[i].api, NPUPROF_API_RT_SYNC_STREAM);
-		CHECK_EQ(m.calls[i].sync_wait_ns, 43400000);
+		CHECK_EQ(c->api, NPUPROF_API_RT_SYNC_STREAM);
+		CHECK_EQ(c->sync_wait_ns, 43400000);
 	}
+	CHECK_EQ(it.n, m.n_calls);
 	CHECK_EQ(synced, 1);
 	export_model_free(&m);
 	fx_rmtree(root);

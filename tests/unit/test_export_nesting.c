@@ -24,6 +24,7 @@
  * Every expected value was worked out independently with exact rational
  * arithmetic and Python's float().
  */
+#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -61,6 +62,7 @@ static const struct {
 static void add_task_record(struct export_model *m, uint16_t have, uint32_t id, uint64_t dev_ts)
 {
 	struct xm_task *t = &m->tasks[m->n_tasks++];
+	char name[NPUPROF_NAME_LEN] = { 0 };
 
 	memset(t, 0, sizeof(*t));
 	t->have = have;
@@ -69,8 +71,9 @@ static void add_task_record(struct export_model *m, uint16_t have, uint32_t id, 
 	t->stream = 5;
 	t->task_id = id;
 	t->type = NPUPROF_TT_KERNEL;
-	t->call = -1;
-	snprintf(t->name, sizeof(t->name), "k%u", id);
+	snprintf(name, sizeof(name), "k%u", id);
+	if (xm_names_add(&m->names, name, &t->name))
+		abort(); /* out of memory for a few names */
 	if (have == XM_HAVE_START)
 		t->start_dev = dev_ts;
 	else
@@ -79,15 +82,16 @@ static void add_task_record(struct export_model *m, uint16_t have, uint32_t id, 
 
 static void add_call(struct export_model *m, uint16_t api, int64_t entry, int64_t exit)
 {
-	struct xm_call *c = &m->calls[m->n_calls++];
+	struct xm_call call = { 0 }, *c = &call;
 
-	memset(c, 0, sizeof(*c));
 	c->pid = PID;
 	c->tid = TID;
 	c->api = api;
 	c->device = -1;
 	c->entry_ns = (uint64_t)entry;
 	c->exit_ns = (uint64_t)exit;
+	if (export_model_add_call(m, c, AT_FDCWD))
+		abort(); /* out of memory for two calls */
 }
 
 static int build(struct export_model *m)
@@ -97,9 +101,8 @@ static int build(struct export_model *m)
 	memset(m, 0, sizeof(*m));
 	m->app_pid = PID;
 	m->tasks = calloc(6, sizeof(*m->tasks));
-	m->calls = calloc(2, sizeof(*m->calls));
 	m->samples = calloc(3, sizeof(*m->samples));
-	if (!m->tasks || !m->calls || !m->samples)
+	if (!m->tasks || !m->samples)
 		return -1;
 	for (i = 0; i < 3; i++) {
 		m->samples[i].pair = pairs[i];

@@ -2,7 +2,7 @@
 /*
  * Description: a PROF dir with more task records than the loader holds in
  * memory (XM_SORT_MEM: its sort spills runs to a temporary file) loads to
- * exactly the tasks the records describe: 100,000 tasks on 4 streams whose
+ * exactly the tasks the records describe: 150,000 tasks on 4 streams whose
  * SUBMIT, START and END records come out of order, every 1000th with a
  * second START (ignored: the first in the file wins, as before) and every
  * 997th without its END (cut by the window, not drawn); tasks come out in
@@ -13,7 +13,7 @@
 #include "tmpdir.h"
 #include "export_model.h"
 
-#define NT 100000u
+#define NT 150000u
 #define STREAMS 4u
 
 static size_t n_recs;

@@ -63,23 +63,26 @@ static int busy_ns(const struct export_model *m, int64_t *out)
 	return 0;
 }
 
-/* calls[] is sorted by (pid, tid, entry, outer first). */
-static int64_t api_ns(const struct export_model *m)
+/* Calls come sorted by (pid, tid, entry, outer first). */
+static int api_ns(const struct export_model *m, int64_t *out)
 {
 	int64_t total = 0;
 	uint64_t outer_end = 0;
-	size_t i;
+	const struct xm_call *c;
+	struct xm_calls it;
+	int r = xm_calls_begin(m, &it);
 
-	for (i = 0; i < m->n_calls; i++) {
-		const struct xm_call *c = &m->calls[i];
-		int new_thread = !i || c->tid != c[-1].tid || c->pid != c[-1].pid;
+	while (!r && (r = xm_calls_next(&it, &c)) == 1) {
+		int new_thread = it.n == 1 || c->tid != it.prev.tid || c->pid != it.prev.pid;
 
+		r = 0;
 		if (!new_thread && c->entry_ns < outer_end)
 			continue; /* inside the outer call */
 		total = xm_add_ns(total, (int64_t)(c->exit_ns - c->entry_ns));
 		outer_end = c->exit_ns;
 	}
-	return total;
+	*out = total;
+	return r;
 }
 
 static int cmp_i64(const void *pa, const void *pb)
@@ -91,20 +94,27 @@ static int step_ns(const struct export_model *m, int64_t *out)
 {
 	int64_t *gaps = malloc((m->n_calls ? m->n_calls : 1) * sizeof(*gaps));
 	uint64_t last = 0;
-	size_t i, n = 0;
+	const struct xm_call *c;
+	struct xm_calls it;
+	size_t n = 0;
+	int r;
 
 	if (!gaps)
 		return -ENOMEM;
-	for (i = 0; i < m->n_calls; i++) {
-		const struct xm_call *c = &m->calls[i];
-
-		if (i && (c->tid != c[-1].tid || c->pid != c[-1].pid))
+	r = xm_calls_begin(m, &it);
+	while (!r && (r = xm_calls_next(&it, &c)) == 1) {
+		r = 0;
+		if (it.n > 1 && (c->tid != it.prev.tid || c->pid != it.prev.pid))
 			last = 0;
 		if (c->api != NPUPROF_API_RT_SYNC_STREAM)
 			continue;
 		if (last)
 			gaps[n++] = (int64_t)(c->exit_ns - last);
 		last = c->exit_ns;
+	}
+	if (r < 0) {
+		free(gaps);
+		return r;
 	}
 	if (n) {
 		qsort(gaps, n, sizeof(*gaps), cmp_i64);
@@ -127,8 +137,9 @@ int export_job_row(const struct export_model *m, struct export_job_row *row)
 	row->start_ns = m->window_start_ns;
 	row->pid = m->app_pid;
 	row->rank = m->rank;
-	row->api_ns = api_ns(m);
-	err = busy_ns(m, &row->busy_ns);
+	err = api_ns(m, &row->api_ns);
+	if (!err)
+		err = busy_ns(m, &row->busy_ns);
 	if (!err)
 		err = step_ns(m, &row->step_ns);
 	return err;

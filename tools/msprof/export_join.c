@@ -12,18 +12,24 @@
  *     [entry, exit] holds the SUBMIT host time (the driver's submit
  *     tracepoint fires inside the runtime call on the caller's thread);
  *     STREAM_SYNC records are linked to their synchronize call the same way.
+ *     Calls are not held in memory: one merge of the sorted calls with the
+ *     SUBMIT and STREAM_SYNC times sorted by thread and time does it
+ *     (sweep_calls()), and each task keeps what the writers need of its call.
  *
  * A task missing START or END (cut by the capture window) keeps what is
  * known and is marked not drawn: no time is invented for it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <npuprof/record_io.h>
 
 #include "export_model.h"
+#include "export_sort.h"
 
 
 int xm_task_cmp(const void *pa, const void *pb)
@@ -61,8 +67,8 @@ void xm_task_fold(struct xm_task *dst, const struct xm_task *src)
 		dst->end_dev = src->end_dev;
 		dst->end_tp_ns = src->end_tp_ns;
 	}
-	if (!dst->name[0])
-		memcpy(dst->name, src->name, sizeof(dst->name));
+	if (!dst->name)
+		dst->name = src->name;
 }
 
 static void merge_tasks(struct export_model *m)
@@ -126,8 +132,10 @@ out_free:
 static void map_task(const struct xm_device *dev, struct xm_task *t)
 {
 	t->drawn = (t->have & (XM_HAVE_START | XM_HAVE_END)) == (XM_HAVE_START | XM_HAVE_END);
-	if (!t->drawn)
+	if (!t->drawn) {
+		t->start_ns = t->end_ns = 0; /* the tracepoint times they shared room with */
 		return;
+	}
 	if (dev->clock == XM_CLOCK_RECORDS || dev->clock == XM_CLOCK_INFO_JSON) {
 		t->start_ns = clock_dev_to_host_ns(&dev->fit, t->start_dev);
 		t->end_ns = clock_dev_to_host_ns(&dev->fit, t->end_dev);
@@ -169,7 +177,7 @@ static int map_devices(struct export_model *m)
 	return 0;
 }
 
-static int cmp_call(const void *pa, const void *pb)
+int xm_call_cmp(const void *pa, const void *pb)
 {
 	const struct xm_call *a = pa, *b = pb;
 	int c = XM_CMP(a->pid, b->pid);
@@ -183,96 +191,233 @@ static int cmp_call(const void *pa, const void *pb)
 	return c;
 }
 
-/* Key order of calls[]: is call @c before (pid, tid, ts)? */
-static int call_le(const struct xm_call *c, uint32_t pid, uint32_t tid, uint64_t ts)
+/*
+ * A time on a thread that wants the call holding it: a task's SUBMIT
+ * (@ref its index in tasks[]) or a STREAM_SYNC (@ref XM_PROBE_SYNC | its
+ * index in syncs[]).
+ */
+struct xm_probe {
+	uint64_t ts;
+	uint32_t pid;
+	uint32_t tid;
+	uint64_t ref;
+};
+
+#define XM_PROBE_SYNC (1ull << 63)
+
+static int cmp_probe(const void *pa, const void *pb)
 {
-	if (c->pid != pid)
-		return c->pid < pid;
-	if (c->tid != tid)
-		return c->tid < tid;
-	return c->entry_ns <= ts;
+	const struct xm_probe *a = pa, *b = pb;
+	int c = XM_CMP(a->pid, b->pid);
+
+	if (!c)
+		c = XM_CMP(a->tid, b->tid);
+	if (!c)
+		c = XM_CMP(a->ts, b->ts);
+	return c;
+}
+
+/* A call still open at the sweep's time: its position in calls' order. */
+struct xm_open {
+	uint64_t pos;
+	uint64_t entry_ns;
+	uint64_t exit_ns;
+	uint32_t tid;
+	uint32_t name;
+};
+
+/*
+ * The sweep's state: the calls of one thread (@pid, @tid) that entered by
+ * the current time and may still hold it, in calls' order.  Calls of a
+ * thread are in (entry, outer first) order, so the innermost call holding
+ * a time t is the last one entered by t whose exit is at or after t; a
+ * call that ended before t ends before every later time of the thread
+ * too, so it leaves the top of the stack for good.
+ */
+struct xm_sweep {
+	struct xm_calls calls;
+	const struct xm_call *next; /* the next call not pushed, NULL at the end */
+	struct xm_open *open;
+	size_t depth, cap;
+	uint32_t pid, tid;
+};
+
+static int sweep_push(struct xm_sweep *sw)
+{
+	const struct xm_call *c = sw->next;
+
+	if (c->pid != sw->pid || c->tid != sw->tid) {
+		sw->depth = 0;
+		sw->pid = c->pid;
+		sw->tid = c->tid;
+	}
+	if (sw->depth == sw->cap) {
+		size_t cap = sw->cap ? 2 * sw->cap : 64;
+		void *p = realloc(sw->open, cap * sizeof(*sw->open));
+
+		if (!p)
+			return -ENOMEM;
+		sw->open = p;
+		sw->cap = cap;
+	}
+	sw->open[sw->depth++] = (struct xm_open){ sw->calls.n - 1, c->entry_ns, c->exit_ns, c->tid,
+						  c->name };
+	return 0;
+}
+
+/* The innermost call of @p's thread holding @p->ts, or NULL. */
+static int sweep_find(struct xm_sweep *sw, const struct xm_probe *p, const struct xm_open **found)
+{
+	int r;
+
+	*found = NULL;
+	while (sw->next && (sw->next->pid < p->pid ||
+			    (sw->next->pid == p->pid &&
+			     (sw->next->tid < p->tid ||
+			      (sw->next->tid == p->tid && sw->next->entry_ns <= p->ts))))) {
+		r = sweep_push(sw);
+		if (r)
+			return r;
+		r = xm_calls_next(&sw->calls, &sw->next);
+		if (r < 0)
+			return r;
+		if (!r)
+			sw->next = NULL;
+	}
+	if (!sw->depth || sw->pid != p->pid || sw->tid != p->tid)
+		return 0;
+	while (sw->depth && sw->open[sw->depth - 1].exit_ns < p->ts)
+		sw->depth--;
+	if (sw->depth)
+		*found = &sw->open[sw->depth - 1];
+	return 0;
+}
+
+static int cmp_sync_sum(const void *pa, const void *pb)
+{
+	const struct xm_sync_sum *a = pa, *b = pb;
+	int c = XM_CMP(a->call, b->call);
+
+	return c ? c : XM_CMP(a->wait_ns, b->wait_ns); /* wait_ns: the sync's index here */
+}
+
+/* Link what @p asked for to call @o (NULL: none). */
+static void probe_link(struct export_model *m, const struct xm_probe *p, const struct xm_open *o,
+		       size_t *n_hits)
+{
+	if (!o)
+		return;
+	if (p->ref & XM_PROBE_SYNC) {
+		/* the sync's index for now: summed in syncs[] order by sum_syncs() */
+		m->sync_sums[(*n_hits)++] = (struct xm_sync_sum){ o->pos, p->ref & ~XM_PROBE_SYNC };
+	} else {
+		struct xm_task *t = &m->tasks[p->ref];
+
+		/* pid and tid are spent (the probes carry them): the call's take their room */
+		t->linked = 1;
+		t->call_entry_ns = o->entry_ns;
+		t->call_tid = o->tid;
+		t->call_name = o->name;
+	}
+}
+
+/* One STREAM_SYNC wait per call: the hits' waits summed in syncs[] order. */
+static void sum_syncs(struct export_model *m, size_t n_hits)
+{
+	size_t i, n = 0;
+
+	if (n_hits)
+		qsort(m->sync_sums, n_hits, sizeof(*m->sync_sums), cmp_sync_sum);
+	for (i = 0; i < n_hits; i++) {
+		uint64_t wait = m->syncs[m->sync_sums[i].wait_ns].wait_ns;
+
+		if (n && m->sync_sums[n - 1].call == m->sync_sums[i].call) {
+			m->sync_sums[n - 1].wait_ns =
+				(uint64_t)xm_add_ns((int64_t)m->sync_sums[n - 1].wait_ns, (int64_t)wait);
+		} else {
+			m->sync_sums[n++] = (struct xm_sync_sum){ m->sync_sums[i].call,
+								  (uint64_t)xm_add_ns(0, (int64_t)wait) };
+		}
+	}
+	m->n_sync_sums = n;
+}
+
+/* Every SUBMIT and STREAM_SYNC time, sorted by (pid, tid, time). */
+static int probes(struct export_model *m, int dir_fd, struct xsort **out)
+{
+	struct xsort_cfg cfg = {
+		.rec_size = sizeof(struct xm_probe),
+		.cmp = cmp_probe,
+		.mem_bytes = XM_SORT_MEM,
+		.dir_fd = dir_fd,
+	};
+	size_t i;
+	int err = xsort_open(&cfg, out);
+
+	for (i = 0; !err && i < m->n_tasks; i++) {
+		const struct xm_task *t = &m->tasks[i];
+
+		if (t->have & XM_HAVE_SUBMIT)
+			err = xsort_add(*out, &(struct xm_probe){ t->submit_ns, t->pid, t->tid, i });
+	}
+	for (i = 0; !err && i < m->n_syncs; i++) {
+		const struct xm_sync *s = &m->syncs[i];
+
+		err = xsort_add(*out, &(struct xm_probe){ s->ts_ns, s->pid, s->tid, XM_PROBE_SYNC | i });
+	}
+	return err ? err : xsort_rewind(*out);
 }
 
 /*
- * The innermost call of (pid, tid) holding @ts, or -1.  @maxexit[i] is the
- * largest exit_ns of the thread's calls up to i: once it is below @ts no
- * earlier call can hold @ts, which bounds the walk back.
+ * One merge of the calls (in their order) and the probes (by thread and
+ * time) links each probe to the innermost call of its thread holding its
+ * time: tasks copy what the writers need of their call, syncs add their
+ * wait to the call's (m->sync_sums).
  */
-static long find_call(const struct export_model *m, const uint64_t *maxexit, uint32_t pid,
-		      uint32_t tid, uint64_t ts)
+static int sweep_calls(struct export_model *m, struct xsort *probes_s)
 {
-	size_t lo = 0, hi = m->n_calls;
-	long i;
+	struct xm_sweep sw = { 0 };
+	const struct xm_open *o;
+	const void *rec;
+	size_t n_hits = 0;
+	int r;
 
-	while (lo < hi) { /* first call after (pid, tid, ts) */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (call_le(&m->calls[mid], pid, tid, ts))
-			lo = mid + 1;
-		else
-			hi = mid;
+	m->sync_sums = malloc((m->n_syncs + 1) * sizeof(*m->sync_sums));
+	if (!m->sync_sums)
+		return -ENOMEM;
+	r = xm_calls_begin(m, &sw.calls);
+	if (!r && (r = xm_calls_next(&sw.calls, &sw.next)) == 0)
+		sw.next = NULL;
+	while (r >= 0 && (r = xsort_next(probes_s, &rec)) == 1) {
+		r = sweep_find(&sw, rec, &o);
+		if (!r)
+			probe_link(m, rec, o, &n_hits);
 	}
-	for (i = (long)lo - 1; i >= 0; i--) {
-		const struct xm_call *c = &m->calls[i];
-
-		if (c->pid != pid || c->tid != tid || maxexit[i] < ts)
-			break;
-		if (c->exit_ns >= ts)
-			return i;
-	}
-	return -1;
-}
-
-static uint64_t *thread_max_exit(const struct export_model *m)
-{
-	uint64_t *mx = malloc((m->n_calls + 1) * sizeof(*mx));
-	size_t i;
-
-	if (!mx)
-		return NULL;
-	for (i = 0; i < m->n_calls; i++) {
-		const struct xm_call *c = &m->calls[i], *p = i ? c - 1 : NULL;
-		int same = p && p->pid == c->pid && p->tid == c->tid;
-
-		mx[i] = same && mx[i - 1] > c->exit_ns ? mx[i - 1] : c->exit_ns;
-	}
-	return mx;
+	free(sw.open);
+	if (r < 0)
+		return r;
+	sum_syncs(m, n_hits);
+	return 0;
 }
 
 static int link_calls(struct export_model *m)
 {
-	uint64_t *maxexit;
-	uint64_t flow = 0;
+	struct xsort *p = NULL;
 	size_t i;
+	int fd, err;
 
-	/* a capture may hold tasks and no call (calls NULL): qsort wants an array */
-	if (m->n_calls)
-		qsort(m->calls, m->n_calls, sizeof(*m->calls), cmp_call);
-	maxexit = thread_max_exit(m);
-	if (!maxexit)
-		return -ENOMEM;
-	for (i = 0; i < m->n_tasks; i++) {
-		struct xm_task *t = &m->tasks[i];
-
-		if (!(t->have & XM_HAVE_SUBMIT))
-			continue;
-		t->call = find_call(m, maxexit, t->pid, t->tid, t->submit_ns);
-		if (t->call >= 0 && t->drawn) {
-			t->flow_id = ++flow;
-			m->n_linked++;
-		}
-	}
-	for (i = 0; i < m->n_syncs; i++) {
-		const struct xm_sync *s = &m->syncs[i];
-		long c = find_call(m, maxexit, s->pid, s->tid, s->ts_ns);
-
-		if (c >= 0) {
-			m->calls[c].has_sync = 1;
-			m->calls[c].sync_wait_ns = (uint64_t)xm_add_ns((int64_t)m->calls[c].sync_wait_ns,
-								 (int64_t)s->wait_ns);
-		}
-	}
-	free(maxexit);
+	fd = open(m->dir ? m->dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = probes(m, fd, &p);
+	close(fd);
+	if (!err)
+		err = sweep_calls(m, p);
+	xsort_close(p);
+	if (err)
+		return err;
+	for (i = 0; i < m->n_tasks; i++)
+		m->n_linked += m->tasks[i].linked && m->tasks[i].drawn;
 	return 0;
 }
 
@@ -324,25 +469,26 @@ static const char *name_text(const char *name, char *buf, size_t size)
 	return buf;
 }
 
-const char *xm_call_name(const struct xm_call *c, char *buf, size_t size)
+const char *xm_call_name(const struct export_model *m, const struct xm_call *c, char *buf,
+			 size_t size)
 {
-	return name_text(c->name, buf, size);
+	return name_text(xm_name(m, c->name), buf, size);
 }
 
 const char *xm_task_name(const struct export_model *m, const struct xm_task *t, char *buf,
 			 size_t size)
 {
-	if (t->name[0])
-		return name_text(t->name, buf, size);
-	if (t->type == NPUPROF_TT_KERNEL && t->call >= 0 && m->calls[t->call].name[0])
-		return name_text(m->calls[t->call].name, buf, size);
+	if (t->name)
+		return name_text(xm_name(m, t->name), buf, size);
+	if (t->type == NPUPROF_TT_KERNEL && t->linked && t->call_name)
+		return name_text(xm_name(m, t->call_name), buf, size);
 	return xm_task_type(t, buf, size);
 }
 
 const char *xm_op_type(const struct export_model *m, const struct xm_task *t, char *buf,
 		       size_t size)
 {
-	if (t->call >= 0 && m->calls[t->call].name[0])
-		return name_text(m->calls[t->call].name, buf, size);
+	if (t->linked && t->call_name)
+		return name_text(xm_name(m, t->call_name), buf, size);
 	return xm_task_name(m, t, buf, size);
 }

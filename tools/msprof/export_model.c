@@ -50,19 +50,11 @@ static int grow(void **arr, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
-static void copy_name(char *dst, const char *src)
-{
-	memcpy(dst, src, NPUPROF_NAME_LEN);
-	dst[NPUPROF_NAME_LEN] = '\0';
-}
-
 static int add_call(struct export_model *m, const struct npuprof_rec_api *r)
 {
-	struct xm_call *c;
+	struct xm_call call, *c = &call;
+	int err;
 
-	if (grow((void **)&m->calls, &m->cap_calls, m->n_calls + 1, sizeof(*c)))
-		return -ENOMEM;
-	c = &m->calls[m->n_calls++];
 	memset(c, 0, sizeof(*c));
 	c->entry_ns = xm_time_u(r->hdr.ts);
 	c->exit_ns = r->exit_ts >= r->hdr.ts ? xm_time_u(r->exit_ts) : c->entry_ns;
@@ -75,8 +67,69 @@ static int add_call(struct export_model *m, const struct npuprof_rec_api *r)
 	c->device = r->device;
 	c->kind = r->kind;
 	c->api = r->api;
-	copy_name(c->name, r->name);
-	return 0;
+	err = xm_names_add(&m->names, r->name, &c->name);
+	return err ? err : export_model_add_call(m, c, -1); /* sorter open: read_records() */
+}
+
+/*
+ * The calls' sorter: like the task records', its runs spill to an unnamed
+ * file below @dir_fd.  The writers read the calls in its order, one pass
+ * each (xm_calls_next()).
+ */
+static int open_call_sorter(struct export_model *m, int dir_fd)
+{
+	struct xsort_cfg cfg = {
+		.rec_size = sizeof(struct xm_call),
+		.cmp = xm_call_cmp,
+		.mem_bytes = XM_SORT_MEM,
+		.dir_fd = dir_fd,
+	};
+
+	return xsort_open(&cfg, &m->call_recs);
+}
+
+int export_model_add_call(struct export_model *m, const struct xm_call *c, int dir_fd)
+{
+	int err;
+
+	if (!m->call_recs && (err = open_call_sorter(m, dir_fd)))
+		return err;
+	if (!m->n_calls)
+		m->first_call_pid = c->pid;
+	err = xsort_add(m->call_recs, c);
+	m->n_calls += !err;
+	return err;
+}
+
+int xm_calls_begin(const struct export_model *m, struct xm_calls *it)
+{
+	memset(it, 0, sizeof(*it));
+	it->m = m;
+	return m->call_recs ? xsort_rewind(m->call_recs) : 0;
+}
+
+int xm_calls_next(struct xm_calls *it, const struct xm_call **c)
+{
+	const struct export_model *m = it->m;
+	const void *rec;
+	int r = m->call_recs ? xsort_next(m->call_recs, &rec) : 0;
+
+	if (r != 1)
+		return r;
+	it->prev = it->cur;
+	memcpy(&it->cur, rec, sizeof(it->cur));
+	/* both in [-XM_TIME_MAX, XM_TIME_MAX]: the sum cannot overflow */
+	it->cur.entry_ns = (uint64_t)xm_time((int64_t)it->cur.entry_ns + m->wall_offset_ns);
+	it->cur.exit_ns = (uint64_t)xm_time((int64_t)it->cur.exit_ns + m->wall_offset_ns);
+	while (it->sync < m->n_sync_sums && m->sync_sums[it->sync].call < it->n)
+		it->sync++;
+	if (it->sync < m->n_sync_sums && m->sync_sums[it->sync].call == it->n) {
+		it->cur.has_sync = 1;
+		it->cur.sync_wait_ns = m->sync_sums[it->sync].wait_ns;
+	}
+	it->n++;
+	*c = &it->cur;
+	return 1;
 }
 
 /*
@@ -86,6 +139,7 @@ static int add_call(struct export_model *m, const struct npuprof_rec_api *r)
 static int add_task_event(struct export_model *m, const struct npuprof_rec_task *r)
 {
 	struct xm_task task, *t = &task;
+	int err;
 
 	memset(t, 0, sizeof(*t));
 	t->pid = r->pid;
@@ -95,8 +149,9 @@ static int add_task_event(struct export_model *m, const struct npuprof_rec_task 
 	t->task_id = r->task_id;
 	t->type = r->task_type;
 	t->arg = r->arg;
-	t->call = -1;
-	copy_name(t->name, r->name);
+	err = xm_names_add(&m->names, r->name, &t->name);
+	if (err)
+		return err;
 	switch (r->event) {
 	case NPUPROF_TASK_SUBMIT:
 		t->have = XM_HAVE_SUBMIT;
@@ -504,16 +559,13 @@ static void shift_times(struct export_model *m, int64_t offset)
 	size_t i;
 
 	/* both in [-XM_TIME_MAX, XM_TIME_MAX]: the sum cannot overflow */
-	for (i = 0; i < m->n_calls; i++) {
-		m->calls[i].entry_ns = (uint64_t)xm_time((int64_t)m->calls[i].entry_ns + offset);
-		m->calls[i].exit_ns = (uint64_t)xm_time((int64_t)m->calls[i].exit_ns + offset);
-	}
+	/* calls: xm_calls_next() adds wall_offset_ns as it reads them */
 	for (i = 0; i < m->n_tasks; i++) {
 		struct xm_task *t = &m->tasks[i];
 
+		/* the tracepoint times are spent: start_ns and end_ns took their room */
 		t->submit_ns = (uint64_t)xm_time((int64_t)t->submit_ns + offset);
-		t->start_tp_ns = (uint64_t)xm_time((int64_t)t->start_tp_ns + offset);
-		t->end_tp_ns = (uint64_t)xm_time((int64_t)t->end_tp_ns + offset);
+		t->call_entry_ns = (uint64_t)xm_time((int64_t)t->call_entry_ns + offset);
 		t->start_ns = xm_time(t->start_ns + offset);
 		t->end_ns = xm_time(t->end_ns + offset);
 	}
@@ -531,6 +583,8 @@ static int read_records(struct export_model *m, int dir_fd)
 	if (snprintf(host, sizeof(host), "%s/host/data", m->dir) >= (int)sizeof(host))
 		return -ENAMETOOLONG;
 	err = open_task_sorter(m, dir_fd);
+	if (!err)
+		err = open_call_sorter(m, dir_fd);
 	if (!err)
 		err = read_series(m, host, XM_API_SERIES);
 	if (!err)
@@ -565,7 +619,7 @@ int export_model_load(const char *prof_dir, struct export_model *m)
 		return err ? err : -ENODATA;
 	}
 	if (!m->app_pid)
-		m->app_pid = m->n_calls ? m->calls[0].pid : m->tasks[0].pid;
+		m->app_pid = m->n_calls ? m->first_call_pid : m->tasks[0].pid;
 	m->lost = npuprof_loss_total(&m->loss);
 	err = export_model_join(m);
 	if (err)
@@ -577,7 +631,9 @@ int export_model_load(const char *prof_dir, struct export_model *m)
 void export_model_free(struct export_model *m)
 {
 	free(m->dir);
-	free(m->calls);
+	xm_names_free(&m->names);
+	xsort_close(m->call_recs);
+	free(m->sync_sums);
 	free(m->tasks);
 	free(m->devs);
 	free(m->rings);

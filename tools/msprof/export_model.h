@@ -21,10 +21,10 @@
 #include <npuprof/slice.h>
 
 #include "clock_sync.h"
+#include "export_names.h"
 
 struct xsort;
 
-#define XM_NAME_LEN (NPUPROF_NAME_LEN + 1) /* NUL-terminated copy of the bytes */
 /* Text of any record name (name_text.h), NUL included: the accessors' @buf. */
 #define XM_TEXT_LEN NPUPROF_NAME_TEXT_SIZE(NPUPROF_NAME_LEN)
 
@@ -33,6 +33,7 @@ struct xsort;
  * @entry_ns, @exit_ns: host ns at function entry and return
  * @sync_wait_ns:       ns waited in a stream synchronize inside the call
  *                      (from a STREAM_SYNC record), valid when @has_sync
+ * @name:               id of the name field in export_model.names (0: none)
  * Other fields as in struct npuprof_rec_api.
  */
 struct xm_call {
@@ -49,7 +50,7 @@ struct xm_call {
 	uint32_t kind;
 	uint16_t api;
 	uint16_t has_sync;
-	char name[XM_NAME_LEN];
+	uint32_t name;
 };
 
 /* Which life-cycle records of a task were seen (struct xm_task.have). */
@@ -64,39 +65,64 @@ enum {
  * @submit_ns:   host ns of the SUBMIT tracepoint (XM_HAVE_SUBMIT)
  * @start_dev:   device count at START (XM_HAVE_START)
  * @end_dev:     device count at END (XM_HAVE_END)
- * @start_tp_ns: host ns the START tracepoint fired
- * @end_tp_ns:   host ns the END tracepoint fired
+ * @start_tp_ns: host ns the START tracepoint fired; until the join maps
+ *               the task (export_join.c), which turns it into @start_ns
+ * @end_tp_ns:   host ns the END tracepoint fired; until the join, as above
  * @start_ns:    START on the host clock (clock_sync), valid when @drawn
  * @end_ns:      END on the host clock, valid when @drawn
  * @arg:         kernel: requested ns; memcpy: bytes
- * @call:        index in export_model.calls of the submitting API call, -1
- * @flow_id:     HostToDevice flow id (1...), 0 when not linked or not drawn
+ * @call_entry_ns: entry of the submitting API call (host ns), when @linked
+ * @call_tid:    its thread, when @linked
+ * @call_name:   its name id (export_model.names), when @linked
+ * @pid, @tid:   the submitting thread, until the join links the task: then
+ *               @call_tid and @call_name take their room
  * @drawn:       1 when both START and END were seen: the task has real
  *               start and end times.  A task cut by the capture window
  *               (START before start, or END after stop) keeps what is
  *               known but gets no invented time: it is left out of the
  *               timeline and the per-task CSVs and only counted.
+ * @linked:      1 when the API call that submitted the task was found (the
+ *               task carries what the writers need of it: calls are not
+ *               held in memory, see xm_calls_next()).  A drawn linked
+ *               task has a HostToDevice flow; their ids count 1, 2, ... in
+ *               tasks[] order.
+ * @name:        id of the record's name field in export_model.names (0: none)
+ *
+ * Every trace holds one per task: fields are packed (tracepoint times
+ * share room with the host times made from them, names are ids).
  */
 struct xm_task {
 	uint64_t submit_ns;
 	uint64_t start_dev;
 	uint64_t end_dev;
-	uint64_t start_tp_ns;
-	uint64_t end_tp_ns;
-	int64_t start_ns;
-	int64_t end_ns;
+	union {
+		uint64_t start_tp_ns;
+		int64_t start_ns;
+	};
+	union {
+		uint64_t end_tp_ns;
+		int64_t end_ns;
+	};
 	uint64_t arg;
-	uint64_t flow_id;
-	long call;
-	uint32_t pid;
-	uint32_t tid;
+	uint64_t call_entry_ns;
+	union {
+		struct {
+			uint32_t pid;
+			uint32_t tid;
+		};
+		struct {
+			uint32_t call_tid;
+			uint32_t call_name;
+		};
+	};
 	uint32_t device;
 	uint32_t stream;
 	uint32_t task_id;
+	uint32_t name;
 	uint16_t type;
-	uint16_t have;
-	int drawn;
-	char name[XM_NAME_LEN];
+	uint8_t have;
+	uint8_t drawn;
+	uint8_t linked;
 };
 
 /* Where a device's host-clock mapping came from. */
@@ -135,6 +161,12 @@ struct xm_sync {
 	uint32_t tid;
 };
 
+/* Summed STREAM_SYNC wait of the call at position @call in calls' order. */
+struct xm_sync_sum {
+	uint64_t call;
+	uint64_t wait_ns;
+};
+
 /* What reading one slice series found; @path relative to the PROF dir. */
 struct xm_series {
 	char path[128];
@@ -155,7 +187,9 @@ struct xm_sample {
  *                   "" if unknown
  * @rank:            its rank in the job (info.json "rank", from the
  *                   launcher's RANK), -1 if unknown
- * @calls:           API calls sorted by (pid, tid, entry_ns)
+ * @names:           the names calls and tasks carry, by id
+ * @n_calls:         API calls read; xm_calls_next() gives them sorted by
+ *                   (pid, tid, entry_ns, outer call first)
  * @tasks:           tasks sorted by (device, stream, task_id)
  * @devs:            devices sorted by id
  * @rings:           LOST records, latest per (source, cpu)
@@ -181,7 +215,7 @@ struct export_model {
 	uint32_t app_pid;
 	char pid_name[64];
 	int rank;
-	struct xm_call *calls;
+	struct xm_names names;
 	size_t n_calls;
 	struct xm_task *tasks;
 	size_t n_tasks;
@@ -206,7 +240,11 @@ struct export_model {
 	int64_t wall_offset_ns; /* added to every time: monotonic -> wall clock */
 	int64_t window_start_ns; /* start_info's clockMonotonic, then shifted; 0 if none */
 	/* private to the loader */
-	size_t cap_calls, cap_tasks, cap_rings;
+	size_t cap_tasks, cap_rings;
+	struct xsort *call_recs; /* the calls, sorted; spilled past XM_SORT_MEM */
+	struct xm_sync_sum *sync_sums; /* the join's STREAM_SYNC wait per call */
+	size_t n_sync_sums;
+	uint32_t first_call_pid; /* pid of the first call read */
 	struct xm_sync *syncs;
 	size_t cap_syncs;
 	struct xm_sample *samples;
@@ -277,11 +315,12 @@ void export_model_free(struct export_model *m);
 
 /**
  * export_model_join() - join task records, link calls, map device times
- * @m: a model whose calls[], tasks[] (one entry per record) and syncs[]
- *     were just read
+ * @m: a model whose calls (export_model_add_call()), tasks[] (one entry
+ *     per record) and syncs[] were just read; its dir (NULL: the current
+ *     directory) takes the temporary file of the join's sort
  *
  * Called by export_model_load(); public for tests that build a model by
- * hand.  Return: 0 or -ENOMEM.
+ * hand.  Return: 0; -ENOMEM; -errno of the temporary file.
  */
 int export_model_join(struct export_model *m);
 
@@ -301,6 +340,54 @@ int xm_task_same(const struct xm_task *a, const struct xm_task *b);
  */
 void xm_task_fold(struct xm_task *dst, const struct xm_task *src);
 
+/**
+ * struct xm_calls - a pass over the model's calls in their order
+ * @cur:  the call xm_calls_next() gave last (times on the model's clock,
+ *        its STREAM_SYNC wait joined)
+ * @prev: the one before it, valid when @n > 1
+ * @n:    calls given so far
+ * @m, @sync: private to the pass
+ */
+struct xm_calls {
+	const struct export_model *m;
+	struct xm_call cur;
+	struct xm_call prev;
+	size_t n;
+	size_t sync;
+};
+
+/**
+ * xm_calls_begin() - start a pass over @m's calls, from the first
+ *
+ * Calls live in an external sort (export_sort.h), not an array: one pass
+ * at a time.  Return: 0; -errno of reading the sort's run file; -ENOMEM.
+ */
+int xm_calls_begin(const struct export_model *m, struct xm_calls *it);
+
+/**
+ * xm_calls_next() - the next call of the pass, in *@c (it->cur)
+ * Return: 1; 0 after the last; -errno of reading the run file.
+ */
+int xm_calls_next(struct xm_calls *it, const struct xm_call **c);
+
+/**
+ * export_model_add_call() - add one API call to @m (in any order)
+ * @dir_fd: directory for the sort's temporary file, used by the first call
+ *
+ * Used by the loader, and by tests that build a model by hand.
+ * Return: 0; -ENOMEM; -errno of spilling to the temporary file.
+ */
+int export_model_add_call(struct export_model *m, const struct xm_call *c, int dir_fd);
+
+/* The calls' order: (pid, tid, entry_ns), outer call first. */
+int xm_call_cmp(const void *a, const void *b);
+
+/** xm_name() - the name (NUL-terminated record bytes) of id @id, "" for 0. */
+static inline const char *xm_name(const struct export_model *m, uint32_t id)
+{
+	return xm_names_get(&m->names, id);
+}
+
 /** xm_api_name() - public ACL name of a call ("aclrtMemcpy"), never NULL. */
 const char *xm_api_name(const struct xm_call *c, char *buf, size_t size);
 
@@ -316,7 +403,8 @@ const char *xm_api_name(const struct xm_call *c, char *buf, size_t size);
  * xm_call_name() - text of the op type / kernel name a call carried, ""
  * when it carried none.  Returns @buf or the name field.
  */
-const char *xm_call_name(const struct xm_call *c, char *buf, size_t size);
+const char *xm_call_name(const struct export_model *m, const struct xm_call *c, char *buf,
+			 size_t size);
 
 /**
  * xm_task_name() - what a task is called in the timeline and CSVs: its

@@ -84,11 +84,13 @@ static int cmp_api_stat(const void *pa, const void *pb)
 int export_api_stats(const struct export_model *m, struct xm_api_stat **out, size_t *n)
 {
 	struct xm_api_stat *s = NULL;
-	size_t i, j, cnt = 0;
+	const struct xm_call *c;
+	struct xm_calls it;
+	size_t j, cnt = 0;
+	int r = xm_calls_begin(m, &it);
 
-	for (i = 0; i < m->n_calls; i++) {
-		const struct xm_call *c = &m->calls[i];
-
+	while (!r && (r = xm_calls_next(&it, &c)) == 1) {
+		r = 0;
 		for (j = 0; j < cnt && s[j].api != c->api; j++)
 			;
 		if (j == cnt) {
@@ -105,6 +107,10 @@ int export_api_stats(const struct export_model *m, struct xm_api_stat **out, siz
 			cnt++;
 		}
 		stat_add(&s[j].st, (int64_t)(c->exit_ns - c->entry_ns));
+	}
+	if (r < 0) {
+		free(s);
+		return r;
 	}
 	if (cnt)
 		qsort(s, cnt, sizeof(*s), cmp_api_stat);

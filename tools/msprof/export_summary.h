@@ -45,7 +45,7 @@ struct xm_op_stat {
 
 /**
  * export_api_stats() - per-API statistics, sorted by total time, largest
- * first.  *@out is malloc'ed (free it).  Return: 0 or -ENOMEM.
+ * first.  *@out is malloc'ed (free it).  Return: 0; -ENOMEM; -errno of reading the calls.
  */
 int export_api_stats(const struct export_model *m, struct xm_api_stat **out, size_t *n);
 

@@ -127,15 +127,21 @@ static void emit_thread(struct tl_writer *w, int64_t pid, uint32_t tid, const ch
 }
 
 /* "CANN" and a row per host thread that made a call. */
-static void emit_host_meta(struct tl_writer *w, const struct export_model *m)
+static int emit_host_meta(struct tl_writer *w, const struct export_model *m)
 {
 	int64_t pid = export_trace_pid(m->app_pid, EXPORT_HOST_DEV);
-	size_t i;
+	const struct xm_call *c;
+	struct xm_calls it;
+	int r;
 
 	emit_process(w, pid, "CANN", "CPU", 7);
-	for (i = 0; i < m->n_calls; i++) /* calls[] is sorted by (pid, tid) */
-		if (!i || m->calls[i].tid != m->calls[i - 1].tid)
-			emit_thread(w, pid, m->calls[i].tid, "Thread");
+	r = xm_calls_begin(m, &it);
+	while (!r && (r = xm_calls_next(&it, &c)) == 1) { /* sorted by (pid, tid) */
+		r = 0;
+		if (it.n == 1 || c->tid != it.prev.tid)
+			emit_thread(w, pid, c->tid, "Thread");
+	}
+	return r;
 }
 
 /* "Ascend Hardware" per device, a row per stream that has a drawn task. */
@@ -234,7 +240,7 @@ static struct xout *x_begin(struct tl_writer *w, const char *name, int64_t pid, 
 	return o;
 }
 
-static void call_args(struct xout *o, const struct xm_call *c)
+static void call_args(struct xout *o, const struct export_model *m, const struct xm_call *c)
 {
 	char name[XM_TEXT_LEN];
 
@@ -261,12 +267,12 @@ static void call_args(struct xout *o, const struct xm_call *c)
 		KEY(o, "Memcpy Kind");
 		xout_u64(o, c->kind);
 	}
-	if (c->name[0]) {
+	if (c->name) {
 		if (c->api == NPUPROF_API_OP_EXECUTE_V2)
 			KEY(o, "Op Type");
 		else
 			KEY(o, "Kernel Name");
-		xout_json_str(o, xm_call_name(c, name, sizeof(name)));
+		xout_json_str(o, xm_call_name(m, c, name, sizeof(name)));
 	}
 	if (c->has_sync) {
 		KEY(o, "Sync Wait(us)");
@@ -275,7 +281,7 @@ static void call_args(struct xout *o, const struct xm_call *c)
 }
 
 /*
- * Calls of one thread nest (a call made inside another).  calls[] is in
+ * Calls of one thread nest (a call made inside another).  Calls come in
  * row order, outer call first, so a stack of the written ends of the calls
  * still open keeps every call inside its caller after export_tl_end_ns()
  * has moved ends.
@@ -283,34 +289,45 @@ static void call_args(struct xout *o, const struct xm_call *c)
 static int emit_calls(struct tl_writer *w, const struct export_model *m)
 {
 	int64_t pid = export_trace_pid(m->app_pid, EXPORT_HOST_DEV);
-	int64_t *open = malloc((m->n_calls ? m->n_calls : 1) * sizeof(*open));
-	size_t i, depth = 0;
+	int64_t *open = NULL;
+	size_t depth = 0, cap = 0;
+	const struct xm_call *c;
+	struct xm_calls it;
 	char buf[32];
+	int r = xm_calls_begin(m, &it);
 
-	if (!open)
-		return -ENOMEM;
-	for (i = 0; i < m->n_calls; i++) {
-		const struct xm_call *c = &m->calls[i];
+	while (!r && (r = xm_calls_next(&it, &c)) == 1) {
 		int64_t entry = (int64_t)c->entry_ns, end = (int64_t)c->exit_ns;
 		struct xout *o;
 
-		if (i && (c->pid != c[-1].pid || c->tid != c[-1].tid))
+		r = 0;
+		if (it.n > 1 && (c->pid != it.prev.pid || c->tid != it.prev.tid))
 			depth = 0;
 		while (depth && open[depth - 1] <= entry)
 			depth--;
 		if (depth && open[depth - 1] < end)
 			end = open[depth - 1];
 		end = export_tl_end_ns(entry, end);
+		if (depth == cap) {
+			int64_t *p = realloc(open, (cap = cap ? 2 * cap : 64) * sizeof(*open));
+
+			if (!p) {
+				r = -ENOMEM;
+				break;
+			}
+			open = p;
+		}
 		open[depth++] = end;
 		o = x_begin(w, xm_api_name(c, buf, sizeof(buf)), pid, c->tid, entry, end - entry);
-		call_args(o, c);
+		call_args(o, m, c);
 		XOUT_LIT(o, "},\"cat\":\"AscendCL\"}");
 	}
 	free(open);
-	return 0;
+	return r;
 }
 
-static void task_args(struct xout *o, const struct xm_task *t)
+/* @flow_id: the task's HostToDevice flow id, 0 for none (emit_tasks()). */
+static void task_args(struct xout *o, const struct xm_task *t, uint64_t flow_id)
 {
 	char type[32];
 
@@ -332,15 +349,16 @@ static void task_args(struct xout *o, const struct xm_task *t)
 		KEY(o, "Bytes");
 		xout_i64(o, (int64_t)t->arg);
 	}
-	if (t->flow_id) {
+	if (flow_id) {
 		KEY(o, "connection_id");
-		xout_i64(o, (int64_t)t->flow_id);
+		xout_i64(o, (int64_t)flow_id);
 	}
 }
 
 static void emit_tasks(struct tl_writer *w, const struct export_model *m)
 {
 	char buf[XM_TEXT_LEN];
+	uint64_t flow = 0;
 	size_t i;
 
 	for (i = 0; i < m->n_tasks; i++) {
@@ -349,11 +367,12 @@ static void emit_tasks(struct tl_writer *w, const struct export_model *m)
 
 		if (!t->drawn)
 			continue; /* no invented times for tasks cut by the window */
+		flow += t->linked; /* flow ids: drawn linked tasks, in tasks[] order */
 		/* tasks of one stream run one after another: none encloses another */
 		o = x_begin(w, xm_task_name(m, t, buf, sizeof(buf)),
 			    export_trace_pid(m->app_pid, t->device), t->stream, t->start_ns,
 			    export_tl_end_ns(t->start_ns, t->end_ns) - t->start_ns);
-		task_args(o, t);
+		task_args(o, t, t->linked ? flow : 0);
 		XOUT_LIT(o, "}}");
 	}
 }
@@ -383,17 +402,17 @@ static void flow_event(struct tl_writer *w, char ph, uint64_t id, int64_t pid, u
 static void emit_flows(struct tl_writer *w, const struct export_model *m)
 {
 	int64_t host = export_trace_pid(m->app_pid, EXPORT_HOST_DEV);
+	uint64_t flow = 0;
 	size_t i;
 
 	for (i = 0; i < m->n_tasks; i++) {
 		const struct xm_task *t = &m->tasks[i];
-		const struct xm_call *c;
 
-		if (!t->flow_id)
+		if (!t->linked || !t->drawn)
 			continue;
-		c = &m->calls[t->call];
-		flow_event(w, 's', t->flow_id, host, c->tid, (int64_t)c->entry_ns);
-		flow_event(w, 'f', t->flow_id, export_trace_pid(m->app_pid, t->device), t->stream,
+		flow++; /* as emit_tasks() counts them */
+		flow_event(w, 's', flow, host, t->call_tid, (int64_t)t->call_entry_ns);
+		flow_event(w, 'f', flow, export_trace_pid(m->app_pid, t->device), t->stream,
 			   t->start_ns);
 	}
 }
@@ -428,8 +447,9 @@ int export_write_timeline(const struct export_model *m, FILE *f)
 
 	if (err)
 		return err;
-	emit_host_meta(&w, m);
-	err = emit_outcome(&w, m);
+	err = emit_host_meta(&w, m);
+	if (!err)
+		err = emit_outcome(&w, m);
 	if (!err) {
 		emit_device_meta(&w, m);
 		err = emit_calls(&w, m);
