@@ -20,7 +20,8 @@ gen=build/bench/p6_gen
 msprof=build/bin/msprof
 work=$BENCH_OUT/p6-work
 [[ -x $gen && -x $msprof ]] || { bench_log "build first: make $gen $msprof"; exit 1; }
-sizes=$(tiny_or_full "20000" "1000000 10000000 50000000")
+# P6_SIZES overrides the record counts (e.g. "1000000 10000000").
+sizes=${P6_SIZES:-$(tiny_or_full "20000" "1000000 10000000 50000000")}
 
 # secs CMD...: wall seconds of CMD (stdout to /dev/null), 3 decimals.
 secs() {
