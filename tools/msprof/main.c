@@ -10,6 +10,7 @@
  * main() only sequences the parts: options.c parses and checks the command
  * line, dynamic.c runs dynamic mode, export.c exports.
  */
+#include <malloc.h>
 #include <stdio.h>
 
 #include <npuprof/msg.h>
@@ -50,6 +51,13 @@ int main(int argc, char **argv)
 	char err[MSPROF_ERR_MAX];
 
 	npuprof_msg_set_prog("msprof");
+	/*
+	 * A capture session runs for days and allocates its 1 MiB slice
+	 * blocks window after window.  A fixed mmap threshold keeps glibc
+	 * from raising it after the first free, which would move those
+	 * blocks onto the heap, where fragments stay resident.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	if (msprof_options_parse(argc, argv, &o, err))
 		return usage_error(err);
 	if (o.help) {
