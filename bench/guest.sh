@@ -11,6 +11,9 @@ out=$1
 shift
 export BENCH_OUT=$out BENCH_SIZE=${NPUPROF_BENCH_SIZE:-full} BENCH_VERSIONS=$out/versions.json
 failed=0
+# The environment every VM row carries (bench/lib.bash: rows are written on the host).
+rm -f "$out/rows/pending.vm.sh"
+python3 bench/row.py --print-env vm >"$out/rows/env.vm.json" || failed=1
 for s in "$@"; do
 	echo "== $(basename "$s") in the VM ($(uname -r))"
 	bash "$s" vm >"$out/logs/$(basename "$s" .sh).vm.log" 2>&1 || {

@@ -16,7 +16,9 @@ baseline, the goal in words and whether it held.
 
 --baseline NAME=VALUE may be NAME=n/a:REASON when that baseline could not
 run (the row is kept and says why).  --met is yes, no or n/a (a row that
-reports a figure with no goal).  The environment (kernel, CPU, cores,
+reports a figure with no goal).  `row.py --print-env WHERE` prints this
+system's environment as JSON; `--env FILE` takes it from such a file
+instead (VM rows are written on the host after the run: bench/lib.bash).  The environment (kernel, CPU, cores,
 whether under software emulation, tool versions) is added to every row.
 """
 import argparse
@@ -88,7 +90,12 @@ def version(cmd):
     return text[0] if text else None
 
 
-def environment(where):
+def environment(where, path=None):
+    """The live system's, or (path) one a VM run saved with --print-env."""
+    if path:
+        with open(path) as f:
+            env = json.load(f)
+        return with_tools(env)
     env = {
         "where": where,
         "kernel": platform.release(),
@@ -98,6 +105,10 @@ def environment(where):
         "software_emulation": emulated(),
         "clocksource": clocksource(),
     }
+    return with_tools(env)
+
+
+def with_tools(env):
     cache = os.environ.get("BENCH_VERSIONS")
     if cache and os.path.exists(cache):
         with open(cache) as f:
@@ -106,6 +117,11 @@ def environment(where):
 
 
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--print-env":
+        env = environment(sys.argv[2])
+        env.pop("tools", None)
+        print(json.dumps(env))
+        return
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--bench", required=True)
@@ -121,6 +137,7 @@ def main():
     ap.add_argument("--note", action="append", default=[])
     ap.add_argument("--where", choices=["host", "vm"], required=True)
     ap.add_argument("--size", default=os.environ.get("BENCH_SIZE", "full"))
+    ap.add_argument("--env", help="environment saved by --print-env (rows of a VM run)")
     a = ap.parse_args()
 
     baselines, unavailable = {}, {}
@@ -152,7 +169,7 @@ def main():
         "goal_met": {"yes": True, "no": False, "n/a": None}[a.met],
         "notes": a.note,
         "size": a.size,
-        "environment": environment(a.where),
+        "environment": environment(a.where, a.env),
     }
     with open(a.out, "a") as f:
         f.write(json.dumps(row, sort_keys=False) + "\n")

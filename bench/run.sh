@@ -80,6 +80,11 @@ if ((vm)); then
 		NPUPROF_VM_APPEND="${NPUPROF_VM_APPEND:-clocksource=tsc tsc=reliable}" \
 		scripts/vm-run.sh --rw "$out" --timeout "$limit" --smp "${BENCH_VM_SMP:-2}" --mem 2048 -- \
 			"NPUPROF_BENCH_SIZE=$size bench/guest.sh $out ${guest[*]}" || failed=1
+		# The rows the VM run queued (bench/lib.bash), written here.
+		if [[ -f $out/rows/pending.vm.sh ]]; then
+			bash "$out/rows/pending.vm.sh" || failed=1
+			rm -f "$out/rows/pending.vm.sh"
+		fi
 	fi
 fi
 
