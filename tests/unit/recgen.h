@@ -56,4 +56,26 @@ static inline int recgen_equal(const struct npuprof_rec_hdr *rec, uint64_t seq)
 	return rec->size == size && memcmp(rec, want, size) == 0;
 }
 
+/* What recgen_check() counted of a read back series. */
+struct recgen_got {
+	uint64_t seq;  /* records seen, each compared with record @seq */
+	uint64_t hdrs; /* stream headers seen */
+	uint64_t bad;  /* records that were not byte for byte the expected one */
+};
+
+/* An npuprof_rec_fn: records must come back as recgen made them, in order. */
+static inline int recgen_check(void *ctx, const struct npuprof_rec_hdr *rec)
+{
+	struct recgen_got *g = ctx;
+
+	if (rec->type == NPUPROF_REC_STREAM_HDR) {
+		g->hdrs++;
+		return 0;
+	}
+	if (!recgen_equal(rec, g->seq))
+		g->bad++;
+	g->seq++;
+	return 0;
+}
+
 #endif /* NPUPROF_TEST_RECGEN_H */

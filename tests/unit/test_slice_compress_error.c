@@ -47,24 +47,6 @@ size_t ZSTD_compressStream2(ZSTD_CCtx *cctx, ZSTD_outBuffer *out, ZSTD_inBuffer 
 	return real(cctx, out, in, end);
 }
 
-struct got {
-	uint64_t seq, bad, hdrs;
-};
-
-static int check_rec(void *ctx, const struct npuprof_rec_hdr *rec)
-{
-	struct got *g = ctx;
-
-	if (rec->type == NPUPROF_REC_STREAM_HDR) {
-		g->hdrs++;
-		return 0;
-	}
-	if (!recgen_equal(rec, g->seq))
-		g->bad++;
-	g->seq++;
-	return 0;
-}
-
 static void wait_writes(struct io_uring *ring, struct slice_writer *w)
 {
 	struct io_uring_cqe *cqe;
@@ -98,7 +80,7 @@ static void run(const char *dir, int where, uint64_t want_records)
 	struct npuprof_read_report rep;
 	struct slice_writer *w;
 	struct io_uring ring;
-	struct got g = { 0 };
+	struct recgen_got g = { 0 };
 	uint64_t i = 0;
 	int before;
 
@@ -132,7 +114,7 @@ static void run(const char *dir, int where, uint64_t want_records)
 	CHECK_EQ(st.error, -ENOMEM);
 	CHECK_EQ(st.slices, 1);
 
-	CHECK_EQ(npuprof_slice_read_series(dir, "npuprof.api", check_rec, &g, &rep), 0);
+	CHECK_EQ(npuprof_slice_read_series(dir, "npuprof.api", recgen_check, &g, &rep), 0);
 	CHECK_EQ(g.seq, want_records);
 	CHECK_EQ(g.hdrs, want_records ? 1 : 0);
 	CHECK_EQ(g.bad, 0);

@@ -22,26 +22,6 @@
 #define NR_RECORDS 600
 #define FLUSH_EVERY 10
 
-struct got {
-	uint64_t seq;
-	uint64_t hdrs;
-	uint64_t bad;
-};
-
-static int check_rec(void *ctx, const struct npuprof_rec_hdr *rec)
-{
-	struct got *g = ctx;
-
-	if (rec->type == NPUPROF_REC_STREAM_HDR) {
-		g->hdrs++;
-		return 0;
-	}
-	if (!recgen_equal(rec, g->seq))
-		g->bad++;
-	g->seq++;
-	return 0;
-}
-
 static uint64_t write_series(const char *dir)
 {
 	struct slice_writer_cfg cfg = { .dir = dir, .series = "npuprof.api", .slice_bytes = 8192,
@@ -129,9 +109,9 @@ static void read_and_check(const char *dir, uint64_t want_records, uint64_t want
 			   uint64_t want_slices, uint64_t want_truncated)
 {
 	struct npuprof_read_report rep;
-	struct got g = { 0 };
+	struct recgen_got g = { 0 };
 
-	CHECK_EQ(npuprof_slice_read_series(dir, "npuprof.api", check_rec, &g, &rep), 0);
+	CHECK_EQ(npuprof_slice_read_series(dir, "npuprof.api", recgen_check, &g, &rep), 0);
 	CHECK_EQ(g.seq, want_records);
 	CHECK_EQ(g.hdrs, want_hdrs);
 	CHECK_EQ(g.bad, 0);

@@ -19,24 +19,6 @@
 
 #define NR 300
 
-struct got {
-	uint64_t seq, hdrs, bad;
-};
-
-static int check_rec(void *ctx, const struct npuprof_rec_hdr *rec)
-{
-	struct got *g = ctx;
-
-	if (rec->type == NPUPROF_REC_STREAM_HDR) {
-		g->hdrs++;
-		return 0;
-	}
-	if (!recgen_equal(rec, g->seq))
-		g->bad++;
-	g->seq++;
-	return 0;
-}
-
 static size_t stream_hdr(uint8_t *p, unsigned int idx)
 {
 	struct npuprof_rec_stream_hdr sh = {
@@ -116,9 +98,9 @@ static void write_mixed(const char *dir)
 static void read_back(const char *dir, uint64_t want, uint64_t want_hdrs, uint64_t want_slices)
 {
 	struct npuprof_read_report rep;
-	struct got g = { 0 };
+	struct recgen_got g = { 0 };
 
-	CHECK_EQ(npuprof_slice_read_series(dir, "npuprof.api", check_rec, &g, &rep), 0);
+	CHECK_EQ(npuprof_slice_read_series(dir, "npuprof.api", recgen_check, &g, &rep), 0);
 	CHECK_EQ(g.seq, want);
 	CHECK_EQ(g.hdrs, want_hdrs);
 	CHECK_EQ(g.bad, 0);

@@ -37,23 +37,6 @@ int npuprof_prof_create(int dirfd, const char *rel)
 
 #define FLUSH_EVERY 40
 
-struct got {
-	uint64_t seq;
-	uint64_t bad;
-};
-
-static int check_rec(void *ctx, const struct npuprof_rec_hdr *rec)
-{
-	struct got *g = ctx;
-
-	if (rec->type == NPUPROF_REC_STREAM_HDR)
-		return 0;
-	if (!recgen_equal(rec, g->seq))
-		g->bad++;
-	g->seq++;
-	return 0;
-}
-
 static uint64_t lost_by_cpu[2], lost_other;
 
 static void on_lost(void *ctx, uint32_t cpu, uint16_t type, uint64_t records)
@@ -89,7 +72,7 @@ int main(void)
 	struct npuprof_read_report rep;
 	struct slice_writer *w;
 	struct io_uring ring;
-	struct got g = { 0 };
+	struct recgen_got g = { 0 };
 	struct stat sb;
 	uint8_t buf[RECGEN_MAX];
 	int err = 0;
@@ -119,7 +102,7 @@ int main(void)
 	CHECK(access(path, F_OK) != 0);
 
 	unlink(link); /* /dev/full reads back zeros forever */
-	CHECK_EQ(npuprof_slice_read_series(dir, "npuprof.api", check_rec, &g, &rep), 0);
+	CHECK_EQ(npuprof_slice_read_series(dir, "npuprof.api", recgen_check, &g, &rep), 0);
 	CHECK(g.seq > 0);
 	CHECK_EQ(g.seq % FLUSH_EVERY, 0);
 	CHECK_EQ(g.bad, 0);
