@@ -345,14 +345,8 @@ static void sum_syncs(struct export_model *m, size_t n_hits)
 /* Every SUBMIT and STREAM_SYNC time, sorted by (pid, tid, time). */
 static int probes(struct export_model *m, int dir_fd, struct xsort **out)
 {
-	struct xsort_cfg cfg = {
-		.rec_size = sizeof(struct xm_probe),
-		.cmp = cmp_probe,
-		.mem_bytes = XM_SORT_MEM,
-		.dir_fd = dir_fd,
-	};
 	size_t i;
-	int err = xsort_open(&cfg, out);
+	int err = xm_sorter_open(sizeof(struct xm_probe), cmp_probe, dir_fd, out);
 
 	for (i = 0; !err && i < m->n_tasks; i++) {
 		const struct xm_task *t = &m->tasks[i];

@@ -71,21 +71,24 @@ static int add_call(struct export_model *m, const struct npuprof_rec_api *r)
 	return err ? err : export_model_add_call(m, c, -1); /* sorter open: read_records() */
 }
 
-/*
- * The calls' sorter: like the task records', its runs spill to an unnamed
- * file below @dir_fd.  The writers read the calls in its order, one pass
- * each (xm_calls_next()).
- */
-static int open_call_sorter(struct export_model *m, int dir_fd)
+int xm_sorter_open(size_t rec_size, int (*cmp)(const void *, const void *), int dir_fd,
+		   struct xsort **out)
 {
 	struct xsort_cfg cfg = {
-		.rec_size = sizeof(struct xm_call),
-		.cmp = xm_call_cmp,
+		.rec_size = rec_size,
+		.cmp = cmp,
 		.mem_bytes = XM_SORT_MEM,
 		.dir_fd = dir_fd,
 	};
 
-	return xsort_open(&cfg, &m->call_recs);
+	return xsort_open(&cfg, out);
+}
+
+/* The calls' sorter: the writers read the calls in its order, one pass
+ * each (xm_calls_next()). */
+static int open_call_sorter(struct export_model *m, int dir_fd)
+{
+	return xm_sorter_open(sizeof(struct xm_call), xm_call_cmp, dir_fd, &m->call_recs);
 }
 
 int export_model_add_call(struct export_model *m, const struct xm_call *c, int dir_fd)
@@ -200,21 +203,10 @@ static int collect_tasks(struct export_model *m)
 	return r;
 }
 
-/*
- * The sorter of task records: its runs spill to an unnamed file
- * (O_TMPFILE) in the PROF dir itself, which the export writes below
- * anyway; nothing is left there, not even after a crash.
- */
+/* The sorter of task records. */
 static int open_task_sorter(struct export_model *m, int dir_fd)
 {
-	struct xsort_cfg cfg = {
-		.rec_size = sizeof(struct xm_task),
-		.cmp = xm_task_cmp,
-		.mem_bytes = XM_SORT_MEM,
-		.dir_fd = dir_fd,
-	};
-
-	return xsort_open(&cfg, &m->task_recs);
+	return xm_sorter_open(sizeof(struct xm_task), xm_task_cmp, dir_fd, &m->task_recs);
 }
 
 static int add_sync(struct export_model *m, const struct npuprof_rec_task *r)

@@ -253,11 +253,22 @@ struct export_model {
 };
 
 /*
- * Bytes of task records the loader holds before it sorts them and spills
- * them as a run to a temporary file (export_sort.h): the records of a
- * trace never all sit in memory, only the tasks they fold into.
+ * Bytes of records each of the export's sorters (task records, calls,
+ * probe times) holds before it sorts them and spills them as a run to a
+ * temporary file (export_sort.h): the records of a trace never all sit in
+ * memory, only the tasks they fold into.
  */
 #define XM_SORT_MEM (32u << 20)
+
+/**
+ * xm_sorter_open() - an external sorter (export_sort.h) of the export's
+ * records of @rec_size bytes in @cmp order, holding XM_SORT_MEM in memory;
+ * its runs spill to an unnamed file (O_TMPFILE) below @dir_fd, the PROF
+ * dir the export writes below anyway, so nothing is left there, not even
+ * after a crash.  Return: 0 or xsort_open()'s negative errno.
+ */
+int xm_sorter_open(size_t rec_size, int (*cmp)(const void *, const void *), int dir_fd,
+		   struct xsort **out);
 
 /* -1, 0 or 1 as @a is below, equal to or above @b: for qsort comparators. */
 #define XM_CMP(a, b) (((a) > (b)) - ((a) < (b)))
