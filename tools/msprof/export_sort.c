@@ -16,6 +16,10 @@
  * (earlier runs hold earlier records: stable), yields the records.  The
  * record handed out stays in its window until the next call, which only
  * then moves past it.
+ *
+ * Without a comparator every record compares equal, so the stable order
+ * is the order of adding: the sorter is a spool, records kept in memory up
+ * to mem_bytes and on disk beyond.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -75,7 +79,7 @@ int xsort_open(const struct xsort_cfg *cfg, struct xsort **out)
 	struct xsort *s;
 
 	*out = NULL;
-	if (!cfg->rec_size || !cfg->cmp)
+	if (!cfg->rec_size)
 		return -EINVAL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -99,7 +103,8 @@ static void sort_buffer(struct xsort *s)
 {
 	for (size_t i = 0; i < s->n; i++)
 		s->order[i] = s->buf + i * s->cfg.rec_size;
-	qsort_r(s->order, s->n, sizeof(*s->order), cmp_order, s);
+	if (s->cfg.cmp)
+		qsort_r(s->order, s->n, sizeof(*s->order), cmp_order, s);
 }
 
 static int write_all(int fd, const uint8_t *p, size_t len, off_t off)
@@ -204,7 +209,7 @@ static size_t win_recs(const struct xsort *s)
 static int heap_less(const struct xsort *s, size_t a, size_t b)
 {
 	const struct xsort_cursor *x = &s->cur[a], *y = &s->cur[b];
-	int c = s->cfg.cmp(x->win + x->pos, y->win + y->pos);
+	int c = s->cfg.cmp ? s->cfg.cmp(x->win + x->pos, y->win + y->pos) : 0;
 
 	return c ? c < 0 : a < b;
 }

@@ -21,7 +21,9 @@
 /**
  * struct xsort_cfg - what a sorter sorts and where it may spill
  * @rec_size:  bytes per record (> 0)
- * @cmp:       total order of two records: <0, 0, >0
+ * @cmp:       total order of two records: <0, 0, >0; NULL keeps the
+ *             order of adding (a spool: memory-bounded, read again and
+ *             again)
  * @mem_bytes: the record buffer's size, bytes; at least two records are
  *             always held
  * @dir_fd:    directory for the temporary run file (O_TMPFILE)
@@ -37,7 +39,7 @@ struct xsort;
 
 /**
  * xsort_open() - a sorter, empty and taking records
- * Return: 0; -EINVAL for a zero @cfg->rec_size or no @cfg->cmp; -ENOMEM.
+ * Return: 0; -EINVAL for a zero @cfg->rec_size; -ENOMEM.
  */
 int xsort_open(const struct xsort_cfg *cfg, struct xsort **out);
 
