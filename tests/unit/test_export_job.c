@@ -51,25 +51,44 @@ static struct xm_call calls_b[] = {
 /* 2026-11-30 12:00:00.123 UTC, on the wall clock as the export keeps it */
 #define T_WIN1 1796040000123000000ll
 
+/*
+ * The START record of @t and, when it is drawn, its END record, with device
+ * counts equal to the host times: the fit over them is the identity.
+ */
+static void add_task(struct export_model *m, const struct xm_task *t, uint32_t id)
+{
+	struct xm_task r = { .stream = t->stream, .task_id = id, .have = XM_HAVE_START };
+
+	r.start_dev = r.start_tp_ns = (uint64_t)t->start_ns;
+	CHECK_EQ(export_model_add_task(m, &r), 0);
+	if (!t->drawn)
+		return;
+	r.have = XM_HAVE_END;
+	r.end_dev = r.end_tp_ns = (uint64_t)t->end_ns;
+	CHECK_EQ(export_model_add_task(m, &r), 0);
+}
+
 static void model(struct export_model *m, const char *dir, uint32_t pid, int rank,
 		  struct xm_call *calls, size_t nc, struct xm_task *tasks, size_t nt, int64_t start)
 {
-	memset(m, 0, sizeof(*m));
-	m->dir = (char *)dir;
+	export_model_init(m, AT_FDCWD);
+	m->dir = strdup(dir);
+	CHECK(m->dir != NULL);
 	m->window_start_ns = start;
 	m->app_pid = pid;
 	m->rank = rank;
 	for (size_t i = 0; i < nc; i++)
-		CHECK_EQ(export_model_add_call(m, &calls[i], AT_FDCWD), 0);
-	m->tasks = tasks;
-	m->n_tasks = nt;
+		CHECK_EQ(export_model_add_call(m, &calls[i]), 0);
+	for (size_t i = 0; i < nt; i++)
+		add_task(m, &tasks[i], (uint32_t)i);
+	CHECK_EQ(export_model_join(m), 0);
+	CHECK_EQ(m->n_tasks, nt);
 }
 
-/* Free what model() allocated: the calls' sorter. */
+/* Free what model() allocated. */
 static void unmodel(struct export_model *m)
 {
-	xsort_close(m->call_recs);
-	m->call_recs = NULL;
+	export_model_free(m);
 }
 
 int main(void)

@@ -99,11 +99,13 @@ static void probe_at(uint32_t *pid, uint32_t *tid, uint64_t *ts)
 static void check_tasks(const struct export_model *m, const struct ref_call *v,
 			const uint32_t (*who)[2])
 {
-	size_t i, linked = 0, bad = 0;
+	size_t linked = 0, bad = 0;
+	const struct xm_task *t;
+	struct xm_tasks it;
 
 	CHECK_EQ(m->n_tasks, N_TASKS);
-	for (i = 0; i < m->n_tasks; i++) {
-		const struct xm_task *t = &m->tasks[i];
+	CHECK_EQ(xm_tasks_begin(m, &it), 0);
+	while (xm_tasks_next(&it, &t) == 1) {
 		long c = ref_find(v, N_CALLS, who[t->task_id][0], who[t->task_id][1], t->submit_ns);
 
 		if (c < 0) {
@@ -114,18 +116,21 @@ static void check_tasks(const struct export_model *m, const struct ref_call *v,
 		bad += !t->linked || t->call_entry_ns != v[c].c.entry_ns ||
 		       t->call_tid != v[c].c.tid || t->call_name != v[c].c.name;
 	}
+	CHECK_EQ(it.n, N_TASKS);
 	CHECK_EQ(bad, 0);
 	CHECK(linked > N_TASKS / 4 && linked < N_TASKS); /* both cases are tested */
 }
 
-static void check_syncs(const struct export_model *m, struct ref_call *v)
+static void check_syncs(const struct export_model *m, struct ref_call *v,
+			const struct xm_sync *syncs)
 {
 	const struct xm_call *c;
 	struct xm_calls it;
 	size_t i, bad = 0, with_sync = 0;
 
-	for (i = 0; i < m->n_syncs; i++) {
-		const struct xm_sync *s = &m->syncs[i];
+	CHECK_EQ(m->n_syncs, N_SYNCS);
+	for (i = 0; i < N_SYNCS; i++) {
+		const struct xm_sync *s = &syncs[i];
 		long k = ref_find(v, N_CALLS, s->pid, s->tid, s->ts_ns);
 
 		if (k >= 0) {
@@ -149,46 +154,44 @@ int main(void)
 	char tmp[] = "/tmp/npuprof-link-XXXXXX";
 	struct ref_call *v = calloc(N_CALLS, sizeof(*v));
 	uint32_t(*who)[2] = calloc(N_TASKS, sizeof(*who));
+	struct xm_sync *syncs = calloc(N_SYNCS, sizeof(*syncs));
 	struct export_model m;
 	size_t i;
 	int fd;
 
-	if (!v || !who || !mkdtemp(tmp))
+	if (!v || !who || !syncs || !mkdtemp(tmp))
 		CHECK_SKIP("no memory or temp dir");
 	fd = open(tmp, O_RDONLY | O_DIRECTORY);
-	memset(&m, 0, sizeof(m));
+	CHECK(fd >= 0);
+	export_model_init(&m, fd); /* the sorters spill there */
 	m.dir = strdup(tmp);
-	m.tasks = calloc(N_TASKS, sizeof(*m.tasks));
-	m.syncs = calloc(N_SYNCS, sizeof(*m.syncs));
-	CHECK(fd >= 0 && m.dir && m.tasks && m.syncs);
+	CHECK(m.dir != NULL);
 	CHECK(N_CALLS * sizeof(struct xm_call) > (size_t)XM_SORT_MEM); /* calls spill */
 	for (i = 0; i < N_CALLS; i++) {
 		v[i] = (struct ref_call){ random_call(), i };
-		CHECK_EQ(export_model_add_call(&m, &v[i].c, fd), 0);
+		CHECK_EQ(export_model_add_call(&m, &v[i].c), 0);
 	}
 	for (i = 0; i < N_TASKS; i++) {
-		struct xm_task *t = &m.tasks[m.n_tasks++];
+		struct xm_task t = { .task_id = (uint32_t)i, .have = XM_HAVE_SUBMIT };
 
-		t->task_id = (uint32_t)i;
-		t->have = XM_HAVE_SUBMIT;
-		probe_at(&t->pid, &t->tid, &t->submit_ns);
-		who[i][0] = t->pid;
-		who[i][1] = t->tid;
+		probe_at(&t.pid, &t.tid, &t.submit_ns);
+		who[i][0] = t.pid;
+		who[i][1] = t.tid;
+		CHECK_EQ(export_model_add_task(&m, &t), 0);
 	}
 	for (i = 0; i < N_SYNCS; i++) {
-		struct xm_sync *s = &m.syncs[m.n_syncs++];
-
-		probe_at(&s->pid, &s->tid, &s->ts_ns);
-		s->wait_ns = next_rand() % 1000000;
+		probe_at(&syncs[i].pid, &syncs[i].tid, &syncs[i].ts_ns);
+		syncs[i].wait_ns = next_rand() % 1000000;
+		CHECK_EQ(export_model_add_sync(&m, &syncs[i]), 0);
 	}
 	CHECK_EQ(export_model_join(&m), 0);
 	qsort(v, N_CALLS, sizeof(*v), cmp_ref);
 	check_tasks(&m, v, who);
-	check_syncs(&m, v);
-	export_model_free(&m);
-	close(fd);
+	check_syncs(&m, v, syncs);
+	export_model_free(&m); /* closes fd */
 	tmpdir_remove(tmp);
 	free(v);
 	free(who);
+	free(syncs);
 	return CHECK_DONE();
 }

@@ -11,16 +11,15 @@
 
 #include "check.h"
 #include "export_model.h"
+#include "model_tasks.h"
 #include "test_export_fixture.h"
 
+/* The task with id @id (a copy, until the next call), or NULL. */
 static const struct xm_task *find_task(const struct export_model *m, uint32_t id)
 {
-	size_t i;
+	static struct xm_task found;
 
-	for (i = 0; i < m->n_tasks; i++)
-		if (m->tasks[i].task_id == id)
-			return &m->tasks[i];
-	return NULL;
+	return model_task_by_id(m, id, &found) ? &found : NULL;
 }
 
 static void check_task(const struct export_model *m, uint32_t id, uint64_t start_ms,

@@ -32,6 +32,7 @@
 
 #include "check.h"
 #include "export_model.h"
+#include "model_tasks.h"
 #include "export_timeline.h"
 
 #define H0 1796042795885890000ll /* host ns of device count D0 */
@@ -61,11 +62,9 @@ static const struct {
 
 static void add_task_record(struct export_model *m, uint16_t have, uint32_t id, uint64_t dev_ts)
 {
-	struct xm_task *t = &m->tasks[m->n_tasks++];
+	struct xm_task task = { .have = have }, *t = &task;
 	char name[NPUPROF_NAME_LEN] = { 0 };
 
-	memset(t, 0, sizeof(*t));
-	t->have = have;
 	t->pid = PID;
 	t->tid = TID;
 	t->stream = 5;
@@ -78,6 +77,8 @@ static void add_task_record(struct export_model *m, uint16_t have, uint32_t id, 
 		t->start_dev = dev_ts;
 	else
 		t->end_dev = dev_ts;
+	if (export_model_add_task(m, t))
+		abort(); /* out of memory for six records */
 }
 
 static void add_call(struct export_model *m, uint16_t api, int64_t entry, int64_t exit)
@@ -90,7 +91,7 @@ static void add_call(struct export_model *m, uint16_t api, int64_t entry, int64_
 	c->device = -1;
 	c->entry_ns = (uint64_t)entry;
 	c->exit_ns = (uint64_t)exit;
-	if (export_model_add_call(m, c, AT_FDCWD))
+	if (export_model_add_call(m, c))
 		abort(); /* out of memory for two calls */
 }
 
@@ -98,11 +99,10 @@ static int build(struct export_model *m)
 {
 	size_t i;
 
-	memset(m, 0, sizeof(*m));
+	export_model_init(m, AT_FDCWD);
 	m->app_pid = PID;
-	m->tasks = calloc(6, sizeof(*m->tasks));
 	m->samples = calloc(3, sizeof(*m->samples));
-	if (!m->tasks || !m->samples)
+	if (!m->samples)
 		return -1;
 	for (i = 0; i < 3; i++) {
 		m->samples[i].pair = pairs[i];
@@ -152,15 +152,18 @@ static int64_t exact_end_ns(const struct slice *s)
 
 static void check_mapping(const struct export_model *m)
 {
+	struct xm_task *tasks = model_tasks(m);
 	size_t i;
 
 	CHECK_EQ(m->n_tasks, 3);
+	CHECK(tasks != NULL);
 	CHECK_EQ(m->n_devs, 1);
 	CHECK_EQ(m->n_devs ? (int)m->devs[0].clock : -1, XM_CLOCK_INFO_JSON);
-	for (i = 0; i < 3 && i < m->n_tasks; i++) {
-		CHECK_EQ(m->tasks[i].start_ns, want_tasks[i].start_ns);
-		CHECK_EQ(m->tasks[i].end_ns, want_tasks[i].end_ns);
+	for (i = 0; tasks && i < 3 && i < m->n_tasks; i++) {
+		CHECK_EQ(tasks[i].start_ns, want_tasks[i].start_ns);
+		CHECK_EQ(tasks[i].end_ns, want_tasks[i].end_ns);
 	}
+	free(tasks);
 	/* the mapping never goes backwards, count by count */
 	for (i = 0; i + 1 < 4000 && m->n_devs; i++)
 		CHECK(clock_dev_to_host_ns(&m->devs[0].fit, D0 + i) <=

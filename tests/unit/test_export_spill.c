@@ -12,6 +12,7 @@
 #include "test_export_fixture.h"
 #include "tmpdir.h"
 #include "export_model.h"
+#include "model_tasks.h"
 
 #define NT 150000u
 #define STREAMS 4u
@@ -79,14 +80,18 @@ static int write_tasks(const char *prof)
 
 static void check_tasks(const struct export_model *m)
 {
+	struct xm_task *tasks = model_tasks(m);
 	size_t i, bad = 0, cut = 0;
 
 	CHECK_EQ(m->n_tasks, NT);
+	CHECK(tasks != NULL);
+	if (!tasks)
+		return;
 	for (i = 0; i < m->n_tasks; i++) {
-		const struct xm_task *t = &m->tasks[i];
+		const struct xm_task *t = &tasks[i];
 		uint32_t id = t->task_id;
 
-		if (i && xm_task_cmp(&m->tasks[i - 1], t) >= 0)
+		if (i && xm_task_cmp(&tasks[i - 1], t) >= 0)
 			bad++;
 		if (t->start_dev != 1000ull * id + 100 || t->submit_ns != FX_T0 + 1000ull * id)
 			bad++;
@@ -97,8 +102,9 @@ static void check_tasks(const struct export_model *m)
 	CHECK_EQ(bad, 0);
 	CHECK_EQ(cut, NT / 997);
 	CHECK_EQ(m->n_drawn, NT - NT / 997);
-	CHECK_EQ(m->tasks[0].stream, 0);
-	CHECK_EQ(m->tasks[0].task_id, 4);
+	CHECK_EQ(tasks[0].stream, 0);
+	CHECK_EQ(tasks[0].task_id, 4);
+	free(tasks);
 }
 
 int main(void)

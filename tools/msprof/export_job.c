@@ -14,6 +14,7 @@
 #include <npuprof/record.h>
 
 #include "export_job.h"
+#include "export_sort.h"
 
 
 struct span {
@@ -27,40 +28,39 @@ static int cmp_span(const void *pa, const void *pb)
 	return XM_CMP(a->start, b->start);
 }
 
-static int64_t union_ns(struct span *v, size_t n)
-{
-	int64_t total = 0, lo, hi;
-	size_t i;
-
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_span);
-	lo = v[0].start;
-	hi = v[0].end;
-	for (i = 1; i < n; i++) {
-		if (v[i].start > hi) {
-			total += hi - lo;
-			lo = v[i].start;
-		}
-		if (v[i].end > hi)
-			hi = v[i].end;
-	}
-	return total + hi - lo;
-}
-
+/* The union of the drawn tasks' [start, end], from a sorter by start. */
 static int busy_ns(const struct export_model *m, int64_t *out)
 {
-	struct span *v = malloc((m->n_tasks ? m->n_tasks : 1) * sizeof(*v));
-	size_t i, n = 0;
+	int64_t total = 0, lo = 0, hi = 0;
+	const struct xm_task *t;
+	struct xsort *s = NULL;
+	struct xm_tasks it;
+	const void *rec;
+	int r, any = 0;
 
-	if (!v)
-		return -ENOMEM;
-	for (i = 0; i < m->n_tasks; i++)
-		if (m->tasks[i].drawn)
-			v[n++] = (struct span){ m->tasks[i].start_ns, m->tasks[i].end_ns };
-	*out = union_ns(v, n);
-	free(v);
-	return 0;
+	r = xm_sorter_open(sizeof(struct span), cmp_span, m->tmp_fd, &s);
+	if (!r)
+		r = xm_tasks_begin(m, &it);
+	while (!r && (r = xm_tasks_next(&it, &t)) == 1)
+		r = t->drawn ? xsort_add(s, &(struct span){ t->start_ns, t->end_ns }) : 0;
+	if (!r)
+		r = xsort_rewind(s);
+	while (!r && (r = xsort_next(s, &rec)) == 1) {
+		const struct span *v = rec;
+
+		r = 0;
+		if (!any || v->start > hi) {
+			total += hi - lo;
+			lo = v->start;
+			hi = v->end;
+		}
+		if (v->end > hi)
+			hi = v->end;
+		any = 1;
+	}
+	xsort_close(s);
+	*out = total + hi - lo;
+	return r;
 }
 
 /* Calls come sorted by (pid, tid, entry, outer first). */
@@ -90,18 +90,24 @@ static int cmp_i64(const void *pa, const void *pb)
 	return XM_CMP(*(const int64_t *)pa, *(const int64_t *)pb);
 }
 
+/*
+ * The median gap between one thread's stream synchronize returns, -1 when
+ * there is none: the gaps go through a sorter (exact, in bounded memory),
+ * read up to the middle one (the upper of two middles).
+ */
 static int step_ns(const struct export_model *m, int64_t *out)
 {
-	int64_t *gaps = malloc((m->n_calls ? m->n_calls : 1) * sizeof(*gaps));
-	uint64_t last = 0;
+	uint64_t last = 0, n, i;
 	const struct xm_call *c;
+	struct xsort *s = NULL;
 	struct xm_calls it;
-	size_t n = 0;
+	const void *rec;
 	int r;
 
-	if (!gaps)
-		return -ENOMEM;
-	r = xm_calls_begin(m, &it);
+	*out = -1;
+	r = xm_sorter_open(sizeof(int64_t), cmp_i64, m->tmp_fd, &s);
+	if (!r)
+		r = xm_calls_begin(m, &it);
 	while (!r && (r = xm_calls_next(&it, &c)) == 1) {
 		r = 0;
 		if (it.n > 1 && (c->tid != it.prev.tid || c->pid != it.prev.pid))
@@ -109,21 +115,23 @@ static int step_ns(const struct export_model *m, int64_t *out)
 		if (c->api != NPUPROF_API_RT_SYNC_STREAM)
 			continue;
 		if (last)
-			gaps[n++] = (int64_t)(c->exit_ns - last);
+			r = xsort_add(s, &(int64_t){ (int64_t)(c->exit_ns - last) });
 		last = c->exit_ns;
 	}
-	if (r < 0) {
-		free(gaps);
-		return r;
+	n = r ? 0 : xsort_count(s);
+	if (!r && n)
+		r = xsort_rewind(s);
+	for (i = 0; !r && n && i <= n / 2; i++) {
+		r = xsort_next(s, &rec);
+		if (r == 1) {
+			*out = *(const int64_t *)rec;
+			r = 0;
+		} else if (!r) {
+			r = -EIO; /* fewer than counted: cannot happen */
+		}
 	}
-	if (n) {
-		qsort(gaps, n, sizeof(*gaps), cmp_i64);
-		*out = gaps[n / 2];
-	} else {
-		*out = -1;
-	}
-	free(gaps);
-	return 0;
+	xsort_close(s);
+	return r;
 }
 
 int export_job_row(const struct export_model *m, struct export_job_row *row)

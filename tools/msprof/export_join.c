@@ -12,9 +12,19 @@
  *     [entry, exit] holds the SUBMIT host time (the driver's submit
  *     tracepoint fires inside the runtime call on the caller's thread);
  *     STREAM_SYNC records are linked to their synchronize call the same way.
- *     Calls are not held in memory: one merge of the sorted calls with the
- *     SUBMIT and STREAM_SYNC times sorted by thread and time does it
- *     (sweep_calls()), and each task keeps what the writers need of its call.
+ *
+ * Nothing of the trace is held in memory for the whole trace: records,
+ * calls and tasks flow through external sorters (export_sort.h).  Task
+ * records are sorted by task and read twice.  The first pass folds them
+ * into tasks, numbers the tasks, fits each device's clock and hands each
+ * SUBMIT time with its task's number to the probes' sorter, which already
+ * holds the STREAM_SYNC times.  One merge of the calls (in their order)
+ * with the probes (by thread and time) finds each probe's call
+ * (sweep_calls()): a task's link goes to a sorter by task number, a
+ * sync's wait to one by call.  The second pass folds the records again,
+ * maps the device times, joins each task with its link and appends it to
+ * the spool the writers read (xm_tasks_next()); the calls' pass joins the
+ * waits (xm_calls_next()).
  *
  * A task missing START or END (cut by the capture window) keeps what is
  * known and is marked not drawn: no time is invented for it.
@@ -31,6 +41,13 @@
 #include "export_model.h"
 #include "export_sort.h"
 
+/*
+ * START/END pairs of one device a records-based clock fit keeps at most:
+ * past this many, every 2nd, then every 4th ... pair is kept, evenly
+ * spread over the capture (4 MiB of pairs; a line through 262,144 points
+ * is as good as through all of them).
+ */
+#define XM_FIT_PAIRS (1u << 18)
 
 int xm_task_cmp(const void *pa, const void *pb)
 {
@@ -71,62 +88,246 @@ void xm_task_fold(struct xm_task *dst, const struct xm_task *src)
 		dst->name = src->name;
 }
 
-static void merge_tasks(struct export_model *m)
-{
-	size_t i, n = 0;
+/*
+ * A time on a thread that wants the call holding it: a task's SUBMIT
+ * (@ref the task's number in the join's order) or a STREAM_SYNC (@ref
+ * XM_PROBE_SYNC, @wait_ns its wait).
+ */
+struct xm_probe {
+	uint64_t ts;
+	uint32_t pid;
+	uint32_t tid;
+	uint64_t ref;
+	uint64_t wait_ns;
+};
 
-	if (!m->n_tasks)
-		return;
-	qsort(m->tasks, m->n_tasks, sizeof(*m->tasks), xm_task_cmp);
-	for (i = 1; i < m->n_tasks; i++) {
-		if (xm_task_same(&m->tasks[n], &m->tasks[i]))
-			xm_task_fold(&m->tasks[n], &m->tasks[i]);
-		else
-			m->tasks[++n] = m->tasks[i];
-	}
-	m->n_tasks = n + 1;
+#define XM_PROBE_SYNC (1ull << 63)
+
+static int cmp_probe(const void *pa, const void *pb)
+{
+	const struct xm_probe *a = pa, *b = pb;
+	int c = XM_CMP(a->pid, b->pid);
+
+	if (!c)
+		c = XM_CMP(a->tid, b->tid);
+	if (!c)
+		c = XM_CMP(a->ts, b->ts);
+	return c;
+}
+
+/* What a task needs of the call that submitted it; @ref: the task's number. */
+struct xm_link {
+	uint64_t ref;
+	uint64_t call_entry_ns;
+	uint32_t call_tid;
+	uint32_t call_name;
+};
+
+static int cmp_link(const void *pa, const void *pb)
+{
+	return XM_CMP(((const struct xm_link *)pa)->ref, ((const struct xm_link *)pb)->ref);
+}
+
+static int cmp_sync_sum(const void *pa, const void *pb)
+{
+	return XM_CMP(((const struct xm_sync_sum *)pa)->call,
+		      ((const struct xm_sync_sum *)pb)->call);
+}
+
+static int add_probe(struct export_model *m, const struct xm_probe *p)
+{
+	int err;
+
+	if (!m->probes && (err = xm_sorter_open(sizeof(*p), cmp_probe, m->tmp_fd, &m->probes)))
+		return err;
+	return xsort_add(m->probes, p);
+}
+
+int export_model_add_task(struct export_model *m, const struct xm_task *t)
+{
+	int err;
+
+	if (!m->task_recs &&
+	    (err = xm_sorter_open(sizeof(*t), xm_task_cmp, m->tmp_fd, &m->task_recs)))
+		return err;
+	if (!xsort_count(m->task_recs))
+		m->first_task_pid = t->pid;
+	return xsort_add(m->task_recs, t);
+}
+
+int export_model_add_sync(struct export_model *m, const struct xm_sync *s)
+{
+	int err = add_probe(m, &(struct xm_probe){ s->ts_ns, s->pid, s->tid, XM_PROBE_SYNC,
+						    s->wait_ns });
+
+	m->n_syncs += !err;
+	return err;
 }
 
 /*
- * Device @dev's count -> host ns mapping.  The driver's clock pairs in
- * info.json come first: each reads both clocks in one call, while a
- * START/END record pairs the device's true event time with the moment the
- * host saw the interrupt, which lags by a varying amount.  The records'
- * pairs (tasks[lo, hi)) are the fallback for a driver without clock reads.
+ * A pass over the sorted task records that folds each task's records into
+ * one task (the first record of each kind wins).  @next is the record
+ * after the task given last (xsort_next()'s record lives only until the
+ * next call), valid while @more.
  */
-static int fit_device(struct export_model *m, struct xm_device *dev, size_t lo, size_t hi)
+struct xm_fold {
+	struct xsort *recs;
+	struct xm_task next;
+	int more;
+};
+
+static int fold_begin(struct xm_fold *f, struct xsort *recs)
 {
-	struct clock_pair *p = malloc(2 * (hi - lo + m->n_samples) * sizeof(*p) + 1);
+	const void *rec;
+	int r;
+
+	f->recs = recs;
+	f->more = 0;
+	if (!recs)
+		return 0;
+	r = xsort_rewind(recs);
+	if (!r && (r = xsort_next(recs, &rec)) == 1)
+		memcpy(&f->next, rec, sizeof(f->next));
+	f->more = r == 1;
+	return r < 0 ? r : 0;
+}
+
+/* The next task in *@t.  Return: 1; 0 after the last; -errno of the sorter. */
+static int fold_next(struct xm_fold *f, struct xm_task *t)
+{
+	const void *rec;
+	int r;
+
+	if (!f->more)
+		return 0;
+	*t = f->next;
+	while ((r = xsort_next(f->recs, &rec)) == 1) {
+		if (!xm_task_same(t, rec)) {
+			memcpy(&f->next, rec, sizeof(f->next));
+			return 1;
+		}
+		xm_task_fold(t, rec);
+	}
+	f->more = 0;
+	return r < 0 ? r : 1;
+}
+
+/*
+ * The START/END pairs of one device's tasks, for a fit when info.json has
+ * no clock samples of it: past XM_FIT_PAIRS, every @stride-th pair.
+ */
+struct xm_pairs {
+	struct clock_pair *p;
+	size_t n;
+	uint64_t seen, stride;
+};
+
+static int pairs_add(struct xm_pairs *pp, uint64_t dev_ts, uint64_t host_ns)
+{
+	if (pp->seen++ % pp->stride)
+		return 0;
+	if (pp->n == XM_FIT_PAIRS) { /* keep every other: pairs 0, 2s, 4s, ... */
+		for (size_t i = 0; 2 * i < pp->n; i++)
+			pp->p[i] = pp->p[2 * i];
+		pp->n = (pp->n + 1) / 2;
+		pp->stride *= 2;
+		if ((pp->seen - 1) % pp->stride)
+			return 0;
+	}
+	if (!pp->p && !(pp->p = malloc(XM_FIT_PAIRS * sizeof(*pp->p))))
+		return -ENOMEM;
+	pp->p[pp->n++] = (struct clock_pair){ dev_ts, host_ns };
+	return 0;
+}
+
+/* A new device of the first pass: its id, and a fit over info.json's samples. */
+static int device_open(struct export_model *m, uint32_t id, struct xm_pairs *pp)
+{
+	struct clock_pair *p = malloc((m->n_samples + 1) * sizeof(*p));
+	struct xm_device *d = realloc(m->devs, (m->n_devs + 1) * sizeof(*d));
 	size_t i, n = 0;
+
+	if (d)
+		m->devs = d;
+	if (!p || !d) {
+		free(p);
+		return -ENOMEM;
+	}
+	d = &m->devs[m->n_devs++];
+	memset(d, 0, sizeof(*d));
+	d->id = id;
+	for (i = 0; i < m->n_samples; i++)
+		if (m->samples[i].device == id)
+			p[n++] = m->samples[i].pair;
+	/*
+	 * The driver's clock pairs come first: each reads both clocks in one
+	 * call, while a START/END record pairs the device's true event time
+	 * with the moment the host saw the interrupt, which lags by a varying
+	 * amount.
+	 */
+	if (!clock_fit_pairs(p, n, &d->fit))
+		d->clock = XM_CLOCK_INFO_JSON;
+	free(p);
+	pp->n = pp->seen = 0;
+	pp->stride = 1;
+	return 0;
+}
+
+/* The device's records' pairs: the fallback for a driver without clock reads. */
+static int device_close(struct export_model *m, struct xm_pairs *pp)
+{
+	struct xm_device *d = &m->devs[m->n_devs - 1];
 	int err;
 
-	if (!p)
-		return -ENOMEM;
-	for (i = 0; i < m->n_samples; i++)
-		if (m->samples[i].device == dev->id)
-			p[n++] = m->samples[i].pair;
-	err = clock_fit_pairs(p, n, &dev->fit);
-	if (!err) {
-		dev->clock = XM_CLOCK_INFO_JSON;
-		goto out_free;
-	}
-	n = 0;
-	for (i = lo; i < hi; i++) {
-		const struct xm_task *t = &m->tasks[i];
-
-		if (t->have & XM_HAVE_START)
-			p[n++] = (struct clock_pair){ t->start_dev, t->start_tp_ns };
-		if (t->have & XM_HAVE_END)
-			p[n++] = (struct clock_pair){ t->end_dev, t->end_tp_ns };
-	}
-	dev->clock = n ? XM_CLOCK_TRACEPOINT : XM_CLOCK_NONE;
-	err = clock_fit_pairs(p, n, &dev->fit);
+	if (d->clock == XM_CLOCK_INFO_JSON)
+		return 0;
+	d->clock = pp->seen ? XM_CLOCK_TRACEPOINT : XM_CLOCK_NONE;
+	err = clock_fit_pairs(pp->p, pp->n, &d->fit);
 	if (!err)
-		dev->clock = XM_CLOCK_RECORDS;
-	err = err == -ENOMEM ? err : 0;
-out_free:
-	free(p);
+		d->clock = XM_CLOCK_RECORDS;
+	return err == -ENOMEM ? err : 0;
+}
+
+static int first_task(struct export_model *m, const struct xm_task *t, size_t i,
+		      struct xm_pairs *pp)
+{
+	int err = 0;
+
+	if (!m->n_devs || m->devs[m->n_devs - 1].id != t->device) {
+		if (m->n_devs)
+			err = device_close(m, pp);
+		if (!err)
+			err = device_open(m, t->device, pp);
+	}
+	if (!err && m->devs[m->n_devs - 1].clock != XM_CLOCK_INFO_JSON) {
+		if (t->have & XM_HAVE_START)
+			err = pairs_add(pp, t->start_dev, t->start_tp_ns);
+		if (!err && (t->have & XM_HAVE_END))
+			err = pairs_add(pp, t->end_dev, t->end_tp_ns);
+	}
+	if (!err && (t->have & XM_HAVE_SUBMIT))
+		err = add_probe(m, &(struct xm_probe){ t->submit_ns, t->pid, t->tid, i, 0 });
 	return err;
+}
+
+/*
+ * The first pass: number the tasks, one xm_device per device id (tasks
+ * come sorted by device) with its clock, every SUBMIT to the probes.
+ */
+static int first_pass(struct export_model *m)
+{
+	struct xm_pairs pp = { 0 };
+	struct xm_fold f;
+	struct xm_task t;
+	int r = fold_begin(&f, m->task_recs);
+
+	m->n_tasks = 0;
+	while (!r && (r = fold_next(&f, &t)) == 1)
+		r = first_task(m, &t, m->n_tasks++, &pp);
+	if (!r && m->n_devs)
+		r = device_close(m, &pp);
+	free(pp.p);
+	return r;
 }
 
 static void map_task(const struct xm_device *dev, struct xm_task *t)
@@ -147,36 +348,6 @@ static void map_task(const struct xm_device *dev, struct xm_task *t)
 		t->end_ns = t->start_ns;
 }
 
-/* One xm_device per device id in tasks[] (sorted by device). */
-static int map_devices(struct export_model *m)
-{
-	size_t lo = 0, hi, i;
-	int err;
-
-	while (lo < m->n_tasks) {
-		struct xm_device *d;
-
-		for (hi = lo; hi < m->n_tasks && m->tasks[hi].device == m->tasks[lo].device; hi++)
-			;
-		d = realloc(m->devs, (m->n_devs + 1) * sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		m->devs = d;
-		d = &m->devs[m->n_devs++];
-		memset(d, 0, sizeof(*d));
-		d->id = m->tasks[lo].device;
-		err = fit_device(m, d, lo, hi);
-		if (err)
-			return err;
-		for (i = lo; i < hi; i++) {
-			map_task(d, &m->tasks[i]);
-			m->n_drawn += m->tasks[i].drawn;
-		}
-		lo = hi;
-	}
-	return 0;
-}
-
 int xm_call_cmp(const void *pa, const void *pb)
 {
 	const struct xm_call *a = pa, *b = pb;
@@ -188,32 +359,6 @@ int xm_call_cmp(const void *pa, const void *pb)
 		c = XM_CMP(a->entry_ns, b->entry_ns);
 	if (!c)
 		c = XM_CMP(b->exit_ns, a->exit_ns); /* outer call first */
-	return c;
-}
-
-/*
- * A time on a thread that wants the call holding it: a task's SUBMIT
- * (@ref its index in tasks[]) or a STREAM_SYNC (@ref XM_PROBE_SYNC | its
- * index in syncs[]).
- */
-struct xm_probe {
-	uint64_t ts;
-	uint32_t pid;
-	uint32_t tid;
-	uint64_t ref;
-};
-
-#define XM_PROBE_SYNC (1ull << 63)
-
-static int cmp_probe(const void *pa, const void *pb)
-{
-	const struct xm_probe *a = pa, *b = pb;
-	int c = XM_CMP(a->pid, b->pid);
-
-	if (!c)
-		c = XM_CMP(a->tid, b->tid);
-	if (!c)
-		c = XM_CMP(a->ts, b->ts);
 	return c;
 }
 
@@ -293,137 +438,166 @@ static int sweep_find(struct xm_sweep *sw, const struct xm_probe *p, const struc
 	return 0;
 }
 
-static int cmp_sync_sum(const void *pa, const void *pb)
+/* Hand what @p asked of call @o (NULL: none) to @links or *@waits. */
+static int probe_link(struct export_model *m, struct xsort *links, struct xsort **waits,
+		      const struct xm_probe *p, const struct xm_open *o)
 {
-	const struct xm_sync_sum *a = pa, *b = pb;
-	int c = XM_CMP(a->call, b->call);
+	int err;
 
-	return c ? c : XM_CMP(a->wait_ns, b->wait_ns); /* wait_ns: the sync's index here */
-}
-
-/* Link what @p asked for to call @o (NULL: none). */
-static void probe_link(struct export_model *m, const struct xm_probe *p, const struct xm_open *o,
-		       size_t *n_hits)
-{
 	if (!o)
-		return;
+		return 0;
 	if (p->ref & XM_PROBE_SYNC) {
-		/* the sync's index for now: summed in syncs[] order by sum_syncs() */
-		m->sync_sums[(*n_hits)++] = (struct xm_sync_sum){ o->pos, p->ref & ~XM_PROBE_SYNC };
-	} else {
-		struct xm_task *t = &m->tasks[p->ref];
-
-		/* pid and tid are spent (the probes carry them): the call's take their room */
-		t->linked = 1;
-		t->call_entry_ns = o->entry_ns;
-		t->call_tid = o->tid;
-		t->call_name = o->name;
+		if (!*waits && (err = xm_sorter_open(sizeof(struct xm_sync_sum), cmp_sync_sum,
+						     m->tmp_fd, waits)))
+			return err;
+		return xsort_add(*waits, &(struct xm_sync_sum){ o->pos, p->wait_ns });
 	}
-}
-
-/* One STREAM_SYNC wait per call: the hits' waits summed in syncs[] order. */
-static void sum_syncs(struct export_model *m, size_t n_hits)
-{
-	size_t i, n = 0;
-
-	if (n_hits)
-		qsort(m->sync_sums, n_hits, sizeof(*m->sync_sums), cmp_sync_sum);
-	for (i = 0; i < n_hits; i++) {
-		uint64_t wait = m->syncs[m->sync_sums[i].wait_ns].wait_ns;
-
-		if (n && m->sync_sums[n - 1].call == m->sync_sums[i].call) {
-			m->sync_sums[n - 1].wait_ns =
-				(uint64_t)xm_add_ns((int64_t)m->sync_sums[n - 1].wait_ns, (int64_t)wait);
-		} else {
-			m->sync_sums[n++] = (struct xm_sync_sum){ m->sync_sums[i].call,
-								  (uint64_t)xm_add_ns(0, (int64_t)wait) };
-		}
-	}
-	m->n_sync_sums = n;
-}
-
-/* Every SUBMIT and STREAM_SYNC time, sorted by (pid, tid, time). */
-static int probes(struct export_model *m, int dir_fd, struct xsort **out)
-{
-	size_t i;
-	int err = xm_sorter_open(sizeof(struct xm_probe), cmp_probe, dir_fd, out);
-
-	for (i = 0; !err && i < m->n_tasks; i++) {
-		const struct xm_task *t = &m->tasks[i];
-
-		if (t->have & XM_HAVE_SUBMIT)
-			err = xsort_add(*out, &(struct xm_probe){ t->submit_ns, t->pid, t->tid, i });
-	}
-	for (i = 0; !err && i < m->n_syncs; i++) {
-		const struct xm_sync *s = &m->syncs[i];
-
-		err = xsort_add(*out, &(struct xm_probe){ s->ts_ns, s->pid, s->tid, XM_PROBE_SYNC | i });
-	}
-	return err ? err : xsort_rewind(*out);
+	return xsort_add(links, &(struct xm_link){ p->ref, o->entry_ns, o->tid, o->name });
 }
 
 /*
  * One merge of the calls (in their order) and the probes (by thread and
  * time) links each probe to the innermost call of its thread holding its
- * time: tasks copy what the writers need of their call, syncs add their
- * wait to the call's (m->sync_sums).
+ * time: tasks' links go to @links (by task number), syncs' waits to
+ * m->sync_waits (by call), which xm_calls_next() joins and sums.
  */
-static int sweep_calls(struct export_model *m, struct xsort *probes_s)
+static int sweep_calls(struct export_model *m, struct xsort *links)
 {
 	struct xm_sweep sw = { 0 };
+	struct xsort *waits = NULL;
 	const struct xm_open *o;
 	const void *rec;
-	size_t n_hits = 0;
 	int r;
 
-	m->sync_sums = malloc((m->n_syncs + 1) * sizeof(*m->sync_sums));
-	if (!m->sync_sums)
-		return -ENOMEM;
-	r = xm_calls_begin(m, &sw.calls);
+	if (!m->probes)
+		return 0;
+	r = xsort_rewind(m->probes);
+	if (!r)
+		r = xm_calls_begin(m, &sw.calls);
 	if (!r && (r = xm_calls_next(&sw.calls, &sw.next)) == 0)
 		sw.next = NULL;
-	while (r >= 0 && (r = xsort_next(probes_s, &rec)) == 1) {
+	while (r >= 0 && (r = xsort_next(m->probes, &rec)) == 1) {
 		r = sweep_find(&sw, rec, &o);
 		if (!r)
-			probe_link(m, rec, o, &n_hits);
+			r = probe_link(m, links, &waits, rec, o);
 	}
 	free(sw.open);
-	if (r < 0)
+	if (!r && waits)
+		r = xsort_rewind(waits); /* adding ends: the calls' passes read them */
+	if (r < 0) {
+		xsort_close(waits);
 		return r;
-	sum_syncs(m, n_hits);
+	}
+	m->sync_waits = waits; /* from now on xm_calls_next() joins them */
 	return 0;
 }
 
-static int link_calls(struct export_model *m)
-{
-	struct xsort *p = NULL;
-	size_t i;
-	int fd, err;
+/*
+ * A pass over the links, by task number: @l is the next one, valid while
+ * @more.
+ */
+struct xm_links {
+	struct xsort *s;
+	struct xm_link l;
+	int more;
+};
 
-	fd = open(m->dir ? m->dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	err = probes(m, fd, &p);
-	close(fd);
-	if (!err)
-		err = sweep_calls(m, p);
-	xsort_close(p);
-	if (err)
-		return err;
-	for (i = 0; i < m->n_tasks; i++)
-		m->n_linked += m->tasks[i].linked && m->tasks[i].drawn;
-	return 0;
+/* Read the next link into it->l.  Return: 0; -errno of the sorter. */
+static int links_step(struct xm_links *it)
+{
+	const void *rec;
+	int r = xsort_next(it->s, &rec);
+
+	it->more = r == 1;
+	if (r == 1)
+		memcpy(&it->l, rec, sizeof(it->l));
+	return r < 0 ? r : 0;
+}
+
+/* The link of task @i, or NULL; -errno of the sorter in *@err. */
+static const struct xm_link *link_of(struct xm_links *it, uint64_t i, int *err)
+{
+	*err = 0;
+	while (it->more && it->l.ref < i && !(*err = links_step(it)))
+		;
+	return !*err && it->more && it->l.ref == i ? &it->l : NULL;
+}
+
+/* A joined task on the model's clock, its call's fields in place. */
+static void finish_task(struct export_model *m, struct xm_task *t, const struct xm_link *l)
+{
+	int64_t off = m->wall_offset_ns;
+
+	if (l) {
+		/* pid and tid are spent (the probes carried them): the call's take their room */
+		t->linked = 1;
+		t->call_entry_ns = l->call_entry_ns;
+		t->call_tid = l->call_tid;
+		t->call_name = l->call_name;
+	}
+	/* both in [-XM_TIME_MAX, XM_TIME_MAX]: the sums cannot overflow */
+	t->submit_ns = (uint64_t)xm_time((int64_t)t->submit_ns + off);
+	t->call_entry_ns = (uint64_t)xm_time((int64_t)t->call_entry_ns + off);
+	t->start_ns = xm_time(t->start_ns + off);
+	t->end_ns = xm_time(t->end_ns + off);
+	m->n_drawn += t->drawn;
+	m->n_linked += t->linked && t->drawn;
+}
+
+/*
+ * The second pass: fold the records again, map each task's device times,
+ * join its link, and append it to the spool the writers read.
+ */
+static int second_pass(struct export_model *m, struct xsort *links)
+{
+	struct xm_links li = { .s = links };
+	const struct xm_link *l;
+	struct xm_fold f;
+	struct xm_task t;
+	size_t i = 0, dev = 0;
+	int r;
+
+	r = xm_sorter_open(sizeof(t), NULL, m->tmp_fd, &m->task_store);
+	if (!r)
+		r = xsort_rewind(links);
+	if (!r)
+		r = links_step(&li);
+	if (!r)
+		r = fold_begin(&f, m->task_recs);
+	while (!r && (r = fold_next(&f, &t)) == 1) {
+		while (m->devs[dev].id != t.device) /* the first pass's devices, in order */
+			dev++;
+		map_task(&m->devs[dev], &t);
+		l = link_of(&li, i++, &r);
+		if (!r) {
+			finish_task(m, &t, l);
+			r = xsort_add(m->task_store, &t);
+		}
+	}
+	return r;
 }
 
 int export_model_join(struct export_model *m)
 {
-	int err;
+	int64_t wall_offset = m->wall_offset_ns;
+	struct xsort *links = NULL;
+	int err = first_pass(m);
 
-	merge_tasks(m);
-	err = map_devices(m);
-	if (err)
-		return err;
-	return link_calls(m);
+	/* the sweep meets calls and probes on the capture clock, as recorded */
+	m->wall_offset_ns = 0;
+	if (!err)
+		err = xm_sorter_open(sizeof(struct xm_link), cmp_link, m->tmp_fd, &links);
+	if (!err)
+		err = sweep_calls(m, links);
+	m->wall_offset_ns = wall_offset;
+	xsort_close(m->probes);
+	m->probes = NULL;
+	if (!err)
+		err = second_pass(m, links);
+	xsort_close(links);
+	xsort_close(m->task_recs);
+	m->task_recs = NULL;
+	return err;
 }
 
 const char *xm_api_name(const struct xm_call *c, char *buf, size_t size)

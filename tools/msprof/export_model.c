@@ -68,7 +68,7 @@ static int add_call(struct export_model *m, const struct npuprof_rec_api *r)
 	c->kind = r->kind;
 	c->api = r->api;
 	err = xm_names_add(&m->names, r->name, &c->name);
-	return err ? err : export_model_add_call(m, c, -1); /* sorter open: read_records() */
+	return err ? err : export_model_add_call(m, c);
 }
 
 int xm_sorter_open(size_t rec_size, int (*cmp)(const void *, const void *), int dir_fd,
@@ -86,16 +86,12 @@ int xm_sorter_open(size_t rec_size, int (*cmp)(const void *, const void *), int 
 
 /* The calls' sorter: the writers read the calls in its order, one pass
  * each (xm_calls_next()). */
-static int open_call_sorter(struct export_model *m, int dir_fd)
-{
-	return xm_sorter_open(sizeof(struct xm_call), xm_call_cmp, dir_fd, &m->call_recs);
-}
-
-int export_model_add_call(struct export_model *m, const struct xm_call *c, int dir_fd)
+int export_model_add_call(struct export_model *m, const struct xm_call *c)
 {
 	int err;
 
-	if (!m->call_recs && (err = open_call_sorter(m, dir_fd)))
+	if (!m->call_recs &&
+	    (err = xm_sorter_open(sizeof(*c), xm_call_cmp, m->tmp_fd, &m->call_recs)))
 		return err;
 	if (!m->n_calls)
 		m->first_call_pid = c->pid;
@@ -104,11 +100,44 @@ int export_model_add_call(struct export_model *m, const struct xm_call *c, int d
 	return err;
 }
 
+/* Read the join's next STREAM_SYNC wait into it->sync.  Return: 0 or -errno. */
+static int sync_step(struct xm_calls *it)
+{
+	const void *rec;
+	int r = xsort_next(it->m->sync_waits, &rec);
+
+	it->sync_more = r == 1;
+	if (r == 1)
+		memcpy(&it->sync, rec, sizeof(it->sync));
+	return r < 0 ? r : 0;
+}
+
 int xm_calls_begin(const struct export_model *m, struct xm_calls *it)
 {
+	int r;
+
 	memset(it, 0, sizeof(*it));
 	it->m = m;
-	return m->call_recs ? xsort_rewind(m->call_recs) : 0;
+	r = m->call_recs ? xsort_rewind(m->call_recs) : 0;
+	if (!r && m->sync_waits && !(r = xsort_rewind(m->sync_waits)))
+		r = sync_step(it);
+	return r;
+}
+
+/* The waits of call it->n summed into it->cur.  Return: 0 or -errno. */
+static int join_syncs(struct xm_calls *it)
+{
+	int r = 0;
+
+	while (!r && it->sync_more && it->sync.call < it->n)
+		r = sync_step(it);
+	while (!r && it->sync_more && it->sync.call == it->n) {
+		it->cur.sync_wait_ns = (uint64_t)xm_add_ns((int64_t)it->cur.sync_wait_ns,
+							   (int64_t)it->sync.wait_ns);
+		it->cur.has_sync = 1;
+		r = sync_step(it);
+	}
+	return r;
 }
 
 int xm_calls_next(struct xm_calls *it, const struct xm_call **c)
@@ -124,12 +153,9 @@ int xm_calls_next(struct xm_calls *it, const struct xm_call **c)
 	/* both in [-XM_TIME_MAX, XM_TIME_MAX]: the sum cannot overflow */
 	it->cur.entry_ns = (uint64_t)xm_time((int64_t)it->cur.entry_ns + m->wall_offset_ns);
 	it->cur.exit_ns = (uint64_t)xm_time((int64_t)it->cur.exit_ns + m->wall_offset_ns);
-	while (it->sync < m->n_sync_sums && m->sync_sums[it->sync].call < it->n)
-		it->sync++;
-	if (it->sync < m->n_sync_sums && m->sync_sums[it->sync].call == it->n) {
-		it->cur.has_sync = 1;
-		it->cur.sync_wait_ns = m->sync_sums[it->sync].wait_ns;
-	}
+	r = join_syncs(it);
+	if (r)
+		return r;
 	it->n++;
 	*c = &it->cur;
 	return 1;
@@ -173,54 +199,19 @@ static int add_task_event(struct export_model *m, const struct npuprof_rec_task 
 	default:
 		return 0; /* an event this reader does not know: skip */
 	}
-	return xsort_add(m->task_recs, t);
-}
-
-/*
- * The sorted task records, each task's folded into one entry of tasks[]
- * (the first record of each kind wins, as in export_model_join()): the
- * array holds tasks, not records, and the records never all sit in
- * memory.  The sorter is freed.
- */
-static int collect_tasks(struct export_model *m)
-{
-	const void *p;
-	int r = xsort_rewind(m->task_recs);
-
-	while (!r && (r = xsort_next(m->task_recs, &p)) == 1) {
-		const struct xm_task *t = p;
-
-		r = 0;
-		if (m->n_tasks && xm_task_same(&m->tasks[m->n_tasks - 1], t))
-			xm_task_fold(&m->tasks[m->n_tasks - 1], t);
-		else if (grow((void **)&m->tasks, &m->cap_tasks, m->n_tasks + 1, sizeof(*t)))
-			r = -ENOMEM;
-		else
-			m->tasks[m->n_tasks++] = *t;
-	}
-	xsort_close(m->task_recs);
-	m->task_recs = NULL;
-	return r;
-}
-
-/* The sorter of task records. */
-static int open_task_sorter(struct export_model *m, int dir_fd)
-{
-	return xm_sorter_open(sizeof(struct xm_task), xm_task_cmp, dir_fd, &m->task_recs);
+	return export_model_add_task(m, t);
 }
 
 static int add_sync(struct export_model *m, const struct npuprof_rec_task *r)
 {
-	struct xm_sync *s;
+	struct xm_sync s = {
+		.ts_ns = xm_time_u(r->hdr.ts),
+		.wait_ns = xm_time_u(r->arg),
+		.pid = r->pid,
+		.tid = r->tid,
+	};
 
-	if (grow((void **)&m->syncs, &m->cap_syncs, m->n_syncs + 1, sizeof(*s)))
-		return -ENOMEM;
-	s = &m->syncs[m->n_syncs++];
-	s->ts_ns = xm_time_u(r->hdr.ts);
-	s->wait_ns = xm_time_u(r->arg);
-	s->pid = r->pid;
-	s->tid = r->tid;
-	return 0;
+	return export_model_add_sync(m, &s);
 }
 
 /* LOST counters are cumulative: keep the largest per (source, cpu). */
@@ -545,79 +536,62 @@ static int64_t read_wall_offset(struct export_model *m)
 	return offset;
 }
 
-/* Move every absolute time of the model by @offset ns (durations keep). */
-static void shift_times(struct export_model *m, int64_t offset)
-{
-	size_t i;
-
-	/* both in [-XM_TIME_MAX, XM_TIME_MAX]: the sum cannot overflow */
-	/* calls: xm_calls_next() adds wall_offset_ns as it reads them */
-	for (i = 0; i < m->n_tasks; i++) {
-		struct xm_task *t = &m->tasks[i];
-
-		/* the tracepoint times are spent: start_ns and end_ns took their room */
-		t->submit_ns = (uint64_t)xm_time((int64_t)t->submit_ns + offset);
-		t->call_entry_ns = (uint64_t)xm_time((int64_t)t->call_entry_ns + offset);
-		t->start_ns = xm_time(t->start_ns + offset);
-		t->end_ns = xm_time(t->end_ns + offset);
-	}
-	if (m->window_start_ns)
-		m->window_start_ns = xm_time(m->window_start_ns + offset);
-	m->wall_offset_ns = offset;
-}
-
-/* Every record of the host series and each device's, tasks folded. */
-static int read_records(struct export_model *m, int dir_fd)
+/* Every record of the host series and each device's, into the sorters. */
+static int read_records(struct export_model *m)
 {
 	char host[PATH_MAX];
 	int err;
 
 	if (snprintf(host, sizeof(host), "%s/host/data", m->dir) >= (int)sizeof(host))
 		return -ENAMETOOLONG;
-	err = open_task_sorter(m, dir_fd);
-	if (!err)
-		err = open_call_sorter(m, dir_fd);
-	if (!err)
-		err = read_series(m, host, XM_API_SERIES);
+	err = read_series(m, host, XM_API_SERIES);
 	if (!err)
 		err = read_devices(m);
-	if (!err)
-		err = collect_tasks(m);
 	return err;
+}
+
+void export_model_init(struct export_model *m, int tmp_fd)
+{
+	memset(m, 0, sizeof(*m));
+	m->rank = -1;
+	m->tmp_fd = tmp_fd;
 }
 
 int export_model_load(const char *prof_dir, struct export_model *m)
 {
+	int64_t offset;
 	int err, fd;
 
-	memset(m, 0, sizeof(*m));
-	m->dir = strdup(prof_dir);
-	m->rank = -1;
-	if (!m->dir)
-		return -ENOMEM;
+	/* the sorters spill below the PROF dir, which the export writes below anyway */
 	fd = open(prof_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	export_model_init(m, fd < 0 ? AT_FDCWD : fd);
 	if (fd < 0)
 		return -errno;
-	err = read_records(m, fd);
-	close(fd);
+	m->dir = strdup(prof_dir);
+	if (!m->dir)
+		return -ENOMEM;
+	err = read_records(m);
 	if (err)
 		return err;
 	sum_lost(m);
 	err = read_info(m);
 	if (err)
 		return err;
-	if (!m->n_calls && !m->n_tasks) {
+	if (!m->n_calls && !m->task_recs) { /* the join counts the tasks: none if no record */
 		err = export_outcome_reasons(m); /* a capture cut before its first flush says why */
 		return err ? err : -ENODATA;
 	}
 	if (!m->app_pid)
-		m->app_pid = m->n_calls ? m->first_call_pid : m->tasks[0].pid;
+		m->app_pid = m->n_calls ? m->first_call_pid : m->first_task_pid;
 	m->lost = npuprof_loss_total(&m->loss);
+	offset = read_wall_offset(m);
+	/* both in [-XM_TIME_MAX, XM_TIME_MAX]: the sum cannot overflow */
+	if (m->window_start_ns)
+		m->window_start_ns = xm_time(m->window_start_ns + offset);
+	/* the join moves the tasks' times, xm_calls_next() the calls' */
+	m->wall_offset_ns = offset;
 	err = export_model_join(m);
-	if (err)
-		return err;
-	shift_times(m, read_wall_offset(m));
-	return export_outcome_reasons(m);
+	return err ? err : export_outcome_reasons(m);
 }
 
 void export_model_free(struct export_model *m)
@@ -625,17 +599,38 @@ void export_model_free(struct export_model *m)
 	free(m->dir);
 	xm_names_free(&m->names);
 	xsort_close(m->call_recs);
-	free(m->sync_sums);
-	free(m->tasks);
+	xsort_close(m->sync_waits);
+	xsort_close(m->task_recs);
+	xsort_close(m->probes);
+	xsort_close(m->task_store);
 	free(m->devs);
 	free(m->rings);
-	free(m->syncs);
 	free(m->samples);
 	free(m->cpu_loss);
 	free(m->series);
-	xsort_close(m->task_recs);
+	if (m->tmp_fd >= 0)
+		close(m->tmp_fd);
 	for (size_t i = 0; i < m->n_reasons; i++)
 		free(m->reasons[i]);
 	free(m->reasons);
-	memset(m, 0, sizeof(*m));
+	export_model_init(m, AT_FDCWD);
+}
+
+int xm_tasks_begin(const struct export_model *m, struct xm_tasks *it)
+{
+	it->m = m;
+	it->n = 0;
+	return m->task_store ? xsort_rewind(m->task_store) : 0;
+}
+
+int xm_tasks_next(struct xm_tasks *it, const struct xm_task **t)
+{
+	const void *rec;
+	int r = it->m->task_store ? xsort_next(it->m->task_store, &rec) : 0;
+
+	if (r == 1) {
+		*t = rec;
+		it->n++;
+	}
+	return r;
 }

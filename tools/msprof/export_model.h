@@ -161,7 +161,7 @@ struct xm_sync {
 	uint32_t tid;
 };
 
-/* Summed STREAM_SYNC wait of the call at position @call in calls' order. */
+/* A STREAM_SYNC wait of the call at position @call in calls' order. */
 struct xm_sync_sum {
 	uint64_t call;
 	uint64_t wait_ns;
@@ -190,7 +190,8 @@ struct xm_sample {
  * @names:           the names calls and tasks carry, by id
  * @n_calls:         API calls read; xm_calls_next() gives them sorted by
  *                   (pid, tid, entry_ns, outer call first)
- * @tasks:           tasks sorted by (device, stream, task_id)
+ * @n_tasks:         tasks joined; xm_tasks_next() gives them sorted by
+ *                   (device, stream, task_id)
  * @devs:            devices sorted by id
  * @rings:           LOST records, latest per (source, cpu)
  * @lost:            records lost: the total of @loss
@@ -217,7 +218,6 @@ struct export_model {
 	int rank;
 	struct xm_names names;
 	size_t n_calls;
-	struct xm_task *tasks;
 	size_t n_tasks;
 	struct xm_device *devs;
 	size_t n_devs;
@@ -239,26 +239,29 @@ struct export_model {
 	uint64_t bad_records;
 	int64_t wall_offset_ns; /* added to every time: monotonic -> wall clock */
 	int64_t window_start_ns; /* start_info's clockMonotonic, then shifted; 0 if none */
-	/* private to the loader */
-	size_t cap_tasks, cap_rings;
+	/* private to the loader and the join */
+	size_t cap_rings;
+	int tmp_fd; /* where the sorters spill (export_model_init()) */
 	struct xsort *call_recs; /* the calls, sorted; spilled past XM_SORT_MEM */
-	struct xm_sync_sum *sync_sums; /* the join's STREAM_SYNC wait per call */
-	size_t n_sync_sums;
+	struct xsort *sync_waits; /* the join's STREAM_SYNC waits, by call */
 	uint32_t first_call_pid; /* pid of the first call read */
-	struct xm_sync *syncs;
-	size_t cap_syncs;
+	uint32_t first_task_pid; /* pid of the first task record read */
 	struct xm_sample *samples;
 	size_t n_samples;
 	struct xsort *task_recs; /* task records as read, until they are joined */
+	struct xsort *probes; /* SUBMIT and STREAM_SYNC times, until they are joined */
+	struct xsort *task_store; /* the joined tasks, in (device, stream, task id) order */
 };
 
 /*
  * Bytes of records each of the export's sorters (task records, calls,
- * probe times) holds before it sorts them and spills them as a run to a
- * temporary file (export_sort.h): the records of a trace never all sit in
- * memory, only the tasks they fold into.
+ * probe times, joined tasks, the writers' orders) holds before it sorts
+ * them and spills them as a run to a temporary file (export_sort.h): no
+ * record, call or task of a trace is held in memory for the whole trace,
+ * so the export's memory does not grow with the trace.  At most about
+ * eight sorters are open at once.
  */
-#define XM_SORT_MEM (32u << 20)
+#define XM_SORT_MEM (16u << 20)
 
 /**
  * xm_sorter_open() - an external sorter (export_sort.h) of the export's
@@ -305,6 +308,17 @@ static inline int64_t xm_add_ns(int64_t a, int64_t b)
 }
 
 /**
+ * export_model_init() - an empty model whose sorters spill below @tmp_fd
+ * @tmp_fd: a directory fd, owned by the model from now on (closed by
+ *          export_model_free()), or AT_FDCWD
+ *
+ * For the loader, and for tests that build a model by hand: then add the
+ * records (export_model_add_call(), _add_task(), _add_sync()), set
+ * samples[] if any, and call export_model_join().
+ */
+void export_model_init(struct export_model *m, int tmp_fd);
+
+/**
  * export_model_load() - read and join every record of a PROF dir
  * @prof_dir: the PROF_XXX directory
  * @m:        filled in; free with export_model_free() (also on error)
@@ -326,14 +340,54 @@ void export_model_free(struct export_model *m);
 
 /**
  * export_model_join() - join task records, link calls, map device times
- * @m: a model whose calls (export_model_add_call()), tasks[] (one entry
- *     per record) and syncs[] were just read; its dir (NULL: the current
- *     directory) takes the temporary file of the join's sort
+ * @m: a model whose calls, task records and STREAM_SYNC records were just
+ *     added (export_model_add_*()) and whose samples[] are set
  *
- * Called by export_model_load(); public for tests that build a model by
- * hand.  Return: 0; -ENOMEM; -errno of the temporary file.
+ * Tasks come out on the wall clock when m->wall_offset_ns is set.  Called
+ * by export_model_load(); public for tests that build a model by hand.
+ * Return: 0; -ENOMEM; -errno of a sorter's temporary file.
  */
 int export_model_join(struct export_model *m);
+
+/**
+ * export_model_add_task() - add one task record to @m (in any order)
+ * @t: one life-cycle record: @t->have holds exactly one XM_HAVE_* bit,
+ *     with its fields (submit_ns; start_dev and start_tp_ns; end_dev and
+ *     end_tp_ns), pid and tid of the thread, device, stream, task id,
+ *     type, arg and name
+ *
+ * Return: 0; -ENOMEM; -errno of spilling to the temporary file.
+ */
+int export_model_add_task(struct export_model *m, const struct xm_task *t);
+
+/**
+ * export_model_add_sync() - add one STREAM_SYNC record to @m (any order)
+ * Return: 0; -ENOMEM; -errno of spilling to the temporary file.
+ */
+int export_model_add_sync(struct export_model *m, const struct xm_sync *s);
+
+/**
+ * struct xm_tasks - a pass over the model's joined tasks in their order
+ * @m, @n: private to the pass (@n: tasks given so far)
+ */
+struct xm_tasks {
+	const struct export_model *m;
+	size_t n;
+};
+
+/**
+ * xm_tasks_begin() - start a pass over @m's tasks, from the first
+ *
+ * Tasks live in a spool (export_sort.h), not an array: one pass at a
+ * time.  Return: 0; -errno of reading the spool's file; -ENOMEM.
+ */
+int xm_tasks_begin(const struct export_model *m, struct xm_tasks *it);
+
+/**
+ * xm_tasks_next() - the next task of the pass in *@t, valid until the
+ * next call.  Return: 1; 0 after the last; -errno of reading the spool.
+ */
+int xm_tasks_next(struct xm_tasks *it, const struct xm_task **t);
 
 /*
  * The join's order of task records: (device, stream, task id), then
@@ -357,14 +411,16 @@ void xm_task_fold(struct xm_task *dst, const struct xm_task *src);
  *        its STREAM_SYNC wait joined)
  * @prev: the one before it, valid when @n > 1
  * @n:    calls given so far
- * @m, @sync: private to the pass
+ * @m, @sync, @sync_more: private to the pass (the next STREAM_SYNC wait
+ *        of the join, while @sync_more)
  */
 struct xm_calls {
 	const struct export_model *m;
 	struct xm_call cur;
 	struct xm_call prev;
 	size_t n;
-	size_t sync;
+	struct xm_sync_sum sync;
+	int sync_more;
 };
 
 /**
@@ -383,12 +439,11 @@ int xm_calls_next(struct xm_calls *it, const struct xm_call **c);
 
 /**
  * export_model_add_call() - add one API call to @m (in any order)
- * @dir_fd: directory for the sort's temporary file, used by the first call
  *
  * Used by the loader, and by tests that build a model by hand.
  * Return: 0; -ENOMEM; -errno of spilling to the temporary file.
  */
-int export_model_add_call(struct export_model *m, const struct xm_call *c, int dir_fd);
+int export_model_add_call(struct export_model *m, const struct xm_call *c);
 
 /* The calls' order: (pid, tid, entry_ns), outer call first. */
 int xm_call_cmp(const void *a, const void *b);

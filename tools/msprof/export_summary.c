@@ -16,6 +16,7 @@
 #include <npuprof/record_io.h>
 
 #include "export_csv.h"
+#include "export_sort.h"
 #include "export_summary.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -145,37 +146,16 @@ int export_write_api_statistic(const struct export_model *m, FILE *f)
 	return csv_close(&w);
 }
 
-/*
- * Task Wait Time of every drawn task: gap between the end of the previous
- * drawn task on the same device stream and its start (0 for the first).
- * tasks[] is in (device, stream, task id) order, which on an in-order
- * stream is execution order.  Return: malloc'ed array of ns, or NULL.
- */
-static int64_t *stream_waits(const struct export_model *m)
+/* A drawn task and its Task Wait Time, as op_summary and task_time list them. */
+struct xm_timed {
+	struct xm_task t;
+	int64_t wait_ns;
+};
+
+/* msprof's order of task rows: device, then start, then stream. */
+static int cmp_by_start(const void *pa, const void *pb)
 {
-	int64_t *wait = calloc(m->n_tasks + 1, sizeof(*wait));
-	const struct xm_task *prev = NULL;
-	size_t i;
-
-	if (!wait)
-		return NULL;
-	for (i = 0; i < m->n_tasks; i++) {
-		const struct xm_task *t = &m->tasks[i];
-
-		if (!t->drawn)
-			continue;
-		if (prev && prev->device == t->device && prev->stream == t->stream)
-			wait[i] = t->start_ns - prev->end_ns;
-		prev = t;
-	}
-	return wait;
-}
-
-static int cmp_by_start(const void *pa, const void *pb, void *ctx)
-{
-	const struct export_model *m = ctx;
-	const struct xm_task *a = &m->tasks[*(const size_t *)pa];
-	const struct xm_task *b = &m->tasks[*(const size_t *)pb];
+	const struct xm_task *a = pa, *b = pb; /* the first member of struct xm_timed */
 	int c = XM_CMP(a->device, b->device);
 
 	if (!c)
@@ -186,22 +166,40 @@ static int cmp_by_start(const void *pa, const void *pb, void *ctx)
 }
 
 /*
- * Indexes of the drawn tasks (kernels only when @kernels_only), ordered by
- * device then start time, as msprof lists them.  Return: malloc'ed, or NULL.
+ * The drawn tasks (kernels only when @kernels_only) in a sorter, in
+ * msprof's order; ties keep the tasks' own order (the sorter is stable).
+ * Each carries its Task Wait Time: the gap between the end of the previous
+ * drawn task on the same device stream and its start (0 for the first).
+ * The tasks come in (device, stream, task id) order, which on an in-order
+ * stream is execution order.  Return: 0; -ENOMEM; -errno of a sorter.
  */
-static size_t *tasks_by_start(const struct export_model *m, int kernels_only, size_t *n)
+static int tasks_by_start(const struct export_model *m, int kernels_only, struct xsort **out)
 {
-	size_t *idx = malloc((m->n_tasks + 1) * sizeof(*idx));
-	size_t i;
+	struct xm_timed x = { .wait_ns = 0 };
+	uint32_t dev = 0, stream = 0;
+	int64_t end = 0;
+	const struct xm_task *t;
+	struct xm_tasks it;
+	int any = 0, r;
 
-	if (!idx)
-		return NULL;
-	*n = 0;
-	for (i = 0; i < m->n_tasks; i++)
-		if (m->tasks[i].drawn && (!kernels_only || m->tasks[i].type == NPUPROF_TT_KERNEL))
-			idx[(*n)++] = i;
-	qsort_r(idx, *n, sizeof(*idx), cmp_by_start, (void *)m);
-	return idx;
+	r = xm_sorter_open(sizeof(x), cmp_by_start, m->tmp_fd, out);
+	if (!r)
+		r = xm_tasks_begin(m, &it);
+	while (!r && (r = xm_tasks_next(&it, &t)) == 1) {
+		r = 0;
+		if (!t->drawn)
+			continue;
+		x.wait_ns = any && dev == t->device && stream == t->stream ? t->start_ns - end : 0;
+		any = 1;
+		dev = t->device;
+		stream = t->stream;
+		end = t->end_ns;
+		if (kernels_only && t->type != NPUPROF_TT_KERNEL)
+			continue;
+		x.t = *t;
+		r = xsort_add(*out, &x);
+	}
+	return r ? r : xsort_rewind(*out);
 }
 
 static void op_summary_row(struct csv_writer *w, const struct export_model *m,
@@ -228,24 +226,26 @@ static void op_summary_row(struct csv_writer *w, const struct export_model *m,
 
 int export_write_op_summary(const struct export_model *m, FILE *f)
 {
+	struct xsort *s = NULL;
 	struct csv_writer w;
-	int64_t *wait = stream_waits(m);
-	size_t *idx, i, n;
+	const void *rec;
+	int err, r = tasks_by_start(m, 1, &s);
 
-	if (!wait)
-		return -ENOMEM;
-	idx = tasks_by_start(m, 1, &n);
-	if (!idx || csv_open(&w, f)) {
-		free(idx);
-		free(wait);
-		return -ENOMEM;
+	if (!r)
+		r = csv_open(&w, f);
+	if (r) {
+		xsort_close(s);
+		return r;
 	}
 	csv_header(&w, op_summary_cols, ARRAY_LEN(op_summary_cols));
-	for (i = 0; i < n; i++)
-		op_summary_row(&w, m, &m->tasks[idx[i]], wait[idx[i]]);
-	free(idx);
-	free(wait);
-	return csv_close(&w);
+	while ((r = xsort_next(s, &rec)) == 1) {
+		const struct xm_timed *x = rec;
+
+		op_summary_row(&w, m, &x->t, x->wait_ns);
+	}
+	xsort_close(s);
+	err = csv_close(&w);
+	return r ? r : err;
 }
 
 static int cmp_op_stat(const void *pa, const void *pb)
@@ -285,21 +285,26 @@ static struct xm_op_stat *op_stat_slot(struct xm_op_stat **s, size_t *cnt, uint3
 int export_op_stats(const struct export_model *m, struct xm_op_stat **out, size_t *n)
 {
 	struct xm_op_stat *s = NULL, *p;
-	size_t i, cnt = 0;
 	char b1[XM_TEXT_LEN], b2[32];
+	const struct xm_task *t;
+	struct xm_tasks it;
+	size_t cnt = 0;
+	int r = xm_tasks_begin(m, &it);
 
-	for (i = 0; i < m->n_tasks; i++) {
-		const struct xm_task *t = &m->tasks[i];
-
+	while (!r && (r = xm_tasks_next(&it, &t)) == 1) {
+		r = 0;
 		if (!t->drawn || t->type != NPUPROF_TT_KERNEL)
 			continue;
 		p = op_stat_slot(&s, &cnt, t->device, xm_op_type(m, t, b1, sizeof(b1)),
 				 xm_task_type(t, b2, sizeof(b2)));
-		if (!p) {
-			free(s);
-			return -ENOMEM;
-		}
-		stat_add(&p->st, t->end_ns - t->start_ns);
+		if (!p)
+			r = -ENOMEM;
+		else
+			stat_add(&p->st, t->end_ns - t->start_ns);
+	}
+	if (r) {
+		free(s);
+		return r;
 	}
 	if (cnt)
 		qsort(s, cnt, sizeof(*s), cmp_op_stat);
@@ -342,18 +347,21 @@ int export_write_op_statistic(const struct export_model *m, FILE *f)
 
 int export_write_task_time(const struct export_model *m, FILE *f)
 {
-	struct csv_writer w;
-	size_t *idx, i, n;
 	char b1[XM_TEXT_LEN], b2[32];
+	struct xsort *s = NULL;
+	struct csv_writer w;
+	const void *rec;
+	int err, r = tasks_by_start(m, 0, &s);
 
-	idx = tasks_by_start(m, 0, &n);
-	if (!idx || csv_open(&w, f)) {
-		free(idx);
-		return -ENOMEM;
+	if (!r)
+		r = csv_open(&w, f);
+	if (r) {
+		xsort_close(s);
+		return r;
 	}
 	csv_header(&w, task_time_cols, ARRAY_LEN(task_time_cols));
-	for (i = 0; i < n; i++) {
-		const struct xm_task *t = &m->tasks[idx[i]];
+	while ((r = xsort_next(s, &rec)) == 1) {
+		const struct xm_task *t = &((const struct xm_timed *)rec)->t;
 
 		csv_u64(&w, t->device);
 		csv_str(&w, xm_task_name(m, t, b1, sizeof(b1)));
@@ -365,6 +373,7 @@ int export_write_task_time(const struct export_model *m, FILE *f)
 		csv_us(&w, t->end_ns);
 		csv_end_row(&w);
 	}
-	free(idx);
-	return csv_close(&w);
+	xsort_close(s);
+	err = csv_close(&w);
+	return r ? r : err;
 }

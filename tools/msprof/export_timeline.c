@@ -145,27 +145,32 @@ static int emit_host_meta(struct tl_writer *w, const struct export_model *m)
 }
 
 /* "Ascend Hardware" per device, a row per stream that has a drawn task. */
-static void emit_device_meta(struct tl_writer *w, const struct export_model *m)
+static int emit_device_meta(struct tl_writer *w, const struct export_model *m)
 {
-	const struct xm_task *prev = NULL;
+	uint32_t dev = 0, stream = 0;
+	const struct xm_task *t;
+	struct xm_tasks it;
 	char label[32];
-	size_t i;
+	int r, any = 0;
 
-	for (i = 0; i < m->n_devs; i++) {
+	for (size_t i = 0; i < m->n_devs; i++) {
 		snprintf(label, sizeof(label), "NPU %u", m->devs[i].id);
 		emit_process(w, export_trace_pid(m->app_pid, m->devs[i].id), "Ascend Hardware",
 			     label, 14);
 	}
-	for (i = 0; i < m->n_tasks; i++) { /* sorted by (device, stream) */
-		const struct xm_task *t = &m->tasks[i];
-
+	r = xm_tasks_begin(m, &it);
+	while (!r && (r = xm_tasks_next(&it, &t)) == 1) { /* sorted by (device, stream) */
+		r = 0;
 		if (!t->drawn)
 			continue;
-		if (!prev || prev->device != t->device || prev->stream != t->stream)
+		if (!any || dev != t->device || stream != t->stream)
 			emit_thread(w, export_trace_pid(m->app_pid, t->device), t->stream,
 				    "Stream");
-		prev = t;
+		any = 1;
+		dev = t->device;
+		stream = t->stream;
 	}
+	return r;
 }
 
 /* The double a reader gets from the "<us>.<3 digits>" text of @ns. */
@@ -355,19 +360,21 @@ static void task_args(struct xout *o, const struct xm_task *t, uint64_t flow_id)
 	}
 }
 
-static void emit_tasks(struct tl_writer *w, const struct export_model *m)
+static int emit_tasks(struct tl_writer *w, const struct export_model *m)
 {
 	char buf[XM_TEXT_LEN];
+	const struct xm_task *t;
+	struct xm_tasks it;
 	uint64_t flow = 0;
-	size_t i;
+	int r = xm_tasks_begin(m, &it);
 
-	for (i = 0; i < m->n_tasks; i++) {
-		const struct xm_task *t = &m->tasks[i];
+	while (!r && (r = xm_tasks_next(&it, &t)) == 1) {
 		struct xout *o;
 
+		r = 0;
 		if (!t->drawn)
 			continue; /* no invented times for tasks cut by the window */
-		flow += t->linked; /* flow ids: drawn linked tasks, in tasks[] order */
+		flow += t->linked; /* flow ids: drawn linked tasks, in the tasks' order */
 		/* tasks of one stream run one after another: none encloses another */
 		o = x_begin(w, xm_task_name(m, t, buf, sizeof(buf)),
 			    export_trace_pid(m->app_pid, t->device), t->stream, t->start_ns,
@@ -375,6 +382,7 @@ static void emit_tasks(struct tl_writer *w, const struct export_model *m)
 		task_args(o, t, t->linked ? flow : 0);
 		XOUT_LIT(o, "}}");
 	}
+	return r;
 }
 
 /* One end of a HostToDevice flow: @ph "s" or "f". */
@@ -399,15 +407,16 @@ static void flow_event(struct tl_writer *w, char ph, uint64_t id, int64_t pid, u
 	xout_char(o, '}');
 }
 
-static void emit_flows(struct tl_writer *w, const struct export_model *m)
+static int emit_flows(struct tl_writer *w, const struct export_model *m)
 {
 	int64_t host = export_trace_pid(m->app_pid, EXPORT_HOST_DEV);
+	const struct xm_task *t;
+	struct xm_tasks it;
 	uint64_t flow = 0;
-	size_t i;
+	int r = xm_tasks_begin(m, &it);
 
-	for (i = 0; i < m->n_tasks; i++) {
-		const struct xm_task *t = &m->tasks[i];
-
+	while (!r && (r = xm_tasks_next(&it, &t)) == 1) {
+		r = 0;
 		if (!t->linked || !t->drawn)
 			continue;
 		flow++; /* as emit_tasks() counts them */
@@ -415,6 +424,7 @@ static void emit_flows(struct tl_writer *w, const struct export_model *m)
 		flow_event(w, 'f', flow, export_trace_pid(m->app_pid, t->device), t->stream,
 			   t->start_ns);
 	}
+	return r;
 }
 
 /*
@@ -450,16 +460,18 @@ int export_write_timeline(const struct export_model *m, FILE *f)
 	err = emit_host_meta(&w, m);
 	if (!err)
 		err = emit_outcome(&w, m);
-	if (!err) {
-		emit_device_meta(&w, m);
+	if (!err)
+		err = emit_device_meta(&w, m);
+	if (!err)
 		err = emit_calls(&w, m);
-	}
+	if (!err)
+		err = emit_tasks(&w, m);
+	if (!err)
+		err = emit_flows(&w, m);
 	if (err) {
 		xout_close(&w.o);
 		return err;
 	}
-	emit_tasks(&w, m);
-	emit_flows(&w, m);
 	if (w.events)
 		XOUT_LIT(&w.o, "\n]\n");
 	else
