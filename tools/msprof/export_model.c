@@ -71,13 +71,15 @@ static int add_call(struct export_model *m, const struct npuprof_rec_api *r)
 	return err ? err : export_model_add_call(m, c);
 }
 
+size_t xm_sort_mem = XM_SORT_MEM;
+
 int xm_sorter_open(size_t rec_size, int (*cmp)(const void *, const void *), int dir_fd,
 		   struct xsort **out)
 {
 	struct xsort_cfg cfg = {
 		.rec_size = rec_size,
 		.cmp = cmp,
-		.mem_bytes = XM_SORT_MEM,
+		.mem_bytes = xm_sort_mem,
 		.dir_fd = dir_fd,
 	};
 

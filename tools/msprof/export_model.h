@@ -263,9 +263,14 @@ struct export_model {
  */
 #define XM_SORT_MEM (16u << 20)
 
+/* What xm_sorter_open() gives each sorter: XM_SORT_MEM; tests lower it so
+ * that every sorter spills. */
+extern size_t xm_sort_mem;
+
 /**
  * xm_sorter_open() - an external sorter (export_sort.h) of the export's
- * records of @rec_size bytes in @cmp order, holding XM_SORT_MEM in memory;
+ * records of @rec_size bytes in @cmp order (NULL: a spool), holding
+ * xm_sort_mem bytes in memory;
  * its runs spill to an unnamed file (O_TMPFILE) below @dir_fd, the PROF
  * dir the export writes below anyway, so nothing is left there, not even
  * after a crash.  Return: 0 or xsort_open()'s negative errno.

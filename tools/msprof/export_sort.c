@@ -61,6 +61,7 @@ struct xsort {
 	/* reading */
 	size_t mem_pos;
 	struct xsort_cursor *cur;
+	uint8_t *wins;	/* the runs' windows, one block: freed whole, no holes left */
 	size_t *heap, n_heap;
 	int pending;	/* heap[0]'s current record was handed out */
 };
@@ -252,11 +253,11 @@ static int start_merge(struct xsort *s)
 	s->heap = calloc(s->n_runs, sizeof(*s->heap));
 	if (!s->cur || !s->heap)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->n_runs; i++) {
-		s->cur[i].win = malloc(w * s->cfg.rec_size);
-		if (!s->cur[i].win)
-			return -ENOMEM;
-	}
+	s->wins = malloc(s->n_runs * w * s->cfg.rec_size);
+	if (!s->wins)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->n_runs; i++)
+		s->cur[i].win = s->wins + i * w * s->cfg.rec_size;
 	return 0;
 }
 
@@ -354,9 +355,7 @@ void xsort_close(struct xsort *s)
 {
 	if (!s)
 		return;
-	if (s->cur)
-		for (size_t i = 0; i < s->n_runs; i++)
-			free(s->cur[i].win);
+	free(s->wins);
 	free(s->cur);
 	free(s->heap);
 	free(s->runs);
