@@ -85,11 +85,12 @@ enum {
  *               task carries what the writers need of it: calls are not
  *               held in memory, see xm_calls_next()).  A drawn linked
  *               task has a HostToDevice flow; their ids count 1, 2, ... in
- *               tasks[] order.
+ *               the tasks' order (xm_tasks_next()).
  * @name:        id of the record's name field in export_model.names (0: none)
  *
- * Every trace holds one per task: fields are packed (tracepoint times
- * share room with the host times made from them, names are ids).
+ * The export's sorters and spool hold them by the million: fields are
+ * packed (tracepoint times share room with the host times made from them,
+ * names are ids).
  */
 struct xm_task {
 	uint64_t submit_ns;
