@@ -12,7 +12,10 @@
 #   quit      after "quit", msprof gone
 # Each phase lasts PHASE seconds; a step counts for a phase when it lies
 # wholly inside it (bench/p7_steps.py, on the ranks' JSON reports).  The
-# noise printed is the standard error of each phase's mean step time.
+# phases with msprof are compared with the job's own drift (A/B/A): the
+# line through the mean step times before attach and after quit, taken at
+# each phase's middle.  The noise printed is the standard error of each
+# mean.
 # All in one VM boot, so the ratios compare; under TCG the figures
 # themselves are ~30x slow.
 source "$(dirname "$0")/lib.bash"
@@ -81,23 +84,37 @@ bench_log "msprof: $(tr '\n' ' ' <"$dir/msprof.log" | tail -c 400)"
 
 python3 bench/p7_steps.py "$dir/marks" "$dir"/app.*.out >"$dir/phases" || exit 1
 cat "$dir/phases" >&2
-get() { sed -n "s/^$1 .*$2=\([^ ]*\).*/\1/p" "$dir/phases"; }
+get() { sed -n "s/^$1 .* $2=\([^ ]*\).*/\1/p" "$dir/phases"; }
 none=$(get none mean_us)
-for p in idle capture stopped quit; do
+for p in idle capture stopped; do
 	v=$(get "$p" mean_us)
-	# Within noise: |ratio - 1| within twice the two means' combined error.
+	base=$(get "$p" base_us)
+	# Within noise: |ratio - 1| within twice the combined error of the
+	# phase's mean and the baseline's (the no-msprof line at that time).
 	# (a here-string: the guest has no /dev/fd for process substitution)
 	read -r met tol <<<"$(python3 -c 'import sys, math
 a, b, ea, eb = map(float, sys.argv[1:])
 tol = 2 * math.hypot(ea, eb) / 100
-print("yes" if abs(a / b - 1) <= tol else "no", f"{tol:.3f}")' "$v" "$none" "$(get "$p" sem_pct)" "$(get none sem_pct)" 2>/dev/null || echo "n/a n/a")"
+print("yes" if abs(a / b - 1) <= tol else "no", f"{tol:.3f}")' "$v" "$base" "$(get "$p" sem_pct)" "$(get "$p" base_sem_pct)" 2>/dev/null || echo "n/a n/a")"
 	goal="1.00x within noise"
 	[[ $p == capture ]] && { goal="as small as P1/P2 allow (figure, no bound)"; met=n/a; }
 	row --bench P7 --title "the app's view" --case "ai_task, $ranks ranks, no step gap: $p" \
 		--metric "mean step time ($(get "$p" n) steps in ${phase} s)" --unit us --npuprof "${v:-n/a}" \
-		--baseline "no msprof=${none:-n/a: no steps}" --ratio "no msprof=$(ratio "$v" "$none")" \
+		--baseline "no msprof (drift line)=${base:-n/a: no steps}" \
+		--ratio "no msprof (drift line)=$(ratio "$v" "$base")" \
+		--baseline "no msprof (before attach)=${none:-n/a: no steps}" \
+		--ratio "no msprof (before attach)=$(ratio "$v" "$none")" \
 		--goal "$goal" --met "$met" \
 		--note "VM under TCG: ratios only" \
-		--note "noise (std. error of the mean): $p $(get "$p" sem_pct)%, none $(get none sem_pct)%; 2-sigma band on the ratio +-$tol; step sd $(get "$p" sd_us) us; median step $(get "$p" median_us) us vs $(get none median_us) us"
+		--note "drift-corrected baseline: the line through the mean step times before attach and after quit (both without msprof), at this phase's middle" \
+		--note "noise (std. error of the mean): $p $(get "$p" sem_pct)%, baseline $(get "$p" base_sem_pct)%; 2-sigma band on the ratio +-$tol; step sd $(get "$p" sd_us) us; median step $(get "$p" median_us) us vs $(get none median_us) us before attach"
 done
+quit=$(get quit mean_us)
+row --bench P7 --title "the app's view" --case "ai_task, $ranks ranks, no step gap: drift" \
+	--metric "mean step time after quit ($(get quit n) steps in ${phase} s)" --unit us \
+	--npuprof "${quit:-n/a}" --baseline "no msprof (before attach)=${none:-n/a: no steps}" \
+	--ratio "no msprof (before attach)=$(ratio "$quit" "$none")" \
+	--goal "the job's own drift over the run, both ends without msprof (figure, no bound)" --met n/a \
+	--note "VM under TCG: ratios only" \
+	--note "noise: after quit $(get quit sem_pct)%, before attach $(get none sem_pct)%"
 exit 0

@@ -8,10 +8,17 @@ bench/p7_app_view.sh marked on CLOCK_MONOTONIC.
 
 MARKS has lines "PHASE BEGIN_NS END_NS"; a step counts for a phase when it
 lies wholly inside the window.  Prints one line per phase:
-  PHASE n=N mean_us=M sd_us=S sem_pct=E median_us=D
+  PHASE n=N mean_us=M sd_us=S sem_pct=E median_us=D base_us=B base_sem_pct=F
 (sem_pct: standard error of the mean in % of it, the noise of the mean).
+
+The first and the last phase run without msprof (A ... A): the job's own
+drift over the run is the line through their means, taken at each phase's
+middle, and base_us is that line's value there (base_sem_pct its noise),
+the baseline a phase is compared with.  So a job that slowly speeds up or
+slows down is not taken for a cost of the phases in between.
 """
 import json
+import math
 import statistics
 import sys
 
@@ -29,17 +36,29 @@ def main():
                 line = line.strip()
                 if line.startswith("{"):
                     steps += json.loads(line).get("steps", [])
+    stats = []
     for name, b, e in marks:
         d = [(s["end_ns"] - s["begin_ns"]) / 1000 for s in steps
              if s["begin_ns"] >= b and s["end_ns"] <= e]
         if len(d) < 2:
-            print(f"{name} n={len(d)} mean_us=nan sd_us=nan sem_pct=nan median_us=nan")
+            stats.append((name, (b + e) / 2, len(d), None))
             continue
         m, sd = statistics.mean(d), statistics.stdev(d)
-        print(f"{name} n={len(d)} mean_us={m:.1f} sd_us={sd:.1f} "
-              f"sem_pct={100 * sd / m / len(d) ** 0.5:.2f} "
-              f"median_us={statistics.median(d):.1f}")
-
+        stats.append((name, (b + e) / 2, len(d),
+                      (m, sd, sd / len(d) ** 0.5, statistics.median(d))))
+    first, last = stats[0], stats[-1]
+    for name, t, n, st in stats:
+        if st is None or first[3] is None or last[3] is None:
+            print(f"{name} n={n} mean_us=nan sd_us=nan sem_pct=nan median_us=nan "
+                  "base_us=nan base_sem_pct=nan")
+            continue
+        m, sd, sem, med = st
+        w = (t - first[1]) / (last[1] - first[1]) if last[1] != first[1] else 0.0
+        base = first[3][0] + (last[3][0] - first[3][0]) * w
+        base_sem = math.hypot((1 - w) * first[3][2], w * last[3][2])
+        print(f"{name} n={n} mean_us={m:.1f} sd_us={sd:.1f} "
+              f"sem_pct={100 * sem / m:.2f} median_us={med:.1f} "
+              f"base_us={base:.1f} base_sem_pct={100 * base_sem / base:.2f}")
 
 if __name__ == "__main__":
     main()
