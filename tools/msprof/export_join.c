@@ -396,6 +396,15 @@ static int sweep_push(struct xm_sweep *sw)
 		sw->pid = c->pid;
 		sw->tid = c->tid;
 	}
+	/*
+	 * Calls on top that ended before @c entered end before every probe
+	 * still to come on this thread (c entered by the current probe's
+	 * time): sweep_find() would drop them anyway.  Dropped now, the stack
+	 * holds the calls still open, not all calls between two probes (or
+	 * all calls of a thread without probes).
+	 */
+	while (sw->depth && sw->open[sw->depth - 1].exit_ns < c->entry_ns)
+		sw->depth--;
 	if (sw->depth == sw->cap) {
 		size_t cap = sw->cap ? 2 * sw->cap : 64;
 		void *p = realloc(sw->open, cap * sizeof(*sw->open));
