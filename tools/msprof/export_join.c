@@ -150,8 +150,6 @@ int export_model_add_task(struct export_model *m, const struct xm_task *t)
 	if (!m->task_recs &&
 	    (err = xm_sorter_open(sizeof(*t), xm_task_cmp, m->tmp_fd, &m->task_recs)))
 		return err;
-	if (!xsort_count(m->task_recs))
-		m->first_task_pid = t->pid;
 	return xsort_add(m->task_recs, t);
 }
 
@@ -322,8 +320,11 @@ static int first_pass(struct export_model *m)
 	int r = fold_begin(&f, m->task_recs);
 
 	m->n_tasks = 0;
-	while (!r && (r = fold_next(&f, &t)) == 1)
+	while (!r && (r = fold_next(&f, &t)) == 1) {
+		if (!m->n_tasks)
+			m->first_task_pid = t.pid;
 		r = first_task(m, &t, m->n_tasks++, &pp);
+	}
 	if (!r && m->n_devs)
 		r = device_close(m, &pp);
 	free(pp.p);

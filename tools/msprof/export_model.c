@@ -583,8 +583,6 @@ int export_model_load(const char *prof_dir, struct export_model *m)
 		err = export_outcome_reasons(m); /* a capture cut before its first flush says why */
 		return err ? err : -ENODATA;
 	}
-	if (!m->app_pid)
-		m->app_pid = m->n_calls ? m->first_call_pid : m->first_task_pid;
 	m->lost = npuprof_loss_total(&m->loss);
 	offset = read_wall_offset(m);
 	/* both in [-XM_TIME_MAX, XM_TIME_MAX]: the sum cannot overflow */
@@ -593,7 +591,11 @@ int export_model_load(const char *prof_dir, struct export_model *m)
 	/* the join moves the tasks' times, xm_calls_next() the calls' */
 	m->wall_offset_ns = offset;
 	err = export_model_join(m);
-	return err ? err : export_outcome_reasons(m);
+	if (err)
+		return err;
+	if (!m->app_pid) /* the join found the first task */
+		m->app_pid = m->n_calls ? m->first_call_pid : m->first_task_pid;
+	return export_outcome_reasons(m);
 }
 
 void export_model_free(struct export_model *m)

@@ -183,7 +183,8 @@ struct xm_sample {
 /**
  * struct export_model - everything the writers need from one PROF dir
  * @dir:             the PROF_XXX path (owned)
- * @app_pid:         the profiled process (info.json "pid", else records)
+ * @app_pid:         the profiled process: info.json "pid", else the pid
+ *                   of the first API call read, else of the first task
  * @pid_name:        its name (info.json "pid_name") as text (name_text.h),
  *                   "" if unknown
  * @rank:            its rank in the job (info.json "rank", from the
@@ -246,7 +247,7 @@ struct export_model {
 	struct xsort *call_recs; /* the calls, sorted; spilled past XM_SORT_MEM */
 	struct xsort *sync_waits; /* the join's STREAM_SYNC waits, by call */
 	uint32_t first_call_pid; /* pid of the first call read */
-	uint32_t first_task_pid; /* pid of the first task record read */
+	uint32_t first_task_pid; /* pid of the first task in the join's order */
 	struct xm_sample *samples;
 	size_t n_samples;
 	struct xsort *task_recs; /* task records as read, until they are joined */
