@@ -42,7 +42,10 @@ struct export_job_row {
 	int64_t step_ns;
 };
 
-/** export_job_row() - fill @row from a loaded model.  Return: 0 or -ENOMEM. */
+/**
+ * export_job_row() - fill @row from a loaded model.  Return: 0; -ENOMEM;
+ * -errno of reading the calls or tasks or of a sorter's temporary file.
+ */
 int export_job_row(const struct export_model *m, struct export_job_row *row);
 
 /**

@@ -165,7 +165,7 @@ int xm_calls_next(struct xm_calls *it, const struct xm_call **c)
 
 /*
  * One task record becomes one provisional task in the sorter, which gives
- * a task's records back side by side for collect_tasks() to fold.
+ * a task's records back side by side for the join to fold (export_join.c).
  */
 static int add_task_event(struct export_model *m, const struct npuprof_rec_task *r)
 {

@@ -52,7 +52,8 @@ int export_api_stats(const struct export_model *m, struct xm_api_stat **out, siz
 /**
  * export_op_stats() - per (device, op type) statistics over kernel tasks
  * with a start and an end, sorted by total device time, largest first.
- * *@out is malloc'ed (free it).  Return: 0 or -ENOMEM.
+ * *@out is malloc'ed (free it).  Return: 0; -ENOMEM; -errno of reading the
+ * tasks (xm_tasks_next()).
  */
 int export_op_stats(const struct export_model *m, struct xm_op_stat **out, size_t *n);
 
