@@ -3,9 +3,9 @@
  * Description: a device without clock samples gets its clock fitted to its
  * own START/END records, in bounded memory.  300,000 tasks give 600,000
  * pairs on an exact line (host ns 1e12 + 21 ns per count, integers all);
- * past 262,144 pairs every 2nd, then every
- * 4th pair is kept, evenly spread: the fit uses exactly 150,000 pairs
- * (ceil(600,000 / 4)) and places every task where the line does, to the ns.
+ * past 262,144 pairs the pairs of every 2nd, then every 4th task are
+ * kept, evenly spread: the fit uses exactly 150,000 pairs (those of
+ * 75,000 tasks) and places every task where the line does, to the ns.
  */
 #include <fcntl.h>
 

@@ -43,9 +43,12 @@
 
 /*
  * START/END pairs of one device a records-based clock fit keeps at most:
- * past this many, every 2nd, then every 4th ... pair is kept, evenly
- * spread over the capture (4 MiB of pairs; a line through 262,144 points
- * is as good as through all of them).
+ * past this many, the pairs of every 2nd, then every 4th ... task are
+ * kept, evenly spread over the capture (4 MiB of pairs; a line through
+ * 262,144 points is as good as through all of them).  Whole tasks, not
+ * every 2nd pair: pairs come START, END, START, END..., and every 2nd
+ * pair would keep the STARTs alone, moving the line by half the
+ * difference of the two tracepoints' latencies.
  */
 #define XM_FIT_PAIRS (1u << 18)
 
@@ -212,29 +215,52 @@ static int fold_next(struct xm_fold *f, struct xm_task *t)
 
 /*
  * The START/END pairs of one device's tasks, for a fit when info.json has
- * no clock samples of it: past XM_FIT_PAIRS, every @stride-th pair.
+ * no clock samples of it: past XM_FIT_PAIRS, those of every @stride-th
+ * task with pairs (@seen: such tasks so far); @first[i] marks p[i] as the
+ * first pair of its task.
  */
 struct xm_pairs {
 	struct clock_pair *p;
+	uint8_t *first;
 	size_t n;
 	uint64_t seen, stride;
 };
 
-static int pairs_add(struct xm_pairs *pp, uint64_t dev_ts, uint64_t host_ns)
+/* Keep the pairs of every other task kept so far: tasks 0, 2s, 4s, ... */
+static void pairs_halve(struct xm_pairs *pp)
 {
-	if (pp->seen++ % pp->stride)
-		return 0;
-	if (pp->n == XM_FIT_PAIRS) { /* keep every other: pairs 0, 2s, 4s, ... */
-		for (size_t i = 0; 2 * i < pp->n; i++)
-			pp->p[i] = pp->p[2 * i];
-		pp->n = (pp->n + 1) / 2;
-		pp->stride *= 2;
-		if ((pp->seen - 1) % pp->stride)
-			return 0;
+	size_t i, n = 0, task = 0;
+
+	for (i = 0; i < pp->n; i++) {
+		task += pp->first[i] && i;
+		if (task % 2)
+			continue;
+		pp->p[n] = pp->p[i];
+		pp->first[n++] = pp->first[i];
 	}
-	if (!pp->p && !(pp->p = malloc(XM_FIT_PAIRS * sizeof(*pp->p))))
-		return -ENOMEM;
-	pp->p[pp->n++] = (struct clock_pair){ dev_ts, host_ns };
+	pp->n = n;
+	pp->stride *= 2;
+}
+
+/* The @k (0, 1 or 2) pairs @tp of one task. */
+static int pairs_add(struct xm_pairs *pp, const struct clock_pair *tp, size_t k)
+{
+	if (!k || pp->seen++ % pp->stride)
+		return 0;
+	while (pp->n + k > XM_FIT_PAIRS)
+		pairs_halve(pp);
+	if ((pp->seen - 1) % pp->stride)
+		return 0;
+	if (!pp->p) {
+		pp->p = malloc(XM_FIT_PAIRS * sizeof(*pp->p));
+		pp->first = malloc(XM_FIT_PAIRS);
+		if (!pp->p || !pp->first)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < k; i++) {
+		pp->first[pp->n] = !i;
+		pp->p[pp->n++] = tp[i];
+	}
 	return 0;
 }
 
@@ -298,10 +324,14 @@ static int first_task(struct export_model *m, const struct xm_task *t, size_t i,
 			err = device_open(m, t->device, pp);
 	}
 	if (!err && m->devs[m->n_devs - 1].clock != XM_CLOCK_INFO_JSON) {
+		struct clock_pair tp[2];
+		size_t k = 0;
+
 		if (t->have & XM_HAVE_START)
-			err = pairs_add(pp, t->start_dev, t->start_tp_ns);
-		if (!err && (t->have & XM_HAVE_END))
-			err = pairs_add(pp, t->end_dev, t->end_tp_ns);
+			tp[k++] = (struct clock_pair){ t->start_dev, t->start_tp_ns };
+		if (t->have & XM_HAVE_END)
+			tp[k++] = (struct clock_pair){ t->end_dev, t->end_tp_ns };
+		err = pairs_add(pp, tp, k);
 	}
 	if (!err && (t->have & XM_HAVE_SUBMIT))
 		err = add_probe(m, &(struct xm_probe){ t->submit_ns, t->pid, t->tid, i, 0 });
@@ -328,6 +358,7 @@ static int first_pass(struct export_model *m)
 	if (!r && m->n_devs)
 		r = device_close(m, &pp);
 	free(pp.p);
+	free(pp.first);
 	return r;
 }
 
