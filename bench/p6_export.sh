@@ -77,7 +77,7 @@ measure() {
 		--npuprof "$(mb "$rss")" --baseline "zstd -d=n/a: a floor for time, not memory" \
 		--goal "<= 256 MB, not growing with the trace" \
 		--met "$(python3 -c "print('yes' if $rss <= 256 * 1024 else 'no')")" \
-		--note "/usr/bin/time maximum resident set size; nothing of the trace is held for the whole trace: task records, calls, STREAM_SYNC and SUBMIT times, call links, the joined tasks (a spool read once per writer pass), the writers orders (by device and start; by start for the busy-time union) and the step gaps (exact median) go through external sorts of 16 MB each that spill to an unnamed file below the PROF dir; names are held once each; it grows until every sorter is full (about 8 at once), then stays"
+		--note "/usr/bin/time maximum resident set size; nothing of the trace is held for the whole trace: task records, calls, STREAM_SYNC and SUBMIT times, call links, the joined tasks (a spool read once per writer pass), the writers orders (by device and start; by start for the busy-time union) and the step gaps (exact median) go through external sorts of 16 MB each that spill to an unnamed file below the PROF dir; names are held once each; it grows until every sorter open at once (at most 6) is full, then stays"
 	rm -rf "$work"
 }
 

@@ -280,9 +280,12 @@ static void print_top_ops(const struct export_model *m)
 {
 	struct xm_op_stat *s;
 	size_t i, n;
+	int err = export_op_stats(m, &s, &n);
 
-	if (export_op_stats(m, &s, &n))
+	if (err) {
+		npuprof_warn("summary: top ops left out: %s", strerror(-err));
 		return;
+	}
 	printf("  Top ops by total device time:\n");
 	if (!n)
 		printf("    (no kernel task with a start and an end)\n");
@@ -299,9 +302,12 @@ static void print_api_counts(const struct export_model *m)
 {
 	struct xm_api_stat *s;
 	size_t i, n;
+	int err = export_api_stats(m, &s, &n);
 
-	if (export_api_stats(m, &s, &n))
+	if (err) {
+		npuprof_warn("summary: API calls left out: %s", strerror(-err));
 		return;
+	}
 	printf("  API calls: %zu, by total time:\n", m->n_calls);
 	if (n)
 		printf("    %-32s %8s %14s %12s\n", "API", "Count", "Total(us)", "Avg(us)");

@@ -260,8 +260,8 @@ struct export_model {
  * probe times, joined tasks, the writers' orders) holds before it sorts
  * them and spills them as a run to a temporary file (export_sort.h): no
  * record, call or task of a trace is held in memory for the whole trace,
- * so the export's memory does not grow with the trace.  At most about
- * eight sorters are open at once.
+ * so the export's memory does not grow with the trace.  At most six
+ * sorters are open at once.
  */
 #define XM_SORT_MEM (16u << 20)
 
