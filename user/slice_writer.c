@@ -46,15 +46,13 @@
 #include <npuprof/clock.h>
 #include <npuprof/prof_fs.h>
 
-#include "slice_block.h"
+#include "slice_model.h"
 #include "slice_writer.h"
 
 /* Raw record bytes per block unless the config says otherwise. */
 #define SLICE_BLOCK_BYTES (1u << 20)
 /* Finished frames queue a write once they make this many bytes. */
 #define SLICE_WRITE_BYTES (1u << 20)
-/* Record sizes the block encoding tells apart: hdr.size / 8. */
-#define SLICE_SIZE_SLOTS (UINT16_MAX / NPUPROF_REC_ALIGN + 1)
 
 /* Failed waits for the CQE of a cancelled write before giving up on it. */
 #define SLICE_WAIT_TRIES 8
@@ -108,10 +106,8 @@ struct slice_writer {
 	size_t raw_len;
 	size_t raw_limit; /* block_bytes: a block ends before passing it */
 	uint32_t raw_nr;
-	uint32_t raw_sizes; /* distinct record sizes in the open block */
-	uint8_t *sizes_seen; /* SLICE_SIZE_SLOTS flags, for raw_sizes */
+	struct slice_coder *coder; /* the slice's block encoder (slice_model.h) */
 	uint8_t *blk;	     /* the open block, encoded */
-	uint32_t *scratch;   /* the block codec's, one per record */
 	uint8_t *out; /* finished frames not yet queued for writing */
 	size_t out_len;
 	size_t out_cap;
@@ -213,6 +209,7 @@ static int writer_open_file(struct slice_writer *w)
 	w->next_idx++;
 	w->st.slices++;
 	w->cur = f;
+	slice_coder_reset(w->coder); /* a slice decodes on its own */
 	return 0;
 }
 
@@ -263,7 +260,7 @@ static int writer_end_block(struct slice_writer *w)
 
 	if (!w->raw_nr)
 		return 0;
-	n = slice_block_encode(w->raw, w->raw_len, w->raw_nr, w->scratch, w->blk);
+	n = slice_mblock_encode(w->coder, w->raw, w->raw_len, w->blk);
 	if (n < 0)
 		return (int)n; /* cannot happen: append keeps the block valid */
 	in.size = (size_t)n;
@@ -281,28 +278,27 @@ static int writer_end_block(struct slice_writer *w)
 	w->st.raw_bytes += w->raw_len;
 	w->raw_len = 0;
 	w->raw_nr = 0;
-	w->raw_sizes = 0;
-	memset(w->sizes_seen, 0, SLICE_SIZE_SLOTS);
 	return 0;
 }
 
 /* Copy one record into the open block, ending the block first when it
- * would pass block_bytes or hold too many record sizes.  Return: 0, -ENOMEM. */
+ * would pass block_bytes or need more groups than a block holds.
+ * Return: 0, -ENOMEM. */
 static int writer_stage(struct slice_writer *w, const struct npuprof_rec_hdr *rec)
 {
-	uint8_t *seen = &w->sizes_seen[rec->size / NPUPROF_REC_ALIGN];
-	int err;
+	int err = 0;
 
-	if (w->raw_nr && (w->raw_len + rec->size > w->raw_limit ||
-			  (!*seen && w->raw_sizes == SLICE_BLOCK_MAX_LAYOUTS))) {
+	if (w->raw_nr && w->raw_len + rec->size > w->raw_limit)
 		err = writer_end_block(w);
-		if (err)
-			return err;
+	if (!err)
+		err = slice_coder_note(w->coder, rec);
+	if (err == -E2BIG) {
+		err = writer_end_block(w);
+		if (!err)
+			err = slice_coder_note(w->coder, rec);
 	}
-	if (!*seen) {
-		*seen = 1;
-		w->raw_sizes++;
-	}
+	if (err)
+		return err;
 	memcpy(w->raw + w->raw_len, rec, rec->size);
 	w->raw_len += rec->size;
 	w->raw_nr++;
@@ -319,6 +315,7 @@ static int writer_abort_frame(struct slice_writer *w, int err)
 	writer_fail(w, err);
 	runs_lose(w, &w->open);
 	ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
+	slice_coder_reset(w->coder);
 	w->out_len = 0;
 	w->raw_len = 0;
 	w->raw_nr = 0;
@@ -359,10 +356,9 @@ static int writer_alloc(struct slice_writer *w)
 
 	w->cctx = ZSTD_createCCtx();
 	w->raw = malloc(cap);
-	w->blk = malloc(slice_block_bound(cap, max_nr));
-	w->scratch = malloc(max_nr * sizeof(*w->scratch));
-	w->sizes_seen = calloc(1, SLICE_SIZE_SLOTS);
-	return w->cctx && w->raw && w->blk && w->scratch && w->sizes_seen ? 0 : -ENOMEM;
+	w->blk = malloc(slice_mblock_bound(cap, max_nr));
+	w->coder = slice_coder_new(cap, max_nr);
+	return w->cctx && w->raw && w->blk && w->coder ? 0 : -ENOMEM;
 }
 
 /* Everything writer_alloc() and open made, but the queue. */
@@ -372,8 +368,7 @@ static void writer_free(struct slice_writer *w)
 	close(w->dir_fd);
 	free(w->raw);
 	free(w->blk);
-	free(w->scratch);
-	free(w->sizes_seen);
+	slice_coder_free(w->coder);
 	free(w->open.r);
 	free(w->out);
 	free(w);
