@@ -112,6 +112,7 @@ struct slice_writer {
 	size_t out_len;
 	size_t out_cap;
 	struct frame_runs open; /* records not yet queued for writing */
+	uint64_t open_ns; /* CLOCK_MONOTONIC when the oldest of them was taken */
 	struct slice_buf *head; /* write FIFO; the head is in flight */
 	struct slice_buf *tail;
 	bool head_submitted;
@@ -470,6 +471,7 @@ int slice_writer_flush(struct slice_writer *w)
 	err = writer_queue_frame(w);
 	if (err == -ENOMEM)
 		return writer_abort_frame(w, err);
+	w->open_ns = 0;
 	if (w->cur && w->cur->queued >= w->cfg.slice_bytes)
 		writer_retire_cur(w);
 	return err; /* -EBUSY: queued, kicked again by the next write or close */
@@ -481,6 +483,8 @@ int slice_writer_append(struct slice_writer *w, const struct npuprof_rec_hdr *re
 
 	if (w->st.error)
 		return w->st.error;
+	if (!writer_pending(w))
+		w->open_ns = npuprof_mono_ns(); /* the frame's first record */
 	if (!w->cur) {
 		err = writer_open_file(w);
 		if (err) {
@@ -504,6 +508,13 @@ int slice_writer_append(struct slice_writer *w, const struct npuprof_rec_hdr *re
 	if (w->out_len >= SLICE_WRITE_BYTES || w->cur->queued + w->out_len >= w->cfg.slice_bytes)
 		slice_writer_flush(w);
 	return 0;
+}
+
+int slice_writer_flush_aged(struct slice_writer *w, uint64_t now_ns, uint64_t max_age_ns)
+{
+	if (!w->st.error && (!writer_pending(w) || now_ns - w->open_ns < max_age_ns))
+		return 0;
+	return slice_writer_flush(w);
 }
 
 /*

@@ -117,6 +117,18 @@ int slice_writer_append(struct slice_writer *w, const struct npuprof_rec_hdr *re
 int slice_writer_flush(struct slice_writer *w);
 
 /**
+ * slice_writer_flush_aged() - slice_writer_flush() once the oldest record
+ * taken since the last flush is @max_age_ns old
+ * @now_ns: CLOCK_MONOTONIC ns now
+ *
+ * Lets frames grow while records come slowly (fewer, larger frames are
+ * smaller on disk) with the data on disk still at most @max_age_ns plus
+ * the caller's period behind.  Return: as slice_writer_flush(); 0 when
+ * nothing is due.
+ */
+int slice_writer_flush_aged(struct slice_writer *w, uint64_t now_ns, uint64_t max_age_ns);
+
+/**
  * slice_writer_handle_cqe() - complete a write if @cqe is one of ours
  *
  * Resubmits the rest of a short write, starts the series' next queued
