@@ -186,6 +186,7 @@ struct slice_coder {
 	/* first and last (ts, device time) of PF_LINEAR records noted */
 	uint64_t lin_ts[2], lin_dev[2];
 	uint32_t lin_n;
+	bool plain; /* note records without their model (slice_coder_plain()) */
 };
 
 static inline uint64_t load64(const uint8_t *p)
@@ -335,69 +336,143 @@ static const uint64_t *hist_at(const struct slice_coder *c, uint64_t s, uint16_t
 	return c->hist_model[i] == model ? c->hist[i] : NULL;
 }
 
-/* Context records of one record, looked up as its words come. */
+/*
+ * Context records of one record, looked up as its words come (each at
+ * most once): @slot is where the record's own key lives in each table
+ * (hist_put() fills them), @r the record found there if it matches
+ * exactly, @res the record after fallbacks.
+ */
 struct refs {
-	const uint64_t *r[CTX_N]; /* exact: NULL when none is remembered */
-	uint8_t done;		  /* bit per context looked up */
+	const uint64_t *r[CTX_N];
+	const uint64_t *res[CTX_N];
+	uint32_t slot[CTX_N];
+	uint8_t done;	  /* slot and r known */
+	uint8_t resolved; /* res known */
 };
 
-/* The remembered record of context @ctx for @w, NULL if none (no fallback). */
-static const uint64_t *ctx_lookup(const struct slice_coder *c, uint16_t model, uint16_t cls,
-				  const uint64_t *w, int ctx)
+/* The table of context @ctx (TYPE: indexed by model). */
+static uint64_t *ctx_table(struct slice_coder *c, int ctx)
 {
-	const struct model *m = &models[model];
-	uint64_t stream = w[m->stream_word], pk;
-	const uint64_t *r = NULL;
+	switch (ctx) {
+	case CTX_CLASS:
+		return c->class_slot;
+	case CTX_CS:
+		return c->cs_slot;
+	case CTX_STREAM:
+		return c->stream_slot;
+	case CTX_PARENT:
+		return c->parent_slot;
+	case CTX_NAME:
+		return c->name_slot;
+	}
+	return c->type_slot;
+}
+
+/* Slot of @w's key in context @ctx's table; false when the model has no such key. */
+static bool ctx_slot(const struct model *m, uint16_t model, uint16_t cls, const uint64_t *w,
+		     int ctx, uint32_t *slot)
+{
+	uint64_t stream = w[m->stream_word];
 
 	switch (ctx) {
 	case CTX_CLASS:
-		r = hist_at(c, c->class_slot[key_class(model, cls)], model);
-		return r && word_cls(m, r) == cls ? r : NULL;
+		*slot = (uint32_t)key_class(model, cls);
+		return true;
 	case CTX_CS:
-		r = hist_at(c, c->cs_slot[key_cs(model, cls, stream)], model);
-		return r && word_cls(m, r) == cls && r[m->stream_word] == stream ? r : NULL;
+		*slot = (uint32_t)key_cs(model, cls, stream);
+		return true;
 	case CTX_STREAM:
-		r = hist_at(c, c->stream_slot[key_stream(model, stream)], model);
-		return r && r[m->stream_word] == stream ? r : NULL;
-	case CTX_TYPE:
-		return hist_at(c, c->type_slot[model], model);
+		*slot = (uint32_t)key_stream(model, stream);
+		return true;
 	case CTX_PARENT:
-		if (!m->parent_word)
-			return NULL;
-		pk = w[m->parent_word] & m->parent_mask;
-		r = hist_at(c, c->parent_slot[key_parent(model, stream, pk)], model);
-		return r && r[m->stream_word] == stream && (r[m->parent_word] & m->parent_mask) == pk ?
-			       r : NULL;
+		*slot = (uint32_t)key_parent(model, stream, w[m->parent_word] & m->parent_mask);
+		return m->parent_word;
 	case CTX_NAME:
-		if (!m->name_hi)
-			return NULL;
-		r = hist_at(c, c->name_slot[key_name(m, model, cls, w)], model);
-		return r && word_cls(m, r) == cls && same_name(m, r, w) ? r : NULL;
+		*slot = (uint32_t)key_name(m, model, cls, w);
+		return m->name_hi;
+	case CTX_TYPE:
+		*slot = model;
+		return true;
 	}
-	return NULL;
+	return false;
+}
+
+/* Does the remembered record @r have @w's key in context @ctx? */
+static bool ctx_match(const struct model *m, uint16_t cls, const uint64_t *r, const uint64_t *w,
+		      int ctx)
+{
+	bool same_stream = r[m->stream_word] == w[m->stream_word];
+
+	switch (ctx) {
+	case CTX_CLASS:
+		return word_cls(m, r) == cls;
+	case CTX_CS:
+		return word_cls(m, r) == cls && same_stream;
+	case CTX_STREAM:
+		return same_stream;
+	case CTX_PARENT:
+		return same_stream &&
+		       ((r[m->parent_word] ^ w[m->parent_word]) & m->parent_mask) == 0;
+	case CTX_NAME:
+		return word_cls(m, r) == cls && same_name(m, r, w);
+	}
+	return true;
+}
+
+/* Look context @ctx up for @w (once): its slot, and the exact record or NULL. */
+static void ctx_lookup(struct slice_coder *c, uint16_t model, uint16_t cls, const uint64_t *w,
+		       struct refs *rf, int ctx)
+{
+	const struct model *m = &models[model];
+	const uint64_t *r = NULL;
+	uint32_t slot = 0;
+
+	if (ctx_slot(m, model, cls, w, ctx, &slot)) {
+		r = hist_at(c, ctx_table(c, ctx)[slot], model);
+		if (r && !ctx_match(m, cls, r, w, ctx))
+			r = NULL;
+	}
+	rf->slot[ctx] = slot;
+	rf->r[ctx] = r;
+	rf->done |= (uint8_t)(1u << ctx);
+}
+
+/* The exact record of context @ctx for @w, NULL if none. */
+static inline const uint64_t *ctx_exact(struct slice_coder *c, uint16_t model, uint16_t cls,
+					const uint64_t *w, struct refs *rf, int ctx)
+{
+	if (!(rf->done & (1u << ctx)))
+		ctx_lookup(c, model, cls, w, rf, ctx);
+	return rf->r[ctx];
 }
 
 /* The record of context @ctx for @w, or of its fallbacks; NULL if none. */
-static const uint64_t *ctx_find(const struct slice_coder *c, uint16_t model, uint16_t cls,
-				const uint64_t *w, struct refs *rf, int ctx)
+static const uint64_t *ctx_resolve(struct slice_coder *c, uint16_t model, uint16_t cls,
+				   const uint64_t *w, struct refs *rf, int ctx)
 {
-	while (ctx != CTX_ZERO) {
-		if (!(rf->done & (1u << ctx))) {
-			rf->r[ctx] = ctx_lookup(c, model, cls, w, ctx);
-			rf->done |= (uint8_t)(1u << ctx);
-		}
-		if (rf->r[ctx])
-			return rf->r[ctx];
-		ctx = ctx_fallback[ctx];
-	}
-	return NULL;
+	const uint64_t *r = ctx_exact(c, model, cls, w, rf, ctx);
+
+	if (!r && ctx_fallback[ctx] != CTX_ZERO)
+		r = ctx_resolve(c, model, cls, w, rf, ctx_fallback[ctx]);
+	rf->res[ctx] = r;
+	rf->resolved |= (uint8_t)(1u << ctx);
+	return r;
+}
+
+static inline const uint64_t *ctx_find(struct slice_coder *c, uint16_t model, uint16_t cls,
+				       const uint64_t *w, struct refs *rf, int ctx)
+{
+	if (rf->resolved & (1u << ctx))
+		return rf->res[ctx];
+	return ctx_resolve(c, model, cls, w, rf, ctx);
 }
 
 /* The prediction of a word by @p, from the words of @w decoded so far. */
-static uint64_t predict(const struct slice_coder *c, uint16_t model, uint16_t cls,
-			const uint64_t *w, struct refs *rf, const struct pred *p, int64_t slope)
+static inline uint64_t predict(struct slice_coder *c, uint16_t model, uint16_t cls,
+			       const uint64_t *w, struct refs *rf, const struct pred *p,
+			       int64_t slope)
 {
-	const uint64_t *r;
+	const uint64_t *r, *n;
 	uint64_t v;
 
 	if (p->ctx == CTX_ZERO)
@@ -414,8 +489,8 @@ static uint64_t predict(const struct slice_coder *c, uint16_t model, uint16_t cl
 		v += (uint64_t)(int64_t)((dt * slope) >> 32);
 	}
 	if (p->flags & PF_DUR) {
-		ctx_find(c, model, cls, w, rf, CTX_NAME);
-		v += rf->r[CTX_NAME] ? rf->r[CTX_NAME][MAXW] : 0;
+		n = ctx_exact(c, model, cls, w, rf, CTX_NAME);
+		v += n ? n[MAXW] : 0;
 	}
 	return v;
 }
@@ -426,25 +501,26 @@ static uint64_t predict(const struct slice_coder *c, uint16_t model, uint16_t cl
  */
 static void hist_put(struct slice_coder *c, uint16_t model, const uint64_t *w, struct refs *rf)
 {
+	static const uint8_t keyed[] = { CTX_CLASS, CTX_CS, CTX_STREAM, CTX_PARENT, CTX_NAME,
+					 CTX_TYPE };
 	const struct model *m = &models[model];
 	uint16_t cls = word_cls(m, w);
-	uint64_t stream = w[m->stream_word], s = c->n + 1;
+	uint64_t s = c->n + 1;
 	size_t i = (size_t)(c->n % HIST);
-	const uint64_t *parent;
+	const uint64_t *parent = m->step_word ? ctx_exact(c, model, cls, w, rf, CTX_PARENT) : NULL;
 
 	memcpy(c->hist[i], w, m->nwords * sizeof(*w));
-	parent = m->step_word ? ctx_find(c, model, cls, w, rf, CTX_PARENT) : NULL;
-	parent = parent == rf->r[CTX_PARENT] ? parent : NULL; /* not a fallback */
 	c->hist[i][MAXW] = parent ? w[m->step_word] - parent[m->step_word] : 0;
 	c->hist_model[i] = (uint8_t)model;
-	c->class_slot[key_class(model, cls)] = s;
-	c->cs_slot[key_cs(model, cls, stream)] = s;
-	c->stream_slot[key_stream(model, stream)] = s;
-	if (m->parent_word)
-		c->parent_slot[key_parent(model, stream, w[m->parent_word] & m->parent_mask)] = s;
-	if (m->name_hi)
-		c->name_slot[key_name(m, model, cls, w)] = s;
-	c->type_slot[model] = s;
+	for (uint32_t k = 0; k < sizeof(keyed); k++) {
+		int ctx = keyed[k];
+		uint32_t slot;
+
+		if (rf->done & (1u << ctx))
+			ctx_table(c, ctx)[rf->slot[ctx]] = s;
+		else if (ctx_slot(m, model, cls, w, ctx, &slot))
+			ctx_table(c, ctx)[slot] = s;
+	}
 	c->n++;
 }
 
@@ -461,6 +537,7 @@ static void coder_clear_block(struct slice_coder *c)
 void slice_coder_reset(struct slice_coder *c)
 {
 	c->n = 0;
+	c->plain = false;
 	c->slope = 0;
 	memset(c->class_slot, 0, sizeof(c->class_slot));
 	memset(c->cs_slot, 0, sizeof(c->cs_slot));
@@ -555,9 +632,19 @@ static void note_linear(struct slice_coder *c, const struct model *m, uint16_t c
 	}
 }
 
+void slice_coder_drop(struct slice_coder *c)
+{
+	coder_clear_block(c);
+}
+
+void slice_coder_plain(struct slice_coder *c, bool plain)
+{
+	c->plain = plain;
+}
+
 int slice_coder_note(struct slice_coder *c, const struct npuprof_rec_hdr *rec)
 {
-	uint16_t model = model_of(rec->type, rec->size);
+	uint16_t model = c->plain ? SLICE_MODEL_NONE : model_of(rec->type, rec->size);
 	const struct model *m = &models[model];
 	struct slice_mblock_group g = { .size = rec->size, .type = rec->type, .model = model };
 	int idx;
@@ -613,10 +700,11 @@ static void encode_modelled(struct slice_coder *c, uint16_t model, const uint8_t
 {
 	const struct model *m = &models[model];
 	uint64_t w[MAXW];
-	struct refs rf = { .done = 0 };
+	struct refs rf;
 	uint16_t cls;
 	const struct pred *p;
 
+	rf.done = rf.resolved = 0;
 	memcpy(w, rec, m->nwords * sizeof(w[0]));
 	cls = word_cls(m, w);
 	p = model_row(m, cls);
@@ -851,8 +939,9 @@ static void decode_modelled(struct slice_coder *c, uint16_t model, uint16_t cls,
 	const struct model *m = &models[model];
 	const struct pred *p = model_row(m, cls);
 	uint64_t w[MAXW];
-	struct refs rf = { .done = 0 };
+	struct refs rf;
 
+	rf.done = rf.resolved = 0;
 	for (uint32_t k = 0; k < m->nwords; k++) {
 		uint32_t j = m->order[k];
 

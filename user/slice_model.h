@@ -130,6 +130,22 @@ void slice_coder_free(struct slice_coder *c);
 void slice_coder_reset(struct slice_coder *c);
 
 /**
+ * slice_coder_drop() - forget the records noted for the open block (the
+ * caller encoded them otherwise, e.g. as a version-1 block); the history
+ * is kept.
+ */
+void slice_coder_drop(struct slice_coder *c);
+
+/**
+ * slice_coder_plain() - note the next records without their model (@plain)
+ * or with it: plain records are deltas against the previous record of
+ * their group in the block, as in version-1 blocks, at a fraction of the
+ * modelled records' CPU cost (the drain's choice at high rates, see
+ * slice_writer.c).  A reset turns it off.
+ */
+void slice_coder_plain(struct slice_coder *c, bool plain);
+
+/**
  * slice_coder_note() - note one more record for the encoder's open block
  *
  * Return: 0; -E2BIG when the record would need a group more than a block

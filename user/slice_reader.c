@@ -3,8 +3,10 @@
  * Reader of slice series (format in user/include/npuprof/slice.h): opens
  * <dir>/<series>.slice_0, _1, ... until one is missing, decompresses the
  * concatenated zstd frames of each with one streaming context, and hands
- * out whole records.  A frame holds either records as they are (version 1)
- * or one block (version 2, slice_block.h), decoded back into records here.
+ * out whole records.  A frame holds either records as they are (version 1),
+ * one block (version 2, slice_block.h) or one modelled block (version 3,
+ * slice_model.h, decoded with the history of the slice's frames before
+ * it), decoded back into records here.
  *
  * Records are delivered a frame at a time, once the frame decoded in full
  * and its checksum matched: a frame cut short by a crash or a partial copy

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Writer of one slice series: records -> a block buffer -> block encoding
- * (slice_block.c) -> one zstd frame per block -> IORING_OP_WRITE at the
- * slice file's offset.
+ * (slice_model.c, with the history of the slice's earlier blocks) -> one
+ * zstd frame per block -> IORING_OP_WRITE at the slice file's offset.
  *
  * Design:
  *  - Records are copied into a block buffer (block_bytes, 1 MiB by
@@ -18,7 +18,7 @@
  *    series' FIFO.  Only the head of the FIFO is in flight: writes of a
  *    series land in order, a file's written size is always a prefix of it,
  *    and the first error stops the rest of the queue (later frames would
- *    leave a hole).  Series are few and flushes are 200 ms apart, so one
+ *    leave a hole).  Series are few and flushes are 0.2-1 s apart, so one
  *    write in flight per series costs nothing.
  *  - A buffer lives until its CQE arrived; a short write is resubmitted for
  *    the rest at the advanced offset.
@@ -108,6 +108,8 @@ struct slice_writer {
 	uint32_t raw_nr;
 	struct slice_coder *coder; /* the slice's block encoder (slice_model.h) */
 	uint8_t *blk;	     /* the open block, encoded */
+	uint32_t *scratch;   /* version-1 blocks' codec's, one per record */
+	bool plain;	     /* the open block: version 1 (see writer_end_block()) */
 	uint8_t *out; /* finished frames not yet queued for writing */
 	size_t out_len;
 	size_t out_cap;
@@ -211,6 +213,7 @@ static int writer_open_file(struct slice_writer *w)
 	w->st.slices++;
 	w->cur = f;
 	slice_coder_reset(w->coder); /* a slice decodes on its own */
+	w->plain = false;
 	return 0;
 }
 
@@ -251,9 +254,10 @@ static bool writer_pending(const struct slice_writer *w)
 
 /*
  * End the open block: encode it and compress it as one whole zstd frame
- * onto w->out.  Return: 0; -ENOMEM (zstd fails only on allocation here).
+ * onto w->out.  @full: it ended because it was full (not a flush).
+ * Return: 0; -ENOMEM (zstd fails only on allocation here).
  */
-static int writer_end_block(struct slice_writer *w)
+static int writer_end_block(struct slice_writer *w, bool full)
 {
 	ZSTD_inBuffer in = { w->blk, 0, 0 };
 	long n;
@@ -261,7 +265,12 @@ static int writer_end_block(struct slice_writer *w)
 
 	if (!w->raw_nr)
 		return 0;
-	n = slice_mblock_encode(w->coder, w->raw, w->raw_len, w->blk);
+	if (w->plain) {
+		n = slice_block_encode(w->raw, w->raw_len, w->raw_nr, w->scratch, w->blk);
+		slice_coder_drop(w->coder);
+	} else {
+		n = slice_mblock_encode(w->coder, w->raw, w->raw_len, w->blk);
+	}
 	if (n < 0)
 		return (int)n; /* cannot happen: append keeps the block valid */
 	in.size = (size_t)n;
@@ -279,6 +288,16 @@ static int writer_end_block(struct slice_writer *w)
 	w->st.raw_bytes += w->raw_len;
 	w->raw_len = 0;
 	w->raw_nr = 0;
+	/*
+	 * Model the next block's records only while blocks end before they
+	 * fill: the model costs about as much CPU per record as the rest of
+	 * the drain, so it is spent while records come at less than a block
+	 * per frame_ms (1 MiB/s by default: a few ms of CPU a second); a
+	 * faster series writes version-1 blocks (frame version 2, as before
+	 * the model), which the reader takes in any mix.
+	 */
+	w->plain = full;
+	slice_coder_plain(w->coder, full);
 	return 0;
 }
 
@@ -290,11 +309,11 @@ static int writer_stage(struct slice_writer *w, const struct npuprof_rec_hdr *re
 	int err = 0;
 
 	if (w->raw_nr && w->raw_len + rec->size > w->raw_limit)
-		err = writer_end_block(w);
+		err = writer_end_block(w, true);
 	if (!err)
 		err = slice_coder_note(w->coder, rec);
 	if (err == -E2BIG) {
-		err = writer_end_block(w);
+		err = writer_end_block(w, true);
 		if (!err)
 			err = slice_coder_note(w->coder, rec);
 	}
@@ -358,8 +377,9 @@ static int writer_alloc(struct slice_writer *w)
 	w->cctx = ZSTD_createCCtx();
 	w->raw = malloc(cap);
 	w->blk = malloc(slice_mblock_bound(cap, max_nr));
+	w->scratch = malloc(max_nr * sizeof(*w->scratch));
 	w->coder = slice_coder_new(cap, max_nr);
-	return w->cctx && w->raw && w->blk && w->coder ? 0 : -ENOMEM;
+	return w->cctx && w->raw && w->blk && w->scratch && w->coder ? 0 : -ENOMEM;
 }
 
 /* Everything writer_alloc() and open made, but the queue. */
@@ -369,6 +389,7 @@ static void writer_free(struct slice_writer *w)
 	close(w->dir_fd);
 	free(w->raw);
 	free(w->blk);
+	free(w->scratch);
 	slice_coder_free(w->coder);
 	free(w->open.r);
 	free(w->out);
@@ -465,7 +486,7 @@ int slice_writer_flush(struct slice_writer *w)
 	}
 	if (!writer_pending(w))
 		return 0;
-	err = writer_end_block(w);
+	err = writer_end_block(w, false);
 	if (err)
 		return writer_abort_frame(w, err);
 	err = writer_queue_frame(w);

@@ -2,7 +2,8 @@
 /*
  * Writer of one slice series (<dir>/<series>.slice_<n>, format in
  * user/include/npuprof/slice.h), private to the drain.  Records collect in
- * blocks, each encoded (slice_block.h) and compressed as one zstd frame; a
+ * blocks, each encoded (slice_model.h: version-3 frames) and compressed as
+ * one zstd frame; a
  * flush ends the open block and queues the frames as an IORING_OP_WRITE on an io_uring the caller owns and reaps.  The caller
  * passes every CQE to slice_writer_handle_cqe(), which recognises the
  * writes by bit 0 of user_data (SLICE_UDATA_WRITE): other users of the ring

@@ -8,7 +8,8 @@
  * adversarial values (timestamps at 0 and UINT64_MAX, going backwards,
  * all equal; device times that overflow the linear prediction; classes
  * beyond the model's rows; all-ones and all-zero records), blocks of one
- * record and blocks cut at random points.  A reset encoder and decoder
+ * record and blocks cut at random points, plain blocks (no model) between
+ * modelled ones.  A reset encoder and decoder
  * start the next slice alike.  A record needing a 256th group is -E2BIG;
  * a block naming a newer version, flags or an unknown model is -EPROTO;
  * bad group counts, sizes, models, order bytes, present bitmaps or lengths
@@ -207,6 +208,25 @@ static void test_random(void)
 	}
 }
 
+/* Plain and modelled blocks in turn: the history skips the plain ones alike. */
+static void test_plain(void)
+{
+	struct taskgen g[2];
+
+	taskgen_init(&g[0], 5, 0, 0);
+	taskgen_init(&g[1], 6, 1, 0);
+	slice_coder_reset(enc);
+	slice_coder_reset(dec);
+	for (int b = 0; b < 6; b++) {
+		const struct slice_mblock_group *gr = (const void *)(blk + sizeof(struct slice_mblock_hdr));
+
+		slice_coder_plain(enc, b % 3 == 1);
+		round_trip(fill_tasks(30000, g));
+		CHECK_EQ(gr[0].model, b % 3 == 1 ? SLICE_MODEL_NONE : SLICE_MODEL_TASK);
+	}
+	slice_coder_plain(enc, false);
+}
+
 /* Constant and reversing timestamps, a device time far off the line. */
 static void test_time_edges(void)
 {
@@ -318,6 +338,7 @@ int main(void)
 		CHECK_SKIP("out of memory");
 	test_realistic();
 	test_random();
+	test_plain();
 	test_time_edges();
 	test_groups_full();
 	test_check();
