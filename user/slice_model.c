@@ -644,10 +644,16 @@ void slice_coder_plain(struct slice_coder *c, bool plain)
 
 int slice_coder_note(struct slice_coder *c, const struct npuprof_rec_hdr *rec)
 {
-	uint16_t model = c->plain ? SLICE_MODEL_NONE : model_of(rec->type, rec->size);
-	const struct model *m = &models[model];
-	struct slice_mblock_group g = { .size = rec->size, .type = rec->type, .model = model };
+	struct npuprof_rec_hdr h;
+	uint16_t model;
+	const struct model *m;
+	struct slice_mblock_group g;
 	int idx;
+
+	memcpy(&h, rec, sizeof(h)); /* records need not be aligned */
+	model = c->plain ? SLICE_MODEL_NONE : model_of(h.type, h.size);
+	m = &models[model];
+	g = (struct slice_mblock_group){ .size = h.size, .type = h.type, .model = model };
 
 	if (model)
 		memcpy(&g.cls, (const uint8_t *)rec + m->cls_off, sizeof(g.cls));
@@ -655,11 +661,11 @@ int slice_coder_note(struct slice_coder *c, const struct npuprof_rec_hdr *rec)
 				     (uint64_t)model << 48, &g);
 	if (idx < 0)
 		return idx;
-	if (coder_reserve(c, c->raw + rec->size, c->nr + 1))
+	if (coder_reserve(c, c->raw + h.size, c->nr + 1))
 		return -ENOMEM;
 	c->seq[c->nr++] = (uint8_t)idx;
 	c->g[idx].count++;
-	c->raw += rec->size;
+	c->raw += h.size;
 	if (model)
 		note_linear(c, m, g.cls, (const uint8_t *)rec);
 	return 0;

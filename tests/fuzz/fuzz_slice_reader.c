@@ -176,7 +176,11 @@ static void write_modelled(const char *path, const uint8_t *data, size_t len,
 	ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
 	while (pos < len) {
 		const struct npuprof_rec_hdr *h = (const void *)(data + pos);
-		int err = nr && pos + h->size - start > chunk ? -E2BIG : slice_coder_note(c, h);
+		uint16_t size;
+		int err;
+
+		memcpy(&size, data + pos + offsetof(struct npuprof_rec_hdr, size), sizeof(size));
+		err = nr && pos + size - start > chunk ? -E2BIG : slice_coder_note(c, h);
 
 		if (err == -E2BIG) { /* the frame is full: the record starts the next */
 			put_mframe(c, cc, data + start, pos - start, nr, &f);
@@ -185,7 +189,7 @@ static void write_modelled(const char *path, const uint8_t *data, size_t len,
 			continue;
 		}
 		FUZZ_ASSERT(err == 0);
-		pos += h->size;
+		pos += size;
 		nr++;
 	}
 	if (nr)

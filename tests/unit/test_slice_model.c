@@ -9,7 +9,7 @@
  * all equal; device times that overflow the linear prediction; classes
  * beyond the model's rows; all-ones and all-zero records), blocks of one
  * record and blocks cut at random points, plain blocks (no model) between
- * modelled ones.  A reset encoder and decoder
+ * modelled ones, records at an odd address.  A reset encoder and decoder
  * start the next slice alike.  A record needing a 256th group is -E2BIG;
  * a block naming a newer version, flags or an unknown model is -EPROTO;
  * bad group counts, sizes, models, order bytes, present bitmaps or lengths
@@ -198,6 +198,19 @@ static void test_realistic(void)
 	round_trip(len);
 }
 
+/* Records at an address that is not 8-aligned (a caller's byte buffer). */
+static void test_unaligned(void)
+{
+	static uint8_t odd[200000 + 1];
+	size_t len;
+
+	slice_coder_reset(enc);
+	slice_coder_reset(dec);
+	len = fill_random(200000);
+	memcpy(odd + 1, src, len);
+	round_trip_at(odd + 1, len);
+}
+
 static void test_random(void)
 {
 	for (int slice = 0; slice < 4; slice++) {
@@ -339,6 +352,7 @@ int main(void)
 	test_realistic();
 	test_random();
 	test_plain();
+	test_unaligned();
 	test_time_edges();
 	test_groups_full();
 	test_check();
