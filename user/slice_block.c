@@ -299,17 +299,27 @@ uint8_t slice_planes_put(const uint64_t *col, size_t stride, uint32_t count, uin
 	return planes_squeeze(planes, count, nz);
 }
 
-size_t slice_planes_get(uint64_t *col, size_t stride, uint32_t count, uint8_t present,
-			const uint8_t *planes)
+/* Where each of 8 planes of @count bytes is (NULL: all zero, not stored),
+ * from @present.  Return: the plane bytes stored at @planes. */
+static size_t planes_locate(const uint8_t *planes, uint32_t count, uint8_t present,
+			    const uint8_t *pl[8])
 {
-	const uint8_t *pl[8];
 	size_t off = 0;
-	uint32_t k = 0;
 
 	for (int b = 0; b < 8; b++) {
 		pl[b] = present & (1u << b) ? planes + off : NULL;
 		off += present & (1u << b) ? count : 0;
 	}
+	return off;
+}
+
+size_t slice_planes_get(uint64_t *col, size_t stride, uint32_t count, uint8_t present,
+			const uint8_t *planes)
+{
+	const uint8_t *pl[8];
+	size_t off = planes_locate(planes, count, present, pl);
+	uint32_t k = 0;
+
 	for (; k + 8 <= count; k += 8) {
 		uint64_t in[8], d[8];
 
@@ -367,17 +377,26 @@ static uint64_t present_bytes(const uint8_t *present, const struct slice_block_l
 	return bytes;
 }
 
+bool slice_seq_check(const uint8_t *seq, uint32_t nr, const uint32_t *count, uint32_t n)
+{
+	uint32_t seen[256] = { 0 };
+
+	for (uint32_t i = 0; i < nr; i++) {
+		if (seq[i] >= n || seen[seq[i]]++ == count[seq[i]])
+			return false;
+	}
+	return true;
+}
+
 /* The order indexes of a block: each in range, as many of each as its count. */
 static bool check_seq(const uint8_t *seq, uint32_t nr, const struct slice_block_layout *l,
 		      uint32_t n)
 {
-	uint32_t seen[SLICE_BLOCK_MAX_LAYOUTS] = { 0 };
+	uint32_t count[SLICE_BLOCK_MAX_LAYOUTS];
 
-	for (uint32_t i = 0; i < nr; i++) {
-		if (seq[i] >= n || seen[seq[i]]++ == l[seq[i]].count)
-			return false;
-	}
-	return true;
+	for (uint32_t i = 0; i < n; i++)
+		count[i] = l[i].count;
+	return slice_seq_check(seq, nr, count, n);
 }
 
 long slice_block_check(const uint8_t *p, size_t len, uint32_t *nr_records)
@@ -443,13 +462,9 @@ static size_t decode_word(uint8_t *dst, const uint32_t *recs, uint32_t count, ui
 			  uint8_t present, const uint8_t *planes, bool lane16)
 {
 	const uint8_t *pl[8];
-	size_t off = 0;
+	size_t off = planes_locate(planes, count, present, pl);
 	uint32_t k = 0;
 
-	for (int b = 0; b < 8; b++) {
-		pl[b] = present & (1u << b) ? planes + off : NULL;
-		off += present & (1u << b) ? count : 0;
-	}
 	for (; k + 8 <= count; k += 8)
 		decode_tile(dst, recs, k, j, pl, lane16);
 	for (; k < count; k++) {

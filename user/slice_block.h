@@ -129,6 +129,12 @@ uint8_t slice_planes_put(const uint64_t *col, size_t stride, uint32_t count, uin
 size_t slice_planes_get(uint64_t *col, size_t stride, uint32_t count, uint8_t present,
 			const uint8_t *planes);
 
+/**
+ * slice_seq_check() - the order bytes of a block (untrusted): each of the
+ * @nr is below @n (at most 256) and names group i exactly @count[i] times.
+ */
+bool slice_seq_check(const uint8_t *seq, uint32_t nr, const uint32_t *count, uint32_t n);
+
 /** slice_block_is() - true when @len bytes at @p begin with a block's magic. */
 bool slice_block_is(const uint8_t *p, size_t len);
 

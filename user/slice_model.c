@@ -881,13 +881,11 @@ static long check_groups(const struct slice_mblock_group *g, uint32_t n, uint32_
 static bool check_seq(const uint8_t *seq, uint32_t nr, const struct slice_mblock_group *g,
 		      uint32_t n)
 {
-	uint32_t seen[SLICE_MBLOCK_MAX_GROUPS] = { 0 };
+	uint32_t count[SLICE_MBLOCK_MAX_GROUPS];
 
-	for (uint32_t i = 0; i < nr; i++) {
-		if (seq[i] >= n || seen[seq[i]]++ == g[seq[i]].count)
-			return false;
-	}
-	return true;
+	for (uint32_t i = 0; i < n; i++)
+		count[i] = g[i].count;
+	return slice_seq_check(seq, nr, count, n);
 }
 
 /* Bytes of planes the present bitmaps at @present say follow them. */

@@ -121,13 +121,12 @@ static size_t zstd_framing(const uint8_t *p, size_t len)
 }
 
 /* Bytes of a block's headers: what is not planes. */
-static size_t block_head(const uint8_t *blk, size_t len, long raw)
+static size_t block_head(const uint8_t *blk, size_t len)
 {
 	struct slice_block_hdr h;
 	size_t planes = 0;
 
 	memcpy(&h, blk, sizeof(h));
-	(void)raw;
 	if (h.version >= SLICE_MBLOCK_VERSION) {
 		const struct slice_mblock_group *g = (const void *)(blk + sizeof(struct slice_mblock_hdr));
 		const uint8_t *present = blk + sizeof(struct slice_mblock_hdr) + h.nr_layouts * sizeof(*g) +
@@ -209,7 +208,7 @@ static void load_slice(struct series *s, const char *path)
 			die("a frame that does not decode as a block", path);
 		fr->disk = c;
 		fr->framing = zstd_framing(b + pos, c);
-		fr->blk_head = block_head(blk, n, (long)fr->raw_len);
+		fr->blk_head = block_head(blk, n);
 		free(blk);
 		s->n++;
 		pos += c;
