@@ -2,7 +2,7 @@
 /*
  * Where the bytes of a slice series go (bench P5's breakdown).
  *
- *   slice_bytes [--level N] SLICE...
+ *   slice_bytes [--level N] [--frame-ms MS] SLICE...
  *
  * SLICE...: the files of one series in order (e.g. npuprof.task.0.slice_0
  * _1 ...).  Prints, as "key value" lines a script can read:
@@ -20,6 +20,10 @@
  *    costs after the transforms.  "v2"/"v3" total lines give the
  *    re-encoded sizes; the fields add up to about them (what is left is
  *    block headers and zstd's own framing).
+ * With --frame-ms, the re-encoding cuts frames anew as a drain that closes
+ * a frame every MS ms would have (a frame ends before the first record
+ * MS ms or more after its own first one, host time), to compare frame
+ * policies on the same records; the on-disk figures stay the file's.
  * Frames are decoded like the reader does; a frame it cannot decode ends
  * the input with a message.
  */
@@ -235,6 +239,48 @@ static void frame_span(const struct frame *fr, uint64_t *first, uint64_t *last)
 	}
 }
 
+/* Host ns of the record at @p. */
+static uint64_t rec_ts(const uint8_t *p)
+{
+	const struct npuprof_rec_hdr *h = (const void *)p;
+
+	return h->ts;
+}
+
+/* @s's records cut into frames of @ms ms of host time each (see the top). */
+static struct series reframe(const struct series *s, unsigned int ms)
+{
+	struct series out = { .cap = 16 };
+	uint64_t first = 0;
+	struct frame *fr = NULL;
+
+	out.f = calloc(out.cap, sizeof(*out.f));
+	for (size_t i = 0; i < s->n; i++) {
+		for (size_t off = 0; off < s->f[i].raw_len;) {
+			const uint8_t *rec = s->f[i].raw + off;
+			uint16_t size = ((const struct npuprof_rec_hdr *)rec)->size;
+
+			if (!fr || (int64_t)(rec_ts(rec) - first) >= (int64_t)ms * 1000000) {
+				if (out.n == out.cap) {
+					out.cap *= 2;
+					out.f = realloc(out.f, out.cap * sizeof(*out.f));
+				}
+				fr = &out.f[out.n++];
+				*fr = (struct frame){ .raw = malloc(s->f[i].raw_len + 1) };
+				first = rec_ts(rec);
+			}
+			fr->raw = realloc(fr->raw, fr->raw_len + size);
+			if (!out.f || !fr->raw)
+				die("out of memory", "--frame-ms");
+			memcpy(fr->raw + fr->raw_len, rec, size);
+			fr->raw_len += size;
+			fr->nr++;
+			off += size;
+		}
+	}
+	return out;
+}
+
 static void report_disk(const struct series *s)
 {
 	size_t disk = 0, framing = 0, head = 0, records = 0;
@@ -403,13 +449,18 @@ int main(int argc, char **argv)
 {
 	struct series s = { .dec = slice_coder_new(0, 0) };
 	int level = 1, i = 1;
+	unsigned int frame_ms = 0;
 
-	if (argc > 2 && !strcmp(argv[1], "--level")) {
-		level = atoi(argv[2]);
-		i = 3;
+	for (; i + 1 < argc && !strncmp(argv[i], "--", 2); i += 2) {
+		if (!strcmp(argv[i], "--level"))
+			level = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--frame-ms"))
+			frame_ms = (unsigned int)atoi(argv[i + 1]);
+		else
+			break;
 	}
 	if (i >= argc || !s.dec) {
-		fprintf(stderr, "usage: slice_bytes [--level N] SLICE...\n");
+		fprintf(stderr, "usage: slice_bytes [--level N] [--frame-ms MS] SLICE...\n");
 		return 2;
 	}
 	for (; i < argc; i++)
@@ -417,6 +468,10 @@ int main(int argc, char **argv)
 	if (!s.n)
 		die("no frames", argv[argc - 1]);
 	report_disk(&s);
+	if (frame_ms) {
+		s = reframe(&s, frame_ms);
+		printf("reframed_frames %zu\n", s.n);
+	}
 	report_fields(&s, level);
 	return 0;
 }
