@@ -59,6 +59,15 @@ static long block_trip(const uint8_t *p, size_t len, uint32_t nr)
 	return n;
 }
 
+/* hdr.size of the record at @p, which need not be aligned. */
+static uint16_t load_size(const uint8_t *p)
+{
+	uint16_t size;
+
+	memcpy(&size, p + offsetof(struct npuprof_rec_hdr, size), sizeof(size));
+	return size;
+}
+
 /*
  * Encode @len bytes of records at @p as one block, or as several where a
  * record needs a group more than a block holds (as the writer does).
@@ -80,7 +89,7 @@ static long round_trip_at(const uint8_t *p, size_t len)
 			err = slice_coder_note(enc, h);
 		}
 		CHECK_EQ(err, 0);
-		off += h->size;
+		off += load_size(p + off);
 		nr++;
 	}
 	return block_trip(p + start, len - start, nr);
