@@ -67,18 +67,16 @@ static inline void tr8x8(const uint64_t in[8], uint64_t out[8])
 #endif
 }
 
-#define LANE_HI 0x8000800080008000ULL
-
 /* @a - @b in each 16-bit lane on its own: no borrow crosses a field. */
 static inline uint64_t sub16(uint64_t a, uint64_t b)
 {
-	return ((a | LANE_HI) - (b & ~LANE_HI)) ^ ((a ^ ~b) & LANE_HI);
+	return slice_lane_sub(a, b, SLICE_LANE16_HI);
 }
 
 /* @a + @b in each 16-bit lane on its own: undoes sub16(). */
 static inline uint64_t add16(uint64_t a, uint64_t b)
 {
-	return ((a & ~LANE_HI) + (b & ~LANE_HI)) ^ ((a ^ b) & LANE_HI);
+	return slice_lane_add(a, b, SLICE_LANE16_HI);
 }
 
 static inline uint64_t load64(const uint8_t *p)
@@ -148,6 +146,26 @@ static int encode_scan(const uint8_t *src, size_t raw_bytes, uint32_t nr, struct
 }
 
 /*
+ * Squeeze the all-zero planes out of the 8 planes at @planes (@nz[b]: the
+ * OR of plane b's bytes).  Return: the present bitmap (bit b: plane b kept).
+ */
+static uint8_t planes_squeeze(uint8_t *planes, uint32_t count, const uint64_t nz[8])
+{
+	uint32_t kept = 0;
+	uint8_t present = 0;
+
+	for (uint32_t b = 0; b < 8; b++) {
+		if (!nz[b])
+			continue;
+		present |= (uint8_t)(1u << b);
+		if (kept != b)
+			memmove(planes + (size_t)kept * count, planes + (size_t)b * count, count);
+		kept++;
+	}
+	return present;
+}
+
+/*
  * Planes of word @j for records @k..@k+7 of a layout (@recs: offsets in
  * @src), at @planes (count bytes apart); ORs each plane's bytes into @nz.
  */
@@ -177,8 +195,7 @@ static uint8_t encode_word(const uint8_t *src, const uint32_t *recs, uint32_t co
 			   uint8_t *planes)
 {
 	uint64_t nz[8] = { 0 };
-	uint32_t k = 0, kept = 0;
-	uint8_t present = 0;
+	uint32_t k = 0;
 
 	for (; k + 8 <= count; k += 8)
 		encode_tile(src, recs, k, j, planes, count, nz);
@@ -191,15 +208,7 @@ static uint8_t encode_word(const uint8_t *src, const uint32_t *recs, uint32_t co
 			nz[b] |= (uint8_t)(d >> (8 * b));
 		}
 	}
-	for (uint32_t b = 0; b < 8; b++) {
-		if (!nz[b])
-			continue;
-		present |= (uint8_t)(1u << b);
-		if (kept != b)
-			memmove(planes + (size_t)kept * count, planes + (size_t)b * count, count);
-		kept++;
-	}
-	return present;
+	return planes_squeeze(planes, count, nz);
 }
 
 /* A layout's present planes at @planes, its bitmap at @present.  Return: plane bytes. */
@@ -263,6 +272,73 @@ long slice_block_encode(const uint8_t *src, size_t raw_bytes, uint32_t nr, uint3
 	return (long)head;
 }
 
+uint8_t slice_planes_put(const uint64_t *col, size_t stride, uint32_t count, uint8_t *planes)
+{
+	uint64_t nz[8] = { 0 };
+	uint32_t k = 0;
+
+	for (; k + 8 <= count; k += 8) {
+		uint64_t in[8], out[8];
+
+		for (int r = 0; r < 8; r++)
+			in[r] = col[(size_t)(k + r) * stride];
+		tr8x8(in, out);
+		for (int b = 0; b < 8; b++) {
+			store64(planes + (size_t)b * count + k, out[b]);
+			nz[b] |= out[b];
+		}
+	}
+	for (; k < count; k++) {
+		uint64_t d = col[(size_t)k * stride];
+
+		for (int b = 0; b < 8; b++) {
+			planes[(size_t)b * count + k] = (uint8_t)(d >> (8 * b));
+			nz[b] |= (uint8_t)(d >> (8 * b));
+		}
+	}
+	return planes_squeeze(planes, count, nz);
+}
+
+/* Where each of 8 planes of @count bytes is (NULL: all zero, not stored),
+ * from @present.  Return: the plane bytes stored at @planes. */
+static size_t planes_locate(const uint8_t *planes, uint32_t count, uint8_t present,
+			    const uint8_t *pl[8])
+{
+	size_t off = 0;
+
+	for (int b = 0; b < 8; b++) {
+		pl[b] = present & (1u << b) ? planes + off : NULL;
+		off += present & (1u << b) ? count : 0;
+	}
+	return off;
+}
+
+size_t slice_planes_get(uint64_t *col, size_t stride, uint32_t count, uint8_t present,
+			const uint8_t *planes)
+{
+	const uint8_t *pl[8];
+	size_t off = planes_locate(planes, count, present, pl);
+	uint32_t k = 0;
+
+	for (; k + 8 <= count; k += 8) {
+		uint64_t in[8], d[8];
+
+		for (int b = 0; b < 8; b++)
+			in[b] = pl[b] ? load64(pl[b] + k) : 0;
+		tr8x8(in, d);
+		for (int r = 0; r < 8; r++)
+			col[(size_t)(k + r) * stride] = d[r];
+	}
+	for (; k < count; k++) {
+		uint64_t d = 0;
+
+		for (int b = 0; b < 8; b++)
+			d |= pl[b] ? (uint64_t)pl[b][k] << (8 * b) : 0;
+		col[(size_t)k * stride] = d;
+	}
+	return off;
+}
+
 bool slice_block_is(const uint8_t *p, size_t len)
 {
 	uint32_t magic;
@@ -301,17 +377,26 @@ static uint64_t present_bytes(const uint8_t *present, const struct slice_block_l
 	return bytes;
 }
 
+bool slice_seq_check(const uint8_t *seq, uint32_t nr, const uint32_t *count, uint32_t n)
+{
+	uint32_t seen[256] = { 0 };
+
+	for (uint32_t i = 0; i < nr; i++) {
+		if (seq[i] >= n || seen[seq[i]]++ == count[seq[i]])
+			return false;
+	}
+	return true;
+}
+
 /* The order indexes of a block: each in range, as many of each as its count. */
 static bool check_seq(const uint8_t *seq, uint32_t nr, const struct slice_block_layout *l,
 		      uint32_t n)
 {
-	uint32_t seen[SLICE_BLOCK_MAX_LAYOUTS] = { 0 };
+	uint32_t count[SLICE_BLOCK_MAX_LAYOUTS];
 
-	for (uint32_t i = 0; i < nr; i++) {
-		if (seq[i] >= n || seen[seq[i]]++ == l[seq[i]].count)
-			return false;
-	}
-	return true;
+	for (uint32_t i = 0; i < n; i++)
+		count[i] = l[i].count;
+	return slice_seq_check(seq, nr, count, n);
 }
 
 long slice_block_check(const uint8_t *p, size_t len, uint32_t *nr_records)
@@ -377,13 +462,9 @@ static size_t decode_word(uint8_t *dst, const uint32_t *recs, uint32_t count, ui
 			  uint8_t present, const uint8_t *planes, bool lane16)
 {
 	const uint8_t *pl[8];
-	size_t off = 0;
+	size_t off = planes_locate(planes, count, present, pl);
 	uint32_t k = 0;
 
-	for (int b = 0; b < 8; b++) {
-		pl[b] = present & (1u << b) ? planes + off : NULL;
-		off += present & (1u << b) ? count : 0;
-	}
 	for (; k + 8 <= count; k += 8)
 		decode_tile(dst, recs, k, j, pl, lane16);
 	for (; k < count; k++) {

@@ -71,6 +71,23 @@ struct slice_block_layout {
 	uint32_t count;
 };
 
+/* High bit of each 16-bit or 32-bit lane: deltas taken lane by lane. */
+#define SLICE_LANE16_HI 0x8000800080008000ULL
+#define SLICE_LANE32_HI 0x8000000080000000ULL
+
+/* @a - @b in each lane (@hi: the lanes' high bits) on its own: no borrow
+ * crosses a field. */
+static inline uint64_t slice_lane_sub(uint64_t a, uint64_t b, uint64_t hi)
+{
+	return ((a | hi) - (b & ~hi)) ^ ((a ^ ~b) & hi);
+}
+
+/* @a + @b in each lane on its own: undoes slice_lane_sub(). */
+static inline uint64_t slice_lane_add(uint64_t a, uint64_t b, uint64_t hi)
+{
+	return ((a & ~hi) + (b & ~hi)) ^ ((a ^ b) & hi);
+}
+
 /** slice_block_bound() - largest block for @nr records of @raw_bytes. */
 static inline size_t slice_block_bound(size_t raw_bytes, uint32_t nr)
 {
@@ -92,6 +109,31 @@ static inline size_t slice_block_bound(size_t raw_bytes, uint32_t nr)
  */
 long slice_block_encode(const uint8_t *src, size_t raw_bytes, uint32_t nr, uint32_t *scratch,
 			uint8_t *dst);
+
+/**
+ * slice_planes_put() - the byte planes of one column of 64-bit values
+ * (the modelled blocks' layout, slice_model.h)
+ * @col:    @count values, @stride values apart
+ * @planes: room for 8 * @count bytes
+ *
+ * Return: which planes were kept (bit b: plane b, byte b of every value);
+ * the kept ones are at @planes in order, @count bytes each, the all-zero
+ * ones left out.
+ */
+uint8_t slice_planes_put(const uint64_t *col, size_t stride, uint32_t count, uint8_t *planes);
+
+/**
+ * slice_planes_get() - undo slice_planes_put(): the column from the planes
+ * @present says are at @planes.  Return: the plane bytes it read.
+ */
+size_t slice_planes_get(uint64_t *col, size_t stride, uint32_t count, uint8_t present,
+			const uint8_t *planes);
+
+/**
+ * slice_seq_check() - the order bytes of a block (untrusted): each of the
+ * @nr is below @n (at most 256) and names group i exactly @count[i] times.
+ */
+bool slice_seq_check(const uint8_t *seq, uint32_t nr, const uint32_t *count, uint32_t n);
 
 /** slice_block_is() - true when @len bytes at @p begin with a block's magic. */
 bool slice_block_is(const uint8_t *p, size_t len);

@@ -3,8 +3,10 @@
  * Reader of slice series (format in user/include/npuprof/slice.h): opens
  * <dir>/<series>.slice_0, _1, ... until one is missing, decompresses the
  * concatenated zstd frames of each with one streaming context, and hands
- * out whole records.  A frame holds either records as they are (version 1)
- * or one block (version 2, slice_block.h), decoded back into records here.
+ * out whole records.  A frame holds either records as they are (version 1),
+ * one block (version 2, slice_block.h) or one modelled block (version 3,
+ * slice_model.h, decoded with the history of the slice's frames before
+ * it), decoded back into records here.
  *
  * Records are delivered a frame at a time, once the frame decoded in full
  * and its checksum matched: a frame cut short by a crash or a partial copy
@@ -30,6 +32,7 @@
 #include <npuprof/slice.h>
 
 #include "slice_block.h"
+#include "slice_model.h"
 
 struct slice_reader {
 	npuprof_rec_fn fn;
@@ -47,6 +50,7 @@ struct slice_reader {
 	size_t blk_cap;
 	uint32_t *scratch; /* the block codec's, scratch_cap entries */
 	size_t scratch_cap;
+	struct slice_coder *coder; /* modelled blocks: the slice's history */
 };
 
 static int reader_reserve(struct slice_reader *r)
@@ -123,22 +127,53 @@ static int reader_grow(void **buf, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-/* A version-2 frame: decode its block and hand out every record of it. */
-static int reader_block(struct slice_reader *r)
+/* True when the block in pend is a modelled one (version 3 frame). */
+static bool reader_modelled(const struct slice_reader *r)
 {
+	uint16_t version;
+
+	if (r->pend_len < offsetof(struct slice_block_hdr, flags))
+		return false;
+	memcpy(&version, r->pend + offsetof(struct slice_block_hdr, version), sizeof(version));
+	return version >= SLICE_MBLOCK_VERSION;
+}
+
+/* Decode the block in pend into r->blk.  Return: its record bytes, -errno. */
+static long reader_decode(struct slice_reader *r)
+{
+	bool modelled = reader_modelled(r);
 	uint32_t nr;
-	long raw = slice_block_check(r->pend, r->pend_len, &nr);
-	size_t pos = 0;
-	int err;
+	long raw = modelled ? slice_mblock_check(r->pend, r->pend_len, &nr) :
+			      slice_block_check(r->pend, r->pend_len, &nr);
 
 	if (raw == -EPROTO)
 		r->rep.bad_version++; /* a newer writer's block: cannot decode it */
 	if (raw < 0)
 		return -EBADMSG;
-	if (reader_grow((void **)&r->blk, &r->blk_cap, (size_t)raw, 1) ||
-	    reader_grow((void **)&r->scratch, &r->scratch_cap, nr, sizeof(*r->scratch)))
+	if (reader_grow((void **)&r->blk, &r->blk_cap, (size_t)raw, 1))
+		return -ENOMEM;
+	if (modelled) {
+		if (!r->coder)
+			r->coder = slice_coder_new(0, 0);
+		if (!r->coder || slice_mblock_decode(r->coder, r->pend, r->pend_len, r->blk))
+			return -ENOMEM;
+		return raw;
+	}
+	if (reader_grow((void **)&r->scratch, &r->scratch_cap, nr, sizeof(*r->scratch)))
 		return -ENOMEM;
 	slice_block_decode(r->pend, r->pend_len, r->scratch, r->blk);
+	return raw;
+}
+
+/* A version-2 or -3 frame: decode its block and hand out every record of it. */
+static int reader_block(struct slice_reader *r)
+{
+	long raw = reader_decode(r);
+	size_t pos = 0;
+	int err;
+
+	if (raw < 0)
+		return (int)raw;
 	err = reader_hand_out(r, r->blk, (size_t)raw, &pos);
 	if (!err && pos != (size_t)raw)
 		err = -EBADMSG; /* a block holds whole records */
@@ -205,6 +240,8 @@ static int reader_slice(struct slice_reader *r, int fd, uint32_t idx)
 	uint64_t file_pos = 0, frame_end = 0;
 
 	ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
+	if (r->coder)
+		slice_coder_reset(r->coder); /* a slice decodes on its own */
 	r->pend_len = r->committed = 0;
 	r->want_hdr = true;
 	for (;;) {
@@ -303,6 +340,7 @@ int npuprof_slice_read_series(const char *dir, const char *series, npuprof_rec_f
 	free(r.pend);
 	free(r.blk);
 	free(r.scratch);
+	slice_coder_free(r.coder);
 	if (rep)
 		*rep = r.rep;
 	return err;

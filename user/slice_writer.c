@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Writer of one slice series: records -> a block buffer -> block encoding
- * (slice_block.c) -> one zstd frame per block -> IORING_OP_WRITE at the
- * slice file's offset.
+ * (slice_model.c, with the history of the slice's earlier blocks) -> one
+ * zstd frame per block -> IORING_OP_WRITE at the slice file's offset.
  *
  * Design:
  *  - Records are copied into a block buffer (block_bytes, 1 MiB by
@@ -18,7 +18,7 @@
  *    series' FIFO.  Only the head of the FIFO is in flight: writes of a
  *    series land in order, a file's written size is always a prefix of it,
  *    and the first error stops the rest of the queue (later frames would
- *    leave a hole).  Series are few and flushes are 200 ms apart, so one
+ *    leave a hole).  Series are few and flushes are 0.2-1 s apart, so one
  *    write in flight per series costs nothing.
  *  - A buffer lives until its CQE arrived; a short write is resubmitted for
  *    the rest at the advanced offset.
@@ -46,15 +46,13 @@
 #include <npuprof/clock.h>
 #include <npuprof/prof_fs.h>
 
-#include "slice_block.h"
+#include "slice_model.h"
 #include "slice_writer.h"
 
 /* Raw record bytes per block unless the config says otherwise. */
 #define SLICE_BLOCK_BYTES (1u << 20)
 /* Finished frames queue a write once they make this many bytes. */
 #define SLICE_WRITE_BYTES (1u << 20)
-/* Record sizes the block encoding tells apart: hdr.size / 8. */
-#define SLICE_SIZE_SLOTS (UINT16_MAX / NPUPROF_REC_ALIGN + 1)
 
 /* Failed waits for the CQE of a cancelled write before giving up on it. */
 #define SLICE_WAIT_TRIES 8
@@ -108,14 +106,15 @@ struct slice_writer {
 	size_t raw_len;
 	size_t raw_limit; /* block_bytes: a block ends before passing it */
 	uint32_t raw_nr;
-	uint32_t raw_sizes; /* distinct record sizes in the open block */
-	uint8_t *sizes_seen; /* SLICE_SIZE_SLOTS flags, for raw_sizes */
+	struct slice_coder *coder; /* the slice's block encoder (slice_model.h) */
 	uint8_t *blk;	     /* the open block, encoded */
-	uint32_t *scratch;   /* the block codec's, one per record */
+	uint32_t *scratch;   /* version-1 blocks' codec's, one per record */
+	bool plain;	     /* the open block: version 1 (see writer_end_block()) */
 	uint8_t *out; /* finished frames not yet queued for writing */
 	size_t out_len;
 	size_t out_cap;
 	struct frame_runs open; /* records not yet queued for writing */
+	uint64_t open_ns; /* CLOCK_MONOTONIC when the oldest of them was taken */
 	struct slice_buf *head; /* write FIFO; the head is in flight */
 	struct slice_buf *tail;
 	bool head_submitted;
@@ -213,6 +212,8 @@ static int writer_open_file(struct slice_writer *w)
 	w->next_idx++;
 	w->st.slices++;
 	w->cur = f;
+	slice_coder_reset(w->coder); /* a slice decodes on its own */
+	w->plain = false;
 	return 0;
 }
 
@@ -253,9 +254,10 @@ static bool writer_pending(const struct slice_writer *w)
 
 /*
  * End the open block: encode it and compress it as one whole zstd frame
- * onto w->out.  Return: 0; -ENOMEM (zstd fails only on allocation here).
+ * onto w->out.  @full: it ended because it was full (not a flush).
+ * Return: 0; -ENOMEM (zstd fails only on allocation here).
  */
-static int writer_end_block(struct slice_writer *w)
+static int writer_end_block(struct slice_writer *w, bool full)
 {
 	ZSTD_inBuffer in = { w->blk, 0, 0 };
 	long n;
@@ -263,7 +265,12 @@ static int writer_end_block(struct slice_writer *w)
 
 	if (!w->raw_nr)
 		return 0;
-	n = slice_block_encode(w->raw, w->raw_len, w->raw_nr, w->scratch, w->blk);
+	if (w->plain) {
+		n = slice_block_encode(w->raw, w->raw_len, w->raw_nr, w->scratch, w->blk);
+		slice_coder_drop(w->coder);
+	} else {
+		n = slice_mblock_encode(w->coder, w->raw, w->raw_len, w->blk);
+	}
 	if (n < 0)
 		return (int)n; /* cannot happen: append keeps the block valid */
 	in.size = (size_t)n;
@@ -281,28 +288,37 @@ static int writer_end_block(struct slice_writer *w)
 	w->st.raw_bytes += w->raw_len;
 	w->raw_len = 0;
 	w->raw_nr = 0;
-	w->raw_sizes = 0;
-	memset(w->sizes_seen, 0, SLICE_SIZE_SLOTS);
+	/*
+	 * Model the next block's records only while blocks end before they
+	 * fill: the model costs about as much CPU per record as the rest of
+	 * the drain, so it is spent while records come at less than a block
+	 * per frame_ms (1 MiB/s by default: a few ms of CPU a second); a
+	 * faster series writes version-1 blocks (frame version 2, as before
+	 * the model), which the reader takes in any mix.
+	 */
+	w->plain = full;
+	slice_coder_plain(w->coder, full);
 	return 0;
 }
 
 /* Copy one record into the open block, ending the block first when it
- * would pass block_bytes or hold too many record sizes.  Return: 0, -ENOMEM. */
+ * would pass block_bytes or need more groups than a block holds.
+ * Return: 0, -ENOMEM. */
 static int writer_stage(struct slice_writer *w, const struct npuprof_rec_hdr *rec)
 {
-	uint8_t *seen = &w->sizes_seen[rec->size / NPUPROF_REC_ALIGN];
-	int err;
+	int err = 0;
 
-	if (w->raw_nr && (w->raw_len + rec->size > w->raw_limit ||
-			  (!*seen && w->raw_sizes == SLICE_BLOCK_MAX_LAYOUTS))) {
-		err = writer_end_block(w);
-		if (err)
-			return err;
+	if (w->raw_nr && w->raw_len + rec->size > w->raw_limit)
+		err = writer_end_block(w, true);
+	if (!err)
+		err = slice_coder_note(w->coder, rec);
+	if (err == -E2BIG) {
+		err = writer_end_block(w, true);
+		if (!err)
+			err = slice_coder_note(w->coder, rec);
 	}
-	if (!*seen) {
-		*seen = 1;
-		w->raw_sizes++;
-	}
+	if (err)
+		return err;
 	memcpy(w->raw + w->raw_len, rec, rec->size);
 	w->raw_len += rec->size;
 	w->raw_nr++;
@@ -319,6 +335,7 @@ static int writer_abort_frame(struct slice_writer *w, int err)
 	writer_fail(w, err);
 	runs_lose(w, &w->open);
 	ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
+	slice_coder_reset(w->coder);
 	w->out_len = 0;
 	w->raw_len = 0;
 	w->raw_nr = 0;
@@ -359,10 +376,10 @@ static int writer_alloc(struct slice_writer *w)
 
 	w->cctx = ZSTD_createCCtx();
 	w->raw = malloc(cap);
-	w->blk = malloc(slice_block_bound(cap, max_nr));
+	w->blk = malloc(slice_mblock_bound(cap, max_nr));
 	w->scratch = malloc(max_nr * sizeof(*w->scratch));
-	w->sizes_seen = calloc(1, SLICE_SIZE_SLOTS);
-	return w->cctx && w->raw && w->blk && w->scratch && w->sizes_seen ? 0 : -ENOMEM;
+	w->coder = slice_coder_new(cap, max_nr);
+	return w->cctx && w->raw && w->blk && w->scratch && w->coder ? 0 : -ENOMEM;
 }
 
 /* Everything writer_alloc() and open made, but the queue. */
@@ -373,7 +390,7 @@ static void writer_free(struct slice_writer *w)
 	free(w->raw);
 	free(w->blk);
 	free(w->scratch);
-	free(w->sizes_seen);
+	slice_coder_free(w->coder);
 	free(w->open.r);
 	free(w->out);
 	free(w);
@@ -469,12 +486,13 @@ int slice_writer_flush(struct slice_writer *w)
 	}
 	if (!writer_pending(w))
 		return 0;
-	err = writer_end_block(w);
+	err = writer_end_block(w, false);
 	if (err)
 		return writer_abort_frame(w, err);
 	err = writer_queue_frame(w);
 	if (err == -ENOMEM)
 		return writer_abort_frame(w, err);
+	w->open_ns = 0;
 	if (w->cur && w->cur->queued >= w->cfg.slice_bytes)
 		writer_retire_cur(w);
 	return err; /* -EBUSY: queued, kicked again by the next write or close */
@@ -486,6 +504,8 @@ int slice_writer_append(struct slice_writer *w, const struct npuprof_rec_hdr *re
 
 	if (w->st.error)
 		return w->st.error;
+	if (!writer_pending(w))
+		w->open_ns = npuprof_mono_ns(); /* the frame's first record */
 	if (!w->cur) {
 		err = writer_open_file(w);
 		if (err) {
@@ -509,6 +529,13 @@ int slice_writer_append(struct slice_writer *w, const struct npuprof_rec_hdr *re
 	if (w->out_len >= SLICE_WRITE_BYTES || w->cur->queued + w->out_len >= w->cfg.slice_bytes)
 		slice_writer_flush(w);
 	return 0;
+}
+
+int slice_writer_flush_aged(struct slice_writer *w, uint64_t now_ns, uint64_t max_age_ns)
+{
+	if (!w->st.error && (!writer_pending(w) || now_ns - w->open_ns < max_age_ns))
+		return 0;
+	return slice_writer_flush(w);
 }
 
 /*

@@ -2,7 +2,8 @@
 /*
  * Writer of one slice series (<dir>/<series>.slice_<n>, format in
  * user/include/npuprof/slice.h), private to the drain.  Records collect in
- * blocks, each encoded (slice_block.h) and compressed as one zstd frame; a
+ * blocks, each encoded (slice_model.h: version-3 frames) and compressed as
+ * one zstd frame; a
  * flush ends the open block and queues the frames as an IORING_OP_WRITE on an io_uring the caller owns and reaps.  The caller
  * passes every CQE to slice_writer_handle_cqe(), which recognises the
  * writes by bit 0 of user_data (SLICE_UDATA_WRITE): other users of the ring
@@ -115,6 +116,18 @@ int slice_writer_append(struct slice_writer *w, const struct npuprof_rec_hdr *re
  * stays queued and goes out with the next write or at close).
  */
 int slice_writer_flush(struct slice_writer *w);
+
+/**
+ * slice_writer_flush_aged() - slice_writer_flush() once the oldest record
+ * taken since the last flush is @max_age_ns old
+ * @now_ns: CLOCK_MONOTONIC ns now
+ *
+ * Lets frames grow while records come slowly (fewer, larger frames are
+ * smaller on disk) with the data on disk still at most @max_age_ns plus
+ * the caller's period behind.  Return: as slice_writer_flush(); 0 when
+ * nothing is due.
+ */
+int slice_writer_flush_aged(struct slice_writer *w, uint64_t now_ns, uint64_t max_age_ns);
 
 /**
  * slice_writer_handle_cqe() - complete a write if @cqe is one of ours

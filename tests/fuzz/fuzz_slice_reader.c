@@ -7,8 +7,11 @@
  * many bytes.  Mode bit 0 set: the bytes are the file as it is (arbitrary
  * bytes, real slices from the corpus and their mutations: corrupt zstd).
  * Clear: the bytes are decoded records, written as zstd frames split,
- * cut and corrupted as a shape (fuzz_util.h) read before each slice says.
- * Bits 1-3: the callback fails at that record (0: never).
+ * cut and corrupted as a shape (fuzz_util.h) read before each slice says;
+ * with bit 4 set the frames are version 3 (modelled blocks, each coded
+ * with the history of the slice's frames before it, slice_model.h) of the
+ * whole records the bytes begin with, else version 1 (the bytes as they
+ * are).  Bits 1-3: the callback fails at that record (0: never).
  *
  * Properties checked beyond the sanitizers: every record handed out is
  * whole, aligned and (for clean frames) byte-identical to what was
@@ -25,6 +28,7 @@
 #include <npuprof/slice.h>
 
 #include "fuzz_util.h"
+#include "../../user/slice_model.h"
 
 #define MAX_SLICES 3
 #define CANCEL_ERR (-ECANCELED)
@@ -39,6 +43,7 @@ struct expect {
 	uint64_t delivered[MAX_SLICES]; /* record bytes per slice */
 	unsigned int cancel_at;		/* 1..7: fail at that record */
 	bool raw;
+	bool modelled;
 };
 
 static char dir[PATH_MAX];
@@ -110,6 +115,94 @@ static void remove_slices(void)
 	}
 }
 
+/* Bytes of the whole records @data begins with (a record header each). */
+static size_t whole_records(const uint8_t *data, size_t len)
+{
+	size_t pos = 0;
+
+	while (len - pos >= sizeof(struct npuprof_rec_hdr)) {
+		uint16_t size;
+
+		memcpy(&size, data + pos + offsetof(struct npuprof_rec_hdr, size), sizeof(size));
+		if (size < sizeof(struct npuprof_rec_hdr) || size % NPUPROF_REC_ALIGN ||
+		    size > len - pos)
+			break;
+		pos += size;
+	}
+	return pos;
+}
+
+/* Compressed frames of a modelled slice, growing as they come. */
+struct mframes {
+	uint8_t *buf;
+	size_t len, cap;
+};
+
+/* Encode the records noted, @len bytes at @p, as one zstd frame onto @f. */
+static void put_mframe(struct slice_coder *c, ZSTD_CCtx *cc, const uint8_t *p, size_t len,
+		       uint32_t nr, struct mframes *f)
+{
+	size_t bound = slice_mblock_bound(len, nr), z;
+	uint8_t *blk = malloc(bound);
+	long n = blk ? slice_mblock_encode(c, p, len, blk) : -ENOMEM;
+
+	FUZZ_ASSERT(n > 0);
+	if (f->cap - f->len < ZSTD_compressBound((size_t)n)) {
+		f->cap = 2 * f->cap + ZSTD_compressBound((size_t)n);
+		f->buf = realloc(f->buf, f->cap);
+		FUZZ_ASSERT(f->buf);
+	}
+	z = ZSTD_compress2(cc, f->buf + f->len, f->cap - f->len, blk, (size_t)n);
+	FUZZ_ASSERT(!ZSTD_isError(z));
+	f->len += z;
+	free(blk);
+}
+
+/*
+ * Write @path: the @len bytes of whole records at @data as version-3
+ * frames of about shape->chunk bytes (a frame ends early where a block
+ * holds no more groups), then cut and flipped as @shape says.
+ */
+static void write_modelled(const char *path, const uint8_t *data, size_t len,
+			   const struct fuzz_slice_shape *shape)
+{
+	size_t chunk = shape->chunk ? shape->chunk : len + 1, start = 0, pos = 0;
+	struct slice_coder *c = slice_coder_new(0, 0);
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	struct mframes f = { 0 };
+	uint32_t nr = 0;
+
+	FUZZ_ASSERT(c && cc);
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+	while (pos < len) {
+		const struct npuprof_rec_hdr *h = (const void *)(data + pos);
+		uint16_t size;
+		int err;
+
+		memcpy(&size, data + pos + offsetof(struct npuprof_rec_hdr, size), sizeof(size));
+		err = nr && pos + size - start > chunk ? -E2BIG : slice_coder_note(c, h);
+
+		if (err == -E2BIG) { /* the frame is full: the record starts the next */
+			put_mframe(c, cc, data + start, pos - start, nr, &f);
+			start = pos;
+			nr = 0;
+			continue;
+		}
+		FUZZ_ASSERT(err == 0);
+		pos += size;
+		nr++;
+	}
+	if (nr)
+		put_mframe(c, cc, data + start, pos - start, nr, &f);
+	f.len -= shape->cut < f.len ? shape->cut : f.len;
+	if (shape->flip && f.len)
+		f.buf[shape->flip_at % f.len] ^= shape->flip;
+	FUZZ_ASSERT(fuzz_write_file(path, f.buf, f.len) == 0);
+	free(f.buf);
+	ZSTD_freeCCtx(cc);
+	slice_coder_free(c);
+}
+
 /* Write the slices; return how many. */
 static unsigned int write_slices(struct fuzz_in *in, struct expect *e)
 {
@@ -125,8 +218,12 @@ static unsigned int write_slices(struct fuzz_in *in, struct expect *e)
 			shape = fuzz_slice_shape(in);
 		len = fuzz_section(in, &data);
 		snprintf(path, sizeof(path), "%s/npuprof.api.slice_%u", dir, n);
+		if (e->modelled)
+			len = whole_records(data, len);
 		if (e->raw)
 			FUZZ_ASSERT(fuzz_write_file(path, data, len) == 0);
+		else if (e->modelled)
+			write_modelled(path, data, len, &shape);
 		else
 			FUZZ_ASSERT(fuzz_write_slice(path, data, len, &shape) == 0);
 		e->data[n] = data;
@@ -157,6 +254,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *buf, size_t size)
 
 	e.raw = mode & 1;
 	e.cancel_at = (mode >> 1) & 7;
+	e.modelled = !e.raw && (mode & 0x10);
 	remove_slices();
 	n = write_slices(&in, &e);
 	for (i = 0; i < n; i++)

@@ -197,9 +197,10 @@ int main(void)
 	struct npuprof_drain_source src = { .name = "fake", .source = NPUPROF_SRC_KMOD,
 					    .nr_cpus = 3, .obj = &f, .consume = fake_consume,
 					    .stats = fake_stats };
-	/* small slices: the block encoding packs these records below a byte */
+	/* small slices (the block encoding packs these records below a byte)
+	 * and frames closed every tick: slices rotate within the 300 ms */
 	struct npuprof_drain_config cfg = { .prof_dir = prof, .slice_bytes = 2048,
-					    .flush_ms = 20 };
+					    .flush_ms = 20, .frame_ms = 20 };
 	struct npuprof_drain_stats st;
 	struct npuprof_drain *d;
 	struct stat sb;

@@ -93,8 +93,12 @@ struct npuprof_drain_route {
  * @slice_bytes: start a new slice once one holds this many compressed
  *               bytes (0: 16 MiB)
  * @zstd_level:  zstd level, negative ones included (0: 1, see drain.c)
- * @flush_ms:    read timer: drain and close a frame at least this often,
- *               in ms (0: 200, LTTng's default read timer)
+ * @flush_ms:    read timer: drain every source at least this often, in ms
+ *               (0: 200, LTTng's default read timer)
+ * @frame_ms:    close a series' frame at the first tick at least this long
+ *               after its first record, in ms (0: 1000; at least flush_ms):
+ *               what a crash can lose, and how long a slowly written
+ *               frame grows (a full block closes at once)
  * @cpu_loss:    optional, caller-owned, @nr_cpu_loss entries: records lost
  *               per CPU (entry i is CPU i, over every source and route),
  *               zeroed at start, complete when npuprof_drain_stop() returns
@@ -110,6 +114,7 @@ struct npuprof_drain_config {
 	uint64_t slice_bytes;
 	int zstd_level;
 	unsigned int flush_ms;
+	unsigned int frame_ms;
 	struct npuprof_loss *cpu_loss;
 	unsigned int nr_cpu_loss;
 };

@@ -2,12 +2,17 @@
 /*
  * Slice files: <dir>/<series>.slice_<n>, each a sequence of complete zstd
  * frames whose content is a sequence of records (include/npuprof/record.h)
- * beginning with NPUPROF_REC_STREAM_HDR.  Two frame versions, told apart
+ * beginning with NPUPROF_REC_STREAM_HDR.  Three frame versions, told apart
  * by the frame's first bytes: version 1 holds the records as they are
- * (one may continue into the next frame); version 2, written since, holds
- * one block of whole records (SLICE_BLOCK_MAGIC, layout and version in
- * user/slice_block.h), grouped by size, delta-coded and split into byte
- * planes.  The reader takes both, in any mix; <slice>.done holds
+ * (one may continue into the next frame); version 2 holds one block of
+ * whole records (SLICE_BLOCK_MAGIC, block version 1, user/slice_block.h),
+ * grouped by size, delta-coded and split into byte planes; version 3,
+ * written since, holds one modelled block (same magic, block version 2,
+ * user/slice_model.h): each field stored against a prediction from
+ * earlier records of the slice, so a version-3 frame decodes only after
+ * the slice's frames before it (each still a whole zstd frame with its
+ * checksum: a cut or damaged file still yields every whole frame before
+ * the damage).  The reader takes all three, in any mix; <slice>.done holds
  * "filesize:<bytes>\n" once the slice is closed (CANN's file_slice.cpp
  * convention).  The writer side lives in the drain (user/slice_writer.c);
  * this header is the reader, used by the export and the tests.
