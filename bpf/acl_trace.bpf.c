@@ -16,6 +16,7 @@
  * the outer one's entry state.  A function that recurses into itself keeps
  * only the innermost entry; the outer call's record is then counted missed
  * (the simulated and the real runtime do not do that).
+ * tests/vm/bpf_acl_trace_nested.c holds the programs to that.
  *
  * Filtering happens here, at entry, before anything is stored: a process
  * not in the tgid map, or any process while capture is off, costs one or two
@@ -307,11 +308,17 @@ static __always_inline void count_missed(__u64 n)
  * (recursion, or a thread that died inside the call and whose id was
  * reused): that call is counted missed, and so is this one if the map
  * refuses it.
+ *
+ * The error is compared as an int: before Linux 6.4 (commit "bpf: return
+ * long from bpf_map_ops funcs") the verifier calls the map's int-returning
+ * update directly, so -EEXIST reaches the program as 0xffffffef, not
+ * sign-extended; as a long it never matched there and a recursing call
+ * kept the outer call's state (tests/vm/bpf_acl_trace_nested.c on 6.1).
  */
 static __always_inline void store_entry(struct entry_key *key,
 					struct entry_state *e)
 {
-	long err = bpf_map_update_elem(&entries, key, e, BPF_NOEXIST);
+	int err = (int)bpf_map_update_elem(&entries, key, e, BPF_NOEXIST);
 
 	if (err == -EEXIST) {
 		count_missed(1);
