@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Description: ACL calls nested on one thread are recorded as
- * bpf/acl_trace.bpf.c says, with exact counts:
+ * bpf/acl_trace.bpf.c says, with exact counts, on both places the BPF side
+ * can keep calls in flight (task storage; the hash map with
+ * NPUPROF_BPF_INFLIGHT=hash, which tests/vm/bpf_acl_trace.sh runs too):
  *   1. a function calling another (launch -> free): both recorded, the
  *      inner one inside the outer one, nothing lost;
  *   2. a function recursing into itself (launch -> launch): the inner call
@@ -12,6 +14,8 @@
  *      slot in the next capture: the same function called inside it then
  *      is recorded and nothing is counted lost;
  *   5. calls of many threads at once, each nested once: all recorded.
+ * It also checks which path the loader took: task storage on the kernels
+ * that have it for uprobes (5.12+ with BTF), the hash map when asked.
  *
  * The runtime is this program itself: it defines the ACL functions it calls
  * (the four every runtime has, aclrtLaunchKernel() calling the function
@@ -23,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 
 #include "bpf_test.h"
 
@@ -257,6 +262,28 @@ static void test_threads(void)
 	free(log.recs);
 }
 
+/* Task storage for uprobes: Linux 5.12 and the kernel's BTF. */
+static int kernel_has_task_storage(void)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return 0;
+	return (major > 5 || (major == 5 && minor >= 12)) &&
+	       access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+}
+
+static void check_path(void)
+{
+	const char *force = getenv("NPUPROF_BPF_INFLIGHT");
+	int want = force && strcmp(force, "hash") == 0 ? 0 : kernel_has_task_storage();
+
+	CHECK_EQ(npuprof_acl_trace_task_storage(t), want);
+	printf("calls in flight kept in %s\n",
+	       npuprof_acl_trace_task_storage(t) ? "task storage" : "the hash map");
+}
+
 int main(void)
 {
 	int err;
@@ -273,6 +300,7 @@ int main(void)
 	}
 	CHECK_EQ(npuprof_acl_trace_attach_file(t, "/proc/self/exe"), 0);
 	CHECK_EQ(npuprof_acl_trace_follow_pid(t, getpid()), 0);
+	check_path();
 	test_nested_other();
 	test_recursion();
 	test_mixed();
