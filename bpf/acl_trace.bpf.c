@@ -5,17 +5,30 @@
  * libascendcl.so.  The loader (user/acl_trace.c) passes the enum
  * npuprof_api id of the function as the BPF cookie of each attachment.
  *
- * At entry the uprobe keeps the call's arguments in a hash map keyed by
- * (pid_tgid, api); at return the uretprobe adds the return value, the exit
- * time and the out-parameters the call filled in, and writes one
- * struct npuprof_rec_api into the ring buffer of the current CPU.
+ * At entry the uprobe keeps the call's arguments as the call's state in
+ * flight; at return the uretprobe adds the return value, the exit time and
+ * the out-parameters the call filled in, and writes one struct
+ * npuprof_rec_api into the ring buffer of the current CPU.
  *
- * Keying by thread *and* API means an ACL function that calls another
+ * Where a call in flight is kept: one slot per (thread, API).  Normally in
+ * BPF task-local storage (`inflight`: one array of slots per thread,
+ * indexed by API, 2400 bytes, created by the thread's first recorded call
+ * and freed by the kernel with the thread): a lookup through the task, with no lock, no
+ * hashing and no element to allocate or free per call, which a shared hash
+ * map costs at both ends (an insert at entry, a lookup and a delete at
+ * return).  Task storage from uprobe programs needs Linux 5.12 (the map
+ * type is 5.11, for BPF LSM only) and the kernel's BTF
+ * (bpf_get_current_task_btf()); without them the loader loads the *_hash
+ * programs instead, which keep the slots in the hash map `entries` keyed
+ * by (pid_tgid, api).  Both behave the same:
+ *
+ * One slot per thread *and* API means an ACL function that calls another
  * recorded ACL function on the same thread (aclrtMemcpy -> aclrtSynchronize-
  * Stream, say) gives two correct records: the inner call does not overwrite
  * the outer one's entry state.  A function that recurses into itself keeps
  * only the innermost entry; the outer call's record is then counted missed
  * (the simulated and the real runtime do not do that).
+ * tests/vm/bpf_acl_trace_nested.c holds both paths to that.
  *
  * Filtering happens here, at entry, before anything is stored: a process
  * not in the tgid map, or any process while capture is off, costs one or two
@@ -31,24 +44,28 @@
  * A child the full map cannot take is counted in `follow_missed`.
  *
  * Capture generations: user space bumps the epoch in `capture` at every
- * enable, in the same store that turns it on.  The entry state carries the
- * epoch it was taken in, and
- * the return probe records a call only if the capture is enabled *now* and
- * the entry's epoch is the current one.  So a call records only when it
- * entered and returned inside one enabled period: a call in flight at stop
- * (a long aclrtSynchronizeStream, say) or at start is not recorded, and can
- * never land in the next capture with a time before that capture began.
- * A call that leaves the tgid filter (detach) between entry and return is
- * still recorded.
+ * enable, in the same store that turns it on (epochs start at 1; a slot
+ * with epoch 0 is free).  The entry state carries the epoch it was taken
+ * in, and the return probe records a call only if the capture is enabled
+ * *now* and the entry's epoch is the current one.  So a call records only
+ * when it entered and returned inside one enabled period: a call in flight
+ * at stop (a long aclrtSynchronizeStream, say) or at start is not recorded,
+ * and can never land in the next capture with a time before that capture
+ * began.  A call that leaves the tgid filter (detach) between entry and
+ * return is still recorded.
  *
  * Nothing is dropped silently: a record the ring buffer had no room for is
- * counted `lost`; a call whose entry state could not be stored (the
- * in-flight map full, a nested probe on a busy bucket) or was overwritten by
- * a call of the same thread and API is counted `missed`, both in the
- * `counters` slot of the CPU it happened on.  The in-flight map is a plain
- * hash, not an LRU, so no entry is ever evicted behind our back; the state
- * of a thread killed inside a call stays until user space clears the map at
- * the next enable (every entry left then is from an older epoch).
+ * counted `lost`; a call whose entry state could not be stored (no memory
+ * for the thread's slots, the hash map full, a nested probe finding the
+ * task storage or the hash bucket busy) or was overwritten by a call of the
+ * same thread and API in the same capture is counted `missed`, both in the
+ * `counters` slot of the CPU it happened on.  The hash map is a plain hash, not an LRU, so no entry is
+ * ever evicted behind our back.  States older than the current capture
+ * (a thread killed inside a call, a call in flight at stop, whose return
+ * probe was gone by then) are not calls of this capture: the hash path's
+ * loader deletes them at every enable, and a task slot with an older epoch
+ * counts as free (user space cannot walk task storage; a dead thread's
+ * slots go with it).
  *
  * Ring buffers: `rings` is an array of maps holding one BPF ring buffer per
  * possible CPU (created by the loader at the size the user asked for); a
@@ -73,6 +90,9 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
 /* Number of ring buffers the loader put in `rings` (possible CPUs). */
 const volatile __u32 nr_rings = 1;
+
+/* Bytes of every ring in `rings` (the loader creates them all alike). */
+const volatile __u64 ring_bytes = ACL_TRACE_RING_TEMPLATE_BYTES;
 
 /*
  * Capture state, one word written by the loader through the skeleton:
@@ -133,12 +153,26 @@ struct entry_state {
 	__u64 epoch;
 };
 
+/* The *_hash programs' in-flight calls (see the top of this file). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, ACL_TRACE_MAX_INFLIGHT);
 	__type(key, struct entry_key);
 	__type(value, struct entry_state);
 } entries SEC(".maps");
+
+/* One thread's in-flight calls, one slot per API (slot 0 unused). */
+struct thread_calls {
+	struct entry_state call[NPUPROF_API_MAX];
+};
+
+/* The other programs' in-flight calls: task-local storage. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct thread_calls);
+} inflight SEC(".maps");
 
 /*
  * libbpf 1.1's bpf_tracing.h stops at PT_REGS_PARM5; the 6th integer
@@ -266,12 +300,11 @@ static __always_inline struct acl_trace_counters *this_cpu_counters(void)
  * has between two slow API calls) costs the traced thread an irq_work and
  * a wakeup every call; the drain reads every ring on its read timer
  * anyway (npuprof/drain.h, flush_ms), and stop reads them to the end.
+ * The size comes from the loader, not a second query, one helper call less.
  */
 static __always_inline __u64 wakeup_flag(void *ring)
 {
-	__u64 avail = bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA);
-
-	return avail >= bpf_ringbuf_query(ring, BPF_RB_RING_SIZE) / 4 ?
+	return bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) >= ring_bytes / 4 ?
 		       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 }
 
@@ -302,104 +335,218 @@ static __always_inline void count_missed(__u64 n)
 }
 
 /*
- * Store the entry state of a call.  A state already there for the same
- * thread and API belongs to a call that will not return through it
- * (recursion, or a thread that died inside the call and whose id was
- * reused): that call is counted missed, and so is this one if the map
- * refuses it.
+ * Fill @e with a call of @api entering now: every field of the record
+ * (a reused slot keeps nothing of its last call), then the time, last, so
+ * it excludes the probe's own work.
  */
-static __always_inline void store_entry(struct entry_key *key,
+static __always_inline void fill_entry(struct pt_regs *ctx, __u64 pid_tgid,
+				       __u32 api, __u64 epoch,
+				       struct entry_state *e)
+{
+	struct npuprof_rec_api *r = &e->rec;
+
+	r->hdr.type = NPUPROF_REC_API;
+	r->hdr.size = sizeof(*r);
+	r->hdr.cpu = 0;
+	r->exit_ts = 0;
+	r->pid = pid_tgid >> 32;
+	r->tid = (__u32)pid_tgid;
+	r->api = api;
+	r->flags = 0;
+	r->ret = 0;
+	r->device = -1;
+	r->kind = 0;
+	r->stream = 0;
+	r->bytes = 0;
+	r->handle = 0;
+	__builtin_memset(r->name, 0, sizeof(r->name));
+	e->out_ptr = 0;
+	e->epoch = epoch;
+	read_entry_args(ctx, api, e);
+	r->hdr.ts = bpf_ktime_get_ns();
+}
+
+/* Complete @e with the return (at @now) and write its record. */
+static __always_inline void finish_call(struct pt_regs *ctx, __u64 now,
 					struct entry_state *e)
 {
-	long err = bpf_map_update_elem(&entries, key, e, BPF_NOEXIST);
+	e->rec.exit_ts = now;
+	e->rec.ret = (__s32)PT_REGS_RC(ctx);
+	read_exit_args(e);
+	emit(&e->rec);
+}
 
+/*
+ * Hash path, entry.  A state already there for the same thread and API
+ * belongs to a call that will not return through it (recursion, or a
+ * thread that died inside the call and whose id was reused): that call is
+ * counted missed, and so is this one if the map refuses it.
+ *
+ * The error is compared as an int: before Linux 6.4 (commit "bpf: return
+ * long from bpf_map_ops funcs") the verifier calls the map's int-returning
+ * update directly, so -EEXIST reaches the program as 0xffffffef, not
+ * sign-extended; as a long it never matched there and a recursing call
+ * kept the outer call's state (tests/vm/bpf_acl_trace_nested.c on 6.1).
+ */
+static __always_inline void enter_hash(struct pt_regs *ctx, __u64 pid_tgid,
+				       __u32 api, __u64 epoch)
+{
+	struct entry_key key = { .pid_tgid = pid_tgid, .api = api };
+	struct entry_state e;
+	int err;
+
+	fill_entry(ctx, pid_tgid, api, epoch, &e);
+	err = (int)bpf_map_update_elem(&entries, &key, &e, BPF_NOEXIST);
 	if (err == -EEXIST) {
 		count_missed(1);
-		err = bpf_map_update_elem(&entries, key, e, BPF_ANY);
+		err = bpf_map_update_elem(&entries, &key, &e, BPF_ANY);
 	}
 	if (err)
 		count_missed(1);
 }
 
-static __always_inline int on_enter(struct pt_regs *ctx)
+/* Hash path, return: record the call if it belongs to capture @cap. */
+static __always_inline void return_hash(struct pt_regs *ctx, __u64 now,
+					__u32 api, __u64 cap)
+{
+	struct entry_key key = { .pid_tgid = bpf_get_current_pid_tgid(),
+				 .api = api };
+	struct entry_state *e = bpf_map_lookup_elem(&entries, &key);
+
+	if (!e)
+		return;
+	if (CAPTURE_ON(cap) && e->epoch == CAPTURE_EPOCH(cap))
+		finish_call(ctx, now, e);
+	bpf_map_delete_elem(&entries, &key);
+}
+
+/*
+ * @tc's slot for @api, or NULL.  The bound is checked on the very register
+ * that indexes: the verifier rejects a copy clang made before a check.
+ */
+static __always_inline struct entry_state *task_slot(struct thread_calls *tc,
+						     __u64 api)
+{
+	barrier_var(api);
+	if (!tc || api >= NPUPROF_API_MAX)
+		return NULL;
+	return &tc->call[api];
+}
+
+/*
+ * Task path, entry: the thread's slot for @api, its slots created by its
+ * first call.  A slot busy in this capture is a call that will not return
+ * through it (recursion): counted missed, as on the hash path.  A slot of
+ * an older capture is free (see the top of this file).
+ */
+static __always_inline void enter_task(struct pt_regs *ctx, __u64 pid_tgid,
+				       __u32 api, __u64 epoch)
+{
+	struct thread_calls *tc;
+	struct entry_state *e;
+
+	tc = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
+				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	e = task_slot(tc, api);
+	if (!e) {
+		count_missed(1);
+		return;
+	}
+	if (e->epoch == epoch)
+		count_missed(1);
+	fill_entry(ctx, pid_tgid, api, epoch, e);
+}
+
+/* Task path, return: as return_hash(); the slot is freed by epoch 0. */
+static __always_inline void return_task(struct pt_regs *ctx, __u64 now,
+					__u32 api, __u64 cap)
+{
+	struct thread_calls *tc;
+	struct entry_state *e;
+
+	tc = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
+	e = task_slot(tc, api);
+	if (!e || !e->epoch)
+		return;
+	if (CAPTURE_ON(cap) && e->epoch == CAPTURE_EPOCH(cap))
+		finish_call(ctx, now, e);
+	e->epoch = 0;
+}
+
+/* @task: keep the call in task storage (constant: each program one path). */
+static __always_inline int on_enter(struct pt_regs *ctx, const bool task)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32;
 	__u32 api = (__u32)bpf_get_attach_cookie(ctx);
-	struct entry_key key = { .pid_tgid = id, .api = api };
-	struct entry_state e = {};
 	__u64 cap = capture;
 
 	if (!CAPTURE_ON(cap) || api == 0 || api >= NPUPROF_API_MAX)
 		return 0;
 	if (!bpf_map_lookup_elem(&tgids, &tgid))
 		return 0;
-
-	e.rec.hdr.type = NPUPROF_REC_API;
-	e.rec.hdr.size = sizeof(e.rec);
-	e.rec.pid = tgid;
-	e.rec.tid = (__u32)id;
-	e.rec.api = api;
-	e.rec.device = -1;
-	e.epoch = CAPTURE_EPOCH(cap);
-	read_entry_args(ctx, api, &e);
-	/* Last, so the entry time excludes the probe's own work above. */
-	e.rec.hdr.ts = bpf_ktime_get_ns();
-	store_entry(&key, &e);
+	if (task)
+		enter_task(ctx, id, api, CAPTURE_EPOCH(cap));
+	else
+		enter_hash(ctx, id, api, CAPTURE_EPOCH(cap));
 	return 0;
 }
 
-static __always_inline int on_return(struct pt_regs *ctx)
+static __always_inline int on_return(struct pt_regs *ctx, const bool task)
 {
 	__u64 now = bpf_ktime_get_ns();
-	struct entry_key key = {
-		.pid_tgid = bpf_get_current_pid_tgid(),
-		.api = (__u32)bpf_get_attach_cookie(ctx),
-	};
-	struct entry_state *e;
+	__u32 api = (__u32)bpf_get_attach_cookie(ctx);
 	__u64 cap = capture;
 
-	e = bpf_map_lookup_elem(&entries, &key);
-	if (!e)
-		return 0;
-	/* Only a call that entered in this enabled period is recorded. */
-	if (CAPTURE_ON(cap) && e->epoch == CAPTURE_EPOCH(cap)) {
-		e->rec.exit_ts = now;
-		e->rec.ret = (__s32)PT_REGS_RC(ctx);
-		read_exit_args(e);
-		emit(&e->rec);
-	}
-	bpf_map_delete_elem(&entries, &key);
+	if (task)
+		return_task(ctx, now, api, cap);
+	else
+		return_hash(ctx, now, api, cap);
 	return 0;
 }
 
 /*
- * The same two programs twice: attached one link per probe (the kernels
- * before 6.6), or loaded with the uprobe_multi attach type by the loader
- * and attached with one link per library file for all functions.
+ * The same two programs three times: in-flight calls in task storage,
+ * attached one link per probe (the kernels before 6.6) or loaded with the
+ * uprobe_multi attach type and attached with one link per library file for
+ * all functions (6.6+); or in the hash map, one link per probe (kernels
+ * without task storage for uprobes or without BTF).  The loader loads one
+ * pair.
  */
 SEC("uprobe")
 int acl_enter(struct pt_regs *ctx)
 {
-	return on_enter(ctx);
+	return on_enter(ctx, true);
 }
 
 SEC("uretprobe")
 int acl_exit(struct pt_regs *ctx)
 {
-	return on_return(ctx);
+	return on_return(ctx, true);
 }
 
 SEC("uprobe")
 int acl_enter_multi(struct pt_regs *ctx)
 {
-	return on_enter(ctx);
+	return on_enter(ctx, true);
 }
 
 SEC("uretprobe")
 int acl_exit_multi(struct pt_regs *ctx)
 {
-	return on_return(ctx);
+	return on_return(ctx, true);
+}
+
+SEC("uprobe")
+int acl_enter_hash(struct pt_regs *ctx)
+{
+	return on_enter(ctx, false);
+}
+
+SEC("uretprobe")
+int acl_exit_hash(struct pt_regs *ctx)
+{
+	return on_return(ctx, false);
 }
 
 SEC("tp_btf/sched_process_fork")

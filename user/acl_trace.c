@@ -27,9 +27,9 @@
  *
  * Capture generations: every enable first waits out running probes, throws
  * away what an earlier capture left in the rings (counted stale), clears the
- * in-flight call states and counters, then bumps the BPF side's epoch; see
- * bpf/acl_trace.bpf.c for why that keeps calls of one capture out of the
- * next.
+ * in-flight call states (of the hash path) and the counters, then bumps the
+ * BPF side's epoch; see bpf/acl_trace.bpf.c for why that keeps calls of one
+ * capture out of the next.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -105,6 +105,7 @@ struct npuprof_acl_trace {
 	struct ring_buffer *rb; /* libbpf reader over all of ring_fds */
 	struct acl_lib *libs;
 	bool multi;		    /* uprobe_multi links (programs acl_*_multi) */
+	bool task_storage;	    /* in-flight calls in task storage, not the hash */
 	bool probed;		    /* capturing: every lib has its probes */
 	bool follow;		    /* the fork/exit programs are loaded */
 	struct bpf_link *fork_link; /* follow: sched_process_fork, then exit */
@@ -131,17 +132,20 @@ static int acl_trace_libbpf_print(enum libbpf_print_level level,
 }
 
 /*
- * libbpf is silent unless NPUPROF_DEBUG=1 asks for its messages.  The print
- * hook is process-wide in libbpf; npuprof is its only user in msprof.
+ * libbpf is silent unless NPUPROF_DEBUG=1 asks for its messages (and ours:
+ * which programs the kernel got).  The print hook is process-wide in
+ * libbpf; npuprof is its only user in msprof.
  */
-static void acl_trace_set_print(void)
+static bool acl_trace_debug(void)
 {
 	const char *debug = getenv("NPUPROF_DEBUG");
 
-	if (debug && strcmp(debug, "1") == 0)
-		libbpf_set_print(acl_trace_libbpf_print);
-	else
-		libbpf_set_print(NULL);
+	return debug && strcmp(debug, "1") == 0;
+}
+
+static void acl_trace_set_print(void)
+{
+	libbpf_set_print(acl_trace_debug() ? acl_trace_libbpf_print : NULL);
 }
 
 static int acl_trace_on_sample(void *ctx, void *data, size_t size)
@@ -165,11 +169,62 @@ static int acl_trace_on_sample(void *ctx, void *data, size_t size)
 }
 
 /*
- * Load the programs with the outer ring map sized for @nr_cpus.  The
- * fork/exit programs (BTF-typed tracepoints) only when @follow: plain
- * capture works on a kernel without vmlinux BTF.
+ * Whether the BPF side can keep calls in flight in task-local storage (see
+ * bpf/acl_trace.bpf.c): the map type, its helper allowed in uprobe (kprobe
+ * type) programs (Linux 5.12), and the kernel's BTF, which
+ * bpf_get_current_task_btf() needs.  NPUPROF_BPF_INFLIGHT=hash picks the
+ * hash map regardless (the tests run both paths on one kernel).
  */
-static int acl_trace_load(struct npuprof_acl_trace *t, bool follow)
+static bool acl_trace_task_storage_usable(void)
+{
+	const char *force = getenv("NPUPROF_BPF_INFLIGHT");
+
+	if (force && strcmp(force, "hash") == 0)
+		return false;
+	return access("/sys/kernel/btf/vmlinux", R_OK) == 0 &&
+	       libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) == 1 &&
+	       libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE,
+				       BPF_FUNC_task_storage_get, NULL) == 1 &&
+	       libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE,
+				       BPF_FUNC_get_current_task_btf, NULL) == 1;
+}
+
+/*
+ * Pick the entry/return pair to load: task storage with uprobe_multi links
+ * (6.6+), task storage with a link per probe, or the hash map with a link
+ * per probe (no task storage; a kernel with uprobe_multi but no BTF too:
+ * the hash programs are not built for uprobe_multi).
+ */
+static void acl_trace_pick_programs(struct npuprof_acl_trace *t)
+{
+	struct acl_trace_bpf *skel = t->skel;
+
+	t->task_storage = acl_trace_task_storage_usable();
+	t->multi = t->task_storage && uprobe_multi_supported();
+	bpf_program__set_autoload(skel->progs.acl_enter, t->task_storage && !t->multi);
+	bpf_program__set_autoload(skel->progs.acl_exit, t->task_storage && !t->multi);
+	bpf_program__set_autoload(skel->progs.acl_enter_multi, t->multi);
+	bpf_program__set_autoload(skel->progs.acl_exit_multi, t->multi);
+	bpf_program__set_autoload(skel->progs.acl_enter_hash, !t->task_storage);
+	bpf_program__set_autoload(skel->progs.acl_exit_hash, !t->task_storage);
+	/* The map the other path would use: not created (5.10 has no such type). */
+	bpf_map__set_autocreate(skel->maps.inflight, t->task_storage);
+	bpf_map__set_autocreate(skel->maps.entries, !t->task_storage);
+	if (t->multi) {
+		bpf_program__set_expected_attach_type(skel->progs.acl_enter_multi,
+						      NPUPROF_BPF_TRACE_UPROBE_MULTI);
+		bpf_program__set_expected_attach_type(skel->progs.acl_exit_multi,
+						      NPUPROF_BPF_TRACE_UPROBE_MULTI);
+	}
+}
+
+/*
+ * Load the programs with the outer ring map sized for @nr_cpus and rings of
+ * @ring_bytes.  The fork/exit programs (BTF-typed tracepoints) only when
+ * @follow: plain capture works on a kernel without vmlinux BTF.
+ */
+static int acl_trace_load(struct npuprof_acl_trace *t, uint32_t ring_bytes,
+			  bool follow)
 {
 	int err;
 
@@ -179,18 +234,13 @@ static int acl_trace_load(struct npuprof_acl_trace *t, bool follow)
 	bpf_program__set_autoload(t->skel->progs.acl_fork, follow);
 	bpf_program__set_autoload(t->skel->progs.acl_exit_process, follow);
 	t->follow = follow;
-	t->multi = uprobe_multi_supported();
-	bpf_program__set_autoload(t->skel->progs.acl_enter, !t->multi);
-	bpf_program__set_autoload(t->skel->progs.acl_exit, !t->multi);
-	bpf_program__set_autoload(t->skel->progs.acl_enter_multi, t->multi);
-	bpf_program__set_autoload(t->skel->progs.acl_exit_multi, t->multi);
-	if (t->multi) {
-		bpf_program__set_expected_attach_type(t->skel->progs.acl_enter_multi,
-						      NPUPROF_BPF_TRACE_UPROBE_MULTI);
-		bpf_program__set_expected_attach_type(t->skel->progs.acl_exit_multi,
-						      NPUPROF_BPF_TRACE_UPROBE_MULTI);
-	}
+	acl_trace_pick_programs(t);
+	if (acl_trace_debug())
+		fprintf(stderr, "npuprof: calls in flight in %s, %s\n",
+			t->task_storage ? "task storage" : "a hash map",
+			t->multi ? "uprobe_multi links" : "a link per probe");
 	t->skel->rodata->nr_rings = t->nr_cpus;
+	t->skel->rodata->ring_bytes = ring_bytes;
 	err = bpf_map__set_max_entries(t->skel->maps.rings, t->nr_cpus);
 	if (err)
 		return err;
@@ -255,7 +305,7 @@ static int acl_trace_open(uint32_t ring_bytes, bool follow, struct npuprof_acl_t
 	t->nr_cpus = nr_cpus;
 	pthread_mutex_init(&t->lock, NULL);
 	acl_trace_set_print();
-	err = acl_trace_load(t, follow);
+	err = acl_trace_load(t, ring_bytes, follow);
 	if (err)
 		goto out_close;
 	err = acl_trace_create_rings(t, ring_bytes);
@@ -531,8 +581,10 @@ static void acl_lib_path(const struct acl_lib *lib, char *path, size_t len)
 static int acl_lib_probe_each(struct npuprof_acl_trace *t, struct acl_lib *lib,
 			      const char *path)
 {
-	struct bpf_program *progs[2] = { t->skel->progs.acl_enter,
-					 t->skel->progs.acl_exit };
+	struct bpf_program *progs[2] = {
+		t->task_storage ? t->skel->progs.acl_enter : t->skel->progs.acl_enter_hash,
+		t->task_storage ? t->skel->progs.acl_exit : t->skel->progs.acl_exit_hash,
+	};
 	struct bpf_link *link;
 	unsigned int i, ret;
 
@@ -817,9 +869,11 @@ static int acl_trace_quiesce(struct npuprof_acl_trace *t)
 }
 
 /*
- * Delete every in-flight call state.  Called with the capture disabled and
- * quiesced, so all of them are of an older epoch and would record nothing;
- * this frees the states of threads that died inside a call.
+ * Delete every in-flight call state of the hash path.  Called with the
+ * capture disabled and quiesced, so all of them are of an older epoch and
+ * would record nothing; this frees the states of threads that died inside
+ * a call.  Task storage needs nothing: the BPF side takes a slot of an
+ * older epoch for free, and a dead thread's slots go with it.
  */
 static int acl_trace_clear_entries(struct npuprof_acl_trace *t)
 {
@@ -828,6 +882,8 @@ static int acl_trace_clear_entries(struct npuprof_acl_trace *t)
 	unsigned int i;
 	int err;
 
+	if (t->task_storage)
+		return 0;
 	if (bpf_map__key_size(t->skel->maps.entries) > sizeof(key))
 		return -EINVAL;
 	for (i = 0; i <= ACL_TRACE_MAX_INFLIGHT; i++) {
@@ -978,6 +1034,11 @@ long npuprof_acl_trace_consume(struct npuprof_acl_trace *t, npuprof_rec_fn fn,
 	n = err < 0 ? err : t->delivered;
 	pthread_mutex_unlock(&t->lock);
 	return n;
+}
+
+int npuprof_acl_trace_task_storage(const struct npuprof_acl_trace *t)
+{
+	return t->task_storage;
 }
 
 unsigned int npuprof_acl_trace_nr_cpus(const struct npuprof_acl_trace *t)

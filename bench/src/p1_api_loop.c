@@ -32,7 +32,10 @@
  * machine's load falls on both alike: the floor's probes are attached for
  * its chunks only, npuprof's are placed by each start and removed by each
  * stop.  start_us and stop_us are the means over a round's chunks.  One line per round:
- * "none=N floor=N npuprof=N start_us=N stop_us=N records=N expected=N".
+ * "none=N floor=N npuprof=N start_us=N stop_us=N records=N expected=N", then
+ * "bpf_ns_npuprof=N bpf_ns_floor=N inflight=task|hash": the programs' run
+ * time (see prog_ns()) and where npuprof kept calls in flight
+ * (NPUPROF_BPF_INFLIGHT=hash in the environment picks the hash map).
  */
 #include <errno.h>
 #include <poll.h>
@@ -364,6 +367,15 @@ static int mix_round(struct npuprof_acl_trace *t, struct p1_floor_bpf *skel, lon
  * load of a shared machine, this is the cost npuprof adds, without noise.
  */
 static __u32 first_prog_id; /* programs loaded before ours: not ours */
+static __u32 last_prog_id;  /* nor those loaded after (another run's) */
+
+/* The highest program id now. */
+static __u32 newest_prog_id(__u32 from)
+{
+	while (!bpf_prog_get_next_id(from, &from))
+		;
+	return from;
+}
 
 static double prog_ns(int ours)
 {
@@ -372,7 +384,7 @@ static double prog_ns(int ours)
 	double ns = 0;
 	int fd;
 
-	while (!bpf_prog_get_next_id(id, &id)) {
+	while (!bpf_prog_get_next_id(id, &id) && id <= last_prog_id) {
 		fd = bpf_prog_get_fd_by_id(id);
 		if (fd < 0)
 			continue;
@@ -401,19 +413,20 @@ static int run_mix(long calls, long rounds)
 
 	int stats = bpf_enable_stats(BPF_STATS_RUN_TIME); /* until closed */
 
-	while (!bpf_prog_get_next_id(first_prog_id, &first_prog_id))
-		;
+	first_prog_id = newest_prog_id(0);
 	skel = p1_floor_bpf__open_and_load();
 	if (!skel)
 		return -errno;
 	err = npuprof_acl_trace_open(RING_BYTES, &t);
 	if (!err) {
+		last_prog_id = newest_prog_id(first_prog_id);
 		err = npuprof_acl_trace_attach_pid(t, getpid());
 		call_loop(WARMUP_CALLS);
 		for (r = 0; !err && r < rounds; r++)
 			err = mix_round(t, skel, calls);
 		if (!err && stats >= 0)
-			printf("bpf_ns_npuprof=%.1f bpf_ns_floor=%.1f\n", prog_ns(1), prog_ns(0));
+			printf("bpf_ns_npuprof=%.1f bpf_ns_floor=%.1f inflight=%s\n", prog_ns(1),
+			       prog_ns(0), npuprof_acl_trace_task_storage(t) ? "task" : "hash");
 		npuprof_acl_trace_close(t);
 	}
 	p1_floor_bpf__destroy(skel);

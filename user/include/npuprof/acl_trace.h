@@ -139,6 +139,14 @@ int npuprof_acl_trace_fd(const struct npuprof_acl_trace *t);
  * Return: records delivered or a negative errno. */
 long npuprof_acl_trace_consume(struct npuprof_acl_trace *t, npuprof_rec_fn fn, void *ctx);
 
+/**
+ * npuprof_acl_trace_task_storage() - 1 when calls in flight are kept in BPF
+ * task-local storage, 0 when in the BPF hash map: kernels before 5.12 or
+ * without BTF, or NPUPROF_BPF_INFLIGHT=hash in the environment at open.
+ * The same records either way; the hash costs more per call.
+ */
+int npuprof_acl_trace_task_storage(const struct npuprof_acl_trace *t);
+
 /** npuprof_acl_trace_nr_cpus() - number of per-CPU rings. */
 unsigned int npuprof_acl_trace_nr_cpus(const struct npuprof_acl_trace *t);
 
@@ -146,8 +154,9 @@ unsigned int npuprof_acl_trace_nr_cpus(const struct npuprof_acl_trace *t);
  * npuprof_acl_trace_stats() - counts on @cpu since the last enable(t, 1)
  * @written: records committed to @cpu's ring buffer
  * @lost:    calls that have no record: failed ring buffer reserves plus
- *           calls whose in-flight state could not be kept (the in-flight
- *           map full, or overwritten by the same thread and function)
+ *           calls whose in-flight state could not be kept (no memory for
+ *           it, the in-flight map full, or overwritten by the same thread
+ *           and function)
  * Return: 0; -EINVAL for a @cpu beyond npuprof_acl_trace_nr_cpus(); -errno.
  */
 int npuprof_acl_trace_stats(struct npuprof_acl_trace *t, unsigned int cpu,
