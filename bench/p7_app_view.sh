@@ -73,7 +73,9 @@ wait_log ": connected" "$ranks" && window idle
 echo start >&3
 wait_log "start success" "$ranks" && window capture
 echo stop >&3
-wait_log "stop success" "$ranks" && window stopped
+# The apps answer first; msprof then ends the capture (probes removed,
+# files closed) and says where each PROF dir is: the phase starts there.
+wait_log "stop success" "$ranks" && wait_log "PROF data saved in" "$ranks" && window stopped
 echo quit >&3
 exec 3>&-
 wait "$msprof"
