@@ -10,6 +10,10 @@ MARKS has lines "PHASE BEGIN_NS END_NS"; a step counts for a phase when it
 lies wholly inside the window.  Prints one line per phase:
   PHASE n=N mean_us=M sd_us=S sem_pct=E median_us=D base_us=B base_sem_pct=F
 (sem_pct: standard error of the mean in % of it, the noise of the mean).
+Successive steps are not independent (under TCG the job's speed wanders
+over seconds), so the error comes from batch means: the steps of each
+second of the phase are averaged, and the error is that of the mean of
+those per-second means (with fewer than 3 seconds: of the steps).
 
 The first and the last phase run without msprof (A ... A): the job's own
 drift over the run is the line through their means, taken at each phase's
@@ -21,6 +25,18 @@ import json
 import math
 import statistics
 import sys
+
+
+def batch_sem(inside, begin, step_sem):
+    """Standard error of the mean step time from per-second batch means."""
+    batches = {}
+    for s in inside:
+        batches.setdefault((s["begin_ns"] - begin) // 1000000000, []).append(
+            (s["end_ns"] - s["begin_ns"]) / 1000)
+    means = [statistics.mean(v) for v in batches.values()]
+    if len(means) < 3:
+        return step_sem
+    return statistics.stdev(means) / len(means) ** 0.5
 
 
 def main():
@@ -38,14 +54,15 @@ def main():
                     steps += json.loads(line).get("steps", [])
     stats = []
     for name, b, e in marks:
-        d = [(s["end_ns"] - s["begin_ns"]) / 1000 for s in steps
-             if s["begin_ns"] >= b and s["end_ns"] <= e]
+        inside = [s for s in steps if s["begin_ns"] >= b and s["end_ns"] <= e]
+        d = [(s["end_ns"] - s["begin_ns"]) / 1000 for s in inside]
         if len(d) < 2:
             stats.append((name, (b + e) / 2, len(d), None))
             continue
         m, sd = statistics.mean(d), statistics.stdev(d)
         stats.append((name, (b + e) / 2, len(d),
-                      (m, sd, sd / len(d) ** 0.5, statistics.median(d))))
+                      (m, sd, batch_sem(inside, b, sd / len(d) ** 0.5),
+                       statistics.median(d))))
     first, last = stats[0], stats[-1]
     for name, t, n, st in stats:
         if st is None or first[3] is None or last[3] is None:
