@@ -10,10 +10,17 @@
  * msprof (here: a client that sent its parameters) holds the first
  * server, three more processes start: each must come up within 5 s on its
  * own pid.  Regression: the name probe was a blocking connect(), which
- * hung in aclInit once the busy listener's backlog was full.
+ * hung in aclInit once the busy listener's backlog was full.  Last, 30
+ * rounds of 4 processes released into aclInit at the same instant: every
+ * round has the key's name and 3 pid names, one per process.  Regression
+ * (e2e/ranks_launch, once): a process that found the key's name bound but
+ * not yet listening took it for a crash's leftover and stole it, and the
+ * first process was then reachable under no name at all.
  */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <libgen.h>
 #include <limits.h>
@@ -30,8 +37,9 @@
 
 #define KEY "424242"
 
-/* Child: aclInit from ../lib/libascendcl.so, say ready on @ready_fd, wait. */
-static void run_app(int ready_fd)
+/* Child: aclInit from ../lib/libascendcl.so, say ready on @ready_fd, wait;
+ * with @go_fd >= 0, only once a byte arrives there. */
+static void run_app(int ready_fd, int go_fd)
 {
 	char exe[PATH_MAX], lib[PATH_MAX + 32];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -41,6 +49,8 @@ static void run_app(int ready_fd)
 	if (n < 0)
 		_exit(2);
 	exe[n] = '\0';
+	if (go_fd >= 0 && read(go_fd, &(char){ 0 }, 1) != 1)
+		_exit(5);
 	snprintf(lib, sizeof(lib), "%s/../lib/libascendcl.so", dirname(exe));
 	h = dlopen(lib, RTLD_NOW);
 	if (!h)
@@ -65,7 +75,7 @@ static pid_t start_app(void)
 	pid = fork();
 	if (pid == 0) {
 		close(p[0]);
-		run_app(p[1]);
+		run_app(p[1], -1);
 	}
 	close(p[1]);
 	if (poll(&(struct pollfd){ .fd = p[0], .events = POLLIN }, 1, 5000) != 1) {
@@ -114,6 +124,67 @@ static int hold_server(const char *dir, const char *key)
 	return fd;
 }
 
+#define RACERS 4
+
+/* Count the dynamic_profiling_socket_* names in @dir. */
+static int sockets_in(const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	while (d && (de = readdir(d))) {
+		struct stat st;
+
+		n += !strncmp(de->d_name, "dynamic_profiling_socket_", 25) &&
+		     !fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) && S_ISSOCK(st.st_mode);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* RACERS processes of one key released into aclInit at once; 0 when
+ * every one of them got a name. */
+static int race_round(const char *base, int round)
+{
+	char home[PATH_MAX];
+	int go[2], ready[2], i, up = 0, names;
+	pid_t pid[RACERS];
+
+	if (snprintf(home, sizeof(home), "%.200s/r%d", base, round) >= (int)sizeof(home) ||
+	    mkdir(home, 0700) || pipe(go) || pipe(ready))
+		return -1;
+	setenv("HOME", home, 1);
+	for (i = 0; i < RACERS; i++) {
+		pid[i] = fork();
+		if (pid[i] == 0) {
+			close(go[1]);
+			close(ready[0]);
+			run_app(ready[1], go[0]);
+		}
+	}
+	close(go[0]);
+	close(ready[1]);
+	if (write(go[1], "gggg", RACERS) != RACERS)
+		up = -1;
+	while (up >= 0 && up < RACERS &&
+	       poll(&(struct pollfd){ .fd = ready[0], .events = POLLIN }, 1, 5000) == 1 &&
+	       read(ready[0], &(char){ 0 }, 1) == 1)
+		up++;
+	names = sockets_in(home);
+	for (i = 0; i < RACERS; i++)
+		kill(pid[i], SIGKILL);
+	for (i = 0; i < RACERS; i++)
+		waitpid(pid[i], NULL, 0);
+	close(go[1]);
+	close(ready[0]);
+	if (up != RACERS || names != RACERS)
+		fprintf(stderr, "round %d: %d of %d up, %d socket names\n", round, up, RACERS,
+			names);
+	return up == RACERS && names == RACERS ? 0 : -1;
+}
+
 int main(void)
 {
 	char home[PATH_MAX], second[32];
@@ -153,6 +224,8 @@ int main(void)
 		kill(b, SIGKILL);
 	while (wait(NULL) > 0)
 		;
+	for (i = 0; i < 30; i++)
+		CHECK_EQ(race_round(home, i), 0);
 	tmpdir_remove(home);
 	return CHECK_DONE();
 }
