@@ -243,57 +243,75 @@ static int srv_name_in_use(const struct sockaddr_un *addr)
 }
 
 /*
- * Create a listening socket (0600) and give it the name of @key only once
- * it listens: it is bound and listening under a private name first, then
- * hard-linked to the key's name, which link() does only if the name is
- * free.  So a name, once there, always belongs to a live listener or to a
- * crashed process: a process starting at the same instant never sees a
- * bound but not yet listening socket, takes it for stale and steals its
- * name (which left the first process unreachable under any name).  A name
- * nobody answers at (left by a crash) is unlinked and taken; a live one
- * gives -EADDRINUSE.
+ * Is a socket of any live process bound at @path?  /proc/net/unix lists
+ * every bound socket with its path (the last field): a file left by a
+ * crash has no entry, while a process that bound the name an instant ago
+ * and does not listen yet has one.  Unreadable table: assume bound.
+ */
+static int srv_name_bound(const char *path)
+{
+	FILE *f = fopen("/proc/net/unix", "re");
+	size_t len = strlen(path);
+	char line[512];
+	int bound = 0;
+
+	if (!f)
+		return 1;
+	while (!bound && fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, '/');
+		size_t n = p ? strcspn(p, "\n") : 0;
+
+		bound = p && n == len && !memcmp(p, path, len);
+	}
+	fclose(f);
+	return bound;
+}
+
+/*
+ * Create, bind, chmod 0600 and listen at @key.  bind() comes first, so a
+ * free name is taken without touching anyone's file; only when the name
+ * exists, nobody listens there and no live socket is bound to it (a stale
+ * file left by a crash) is it unlinked and bound again.  A live one gives
+ * -EADDRINUSE, also one that a process starting at the same instant has
+ * bound but not yet listens on (taking that name left the other process
+ * unreachable under any name).
  */
 static int srv_bind(const char *home, long key)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	int fd, err, tries;
+	int fd, err;
 
 	err = dynprof_socket_path(srv.path, sizeof(srv.path), home, key);
 	if (err)
 		return err;
-	if (snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/.npusim_dynprof_%d", home,
-		     (int)getpid()) >= (int)sizeof(addr.sun_path))
-		return -ENAMETOOLONG;
-	unlink(addr.sun_path); /* ours: a private name of this pid */
+	memcpy(addr.sun_path, srv.path, strlen(srv.path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
 	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	err = chmod(addr.sun_path, 0600) < 0 || listen(fd, 1) < 0 ? -errno : -EEXIST;
-	for (tries = 0; err == -EEXIST && tries < 2; tries++) {
-		struct sockaddr_un name = { .sun_family = AF_UNIX };
-
-		if (!link(addr.sun_path, srv.path)) {
-			err = 0;
-			break;
+		if (errno != EADDRINUSE)
+			goto out_close;
+		if (srv_name_in_use(&addr) || srv_name_bound(srv.path)) {
+			close(fd);
+			return -EADDRINUSE;
 		}
-		err = -errno;
-		memcpy(name.sun_path, srv.path, strlen(srv.path) + 1);
-		if (err == -EEXIST && srv_name_in_use(&name))
-			err = -EADDRINUSE;
-		else if (err == -EEXIST)
-			unlink(srv.path); /* left by a crash: nobody answers there */
+		unlink(srv.path);
+		if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
+			goto out_close;
 	}
-	unlink(addr.sun_path);
-	if (err) {
-		close(fd);
-		return err == -EEXIST ? -EADDRINUSE : err;
-	}
+	if (chmod(srv.path, 0600) < 0 || listen(fd, 1) < 0)
+		goto out_unlink;
 	return fd;
+
+out_unlink:
+	err = -errno;
+	unlink(srv.path);
+	close(fd);
+	return err;
+out_close:
+	err = -errno;
+	close(fd);
+	return err;
 }
 
 /* Listen at the env key, falling back to the pid when it is taken. */
