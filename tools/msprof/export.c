@@ -16,7 +16,9 @@
  * set is written, renamed into place; only then are the files of an
  * earlier export removed.  A re-export leaves exactly one set, and a
  * failed one (a full disk, say) leaves the earlier set untouched and no
- * half-written file behind.
+ * half-written file behind.  The temporary files of an export that was
+ * killed (SIGINT, SIGKILL) before its renames go with the next export
+ * that completes.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -92,18 +94,21 @@ static int is_prof_dir(const char *path)
 }
 
 /*
- * Does @name match <prefix><14 digits><ext>, an export of ours, with a
- * stamp other than @keep (the set just written)?
+ * Does @name match <prefix><14 digits><ext>, an export of ours, or the
+ * same with ".tmp" (a file of an export killed before its renames), with
+ * a stamp other than @keep (the set just written)?
  */
 static int is_old_export(const char *name, const char *keep)
 {
 	size_t i, j, lp, le, len = strlen(name);
 
+	if (len > 4 && !strcmp(name + len - 4, ".tmp"))
+		len -= 4;
 	for (i = 0; i < EXPORT_NR_FILES; i++) {
 		lp = strlen(export_files[i].prefix);
 		le = strlen(export_files[i].ext);
 		if (len != lp + 14 + le || strncmp(name, export_files[i].prefix, lp) ||
-		    strcmp(name + lp + 14, export_files[i].ext))
+		    strncmp(name + lp + 14, export_files[i].ext, le))
 			continue;
 		for (j = lp; j < lp + 14 && name[j] >= '0' && name[j] <= '9'; j++)
 			;

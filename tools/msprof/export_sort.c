@@ -23,11 +23,44 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "export_sort.h"
+
+/*
+ * The run file below @dir_fd: an O_TMPFILE file, or, on a filesystem
+ * without O_TMPFILE (FUSE such as sshfs, vfat: EOPNOTSUPP; kernels before
+ * 3.11: EISDIR), a new file of a name of its own, unlinked at once (a
+ * crash between the two leaves it, named .msprof-sort.*).
+ * Return: its fd or -errno.
+ */
+static int open_run_file(int dir_fd)
+{
+	static unsigned int seq;
+	char name[64];
+	int fd, tries;
+
+	fd = openat(dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+	if (errno != EOPNOTSUPP && errno != EISDIR)
+		return -errno;
+	for (tries = 0; tries < 100; tries++) {
+		snprintf(name, sizeof(name), ".msprof-sort.%d.%u", (int)getpid(), seq++);
+		fd = openat(dir_fd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0600);
+		if (fd >= 0) {
+			unlinkat(dir_fd, name, 0);
+			return fd;
+		}
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
 
 /* Bytes gathered in sorted order before each write of a run. */
 #define XSORT_WRITE_CHUNK (256u << 10)
@@ -134,9 +167,9 @@ static int spill(struct xsort *s)
 	int err = 0;
 
 	if (s->fd < 0) {
-		s->fd = openat(s->cfg.dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+		s->fd = open_run_file(s->cfg.dir_fd);
 		if (s->fd < 0)
-			return -errno;
+			return s->fd;
 	}
 	r = realloc(s->runs, (s->n_runs + 1) * sizeof(*r));
 	chunk = malloc(per * rs);

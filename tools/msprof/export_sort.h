@@ -8,9 +8,10 @@
  * they were added (stable), as the exporter's in-memory sorts give them
  * today.  Memory is a buffer of at most cfg.mem_bytes: when it fills, its
  * records are sorted and written as one run to an unnamed temporary file
- * (O_TMPFILE, gone when closed or when the process dies) below
- * cfg.dir_fd, and reading k-way merges the runs with a heap.  A sort whose
- * records all fit in the buffer never touches the disk.
+ * below cfg.dir_fd (O_TMPFILE, gone when closed or when the process dies;
+ * on a filesystem without O_TMPFILE, a named file unlinked at once), and
+ * reading k-way merges the runs with a heap.  A sort whose records all
+ * fit in the buffer never touches the disk.
  */
 #ifndef MSPROF_EXPORT_SORT_H
 #define MSPROF_EXPORT_SORT_H
@@ -26,7 +27,7 @@
  *             again)
  * @mem_bytes: the record buffer's size, bytes; at least two records are
  *             always held
- * @dir_fd:    directory for the temporary run file (O_TMPFILE)
+ * @dir_fd:    directory for the temporary run file
  */
 struct xsort_cfg {
 	size_t rec_size;
