@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Driver backends, user side: what npuprof knows about one NPU driver.
+ * A backend says how to recognise the driver (the kernel module that owns
+ * the /dev/davinci<N> nodes, read from sysfs before any driver-private
+ * ioctl is sent), where its task tracepoints are and how their arguments
+ * map to task records (include/npuprof/npu_driver.h, for the BPF capture
+ * path), and how to read host/device clock pairs, if the driver can.
+ * Adding a driver is one backend file (user/drv_<name>.c, and
+ * kmod/drv_<name>.c for npuprof.ko) and one line in the table of
+ * user/npu_backend.c.
+ */
+#ifndef NPUPROF_NPU_BACKEND_H
+#define NPUPROF_NPU_BACKEND_H
+
+#include <stdint.h>
+
+#include <npuprof/npu_driver.h>
+
+/* Most devices one host is handled with (device ids 0..63). */
+#define NPU_BACKEND_MAX_DEVICES 64
+
+/**
+ * struct npu_backend - one NPU driver
+ * @name:     backend name, printed by msprof ("npusim")
+ * @module:   name of the kernel module owning the device nodes, as
+ *            /sys/dev/char/<major>:<minor>/device/driver/module names it
+ * @tp_names: tracepoint names, in enum npuprof_tp_bit order (submit,
+ *            start, end, stream sync)
+ * @layout:   argument layout shared by the four tracepoints
+ * @clock:    read one host/device clock pair of @device: host
+ *            CLOCK_MONOTONIC ns and the device clock count at the same
+ *            instant.  0, or -errno.  NULL when the driver has no clock
+ *            interface: the export then places device times by its fit
+ *            over task records.
+ */
+struct npu_backend {
+	const char *name;
+	const char *module;
+	const char *tp_names[NPU_TP_EVENTS];
+	struct npu_tp_layout layout;
+	int (*clock)(int device, uint64_t *host_ns, uint64_t *dev_ts);
+};
+
+/**
+ * struct npu_host - the NPU driver and devices found on this host
+ * @backend:    the driver's backend; NULL when no /dev/davinci<N> exists
+ *              or its owner has no backend (see @owner)
+ * @owner:      module owning the device nodes as sysfs says ("" unknown)
+ * @nr_devices: entries of @devices
+ * @devices:    device ids, ascending
+ */
+struct npu_host {
+	const struct npu_backend *backend;
+	char owner[64];
+	unsigned int nr_devices;
+	int devices[NPU_BACKEND_MAX_DEVICES];
+};
+
+/**
+ * npu_host_detect() - find the devices and the backend of their driver
+ * @host: out
+ * @dev_dir: directory holding the device nodes, NULL for "/dev" (tests)
+ * @sys_dir: sysfs root, NULL for "/sys" (tests)
+ *
+ * Lists davinci<N> nodes (not opening them), and names the module owning
+ * them through sysfs.  No driver ioctl is sent.
+ *
+ * Return: 0 (with @host->backend NULL when the owner is not a known
+ * driver, or no device exists); -errno when @dev_dir cannot be read.
+ */
+int npu_host_detect(struct npu_host *host, const char *dev_dir, const char *sys_dir);
+
+/**
+ * npu_backend_find() - the backend of the driver named @name, or NULL
+ * @name: backend name or module name
+ */
+const struct npu_backend *npu_backend_find(const char *name);
+
+/**
+ * npu_backend_list() - every backend npuprof was built with
+ * @n: out: number of entries
+ */
+const struct npu_backend *const *npu_backend_list(unsigned int *n);
+
+#endif /* NPUPROF_NPU_BACKEND_H */
