@@ -30,7 +30,13 @@ BPF_DIR ?= $(BUILD)/bpf
 SANFLAGS ?=
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
-	  -Iinclude -Iuser/include -Isim/include -I$(BPF_DIR) $(SANFLAGS)
+	  -Iinclude -Iuser/include -I$(BPF_DIR) $(SANFLAGS)
+# The simulator's headers (its driver ABI, the ACL API) are for the
+# simulator, the tests and the benchmarks that drive it, and the one
+# product file that speaks the simulated driver's ioctl (its backend).
+# Product code (user/, tools/, kmod/, bpf/) is built without them, so a
+# product file including a simulator header does not compile.
+SIM_CFLAGS := -Isim/include
 LDLIBS_NPUPROF := -lbpf -lelf -lz -luring -lzstd -ljansson -lpthread -lm
 
 LIB_SRCS := $(sort $(wildcard user/*.c))
@@ -91,11 +97,14 @@ bpf: $(BPF_SKELS) $(BENCH_SKELS)
 # libnpuprof.a: rings, drain, record format, protocol, session.
 $(BUILD)/obj/%.o: %.c | $(BPF_SKELS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) $(OBJ_CFLAGS) -MMD -MP -c $< -o $@
+
+# The npusim driver backend: the only product object built with SIM_CFLAGS.
+$(BUILD)/obj/user/drv_npusim.o: OBJ_CFLAGS := $(SIM_CFLAGS)
 
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) $(SIM_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
 
 $(BUILD)/lib/libnpuprof.a: $(LIB_OBJS)
 	@mkdir -p $(@D)
@@ -128,7 +137,7 @@ $(BUILD)/lib/libascendcl.so: $(ACL_OBJS)
 
 $(BUILD)/bin/ai_task: $(APP_SRCS) $(BUILD)/lib/libascendcl.so
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(APP_SRCS) -L$(BUILD)/lib -lascendcl -Wl,-rpath,'$$ORIGIN/../lib' -ljansson -lpthread
+	$(CC) $(CFLAGS) $(SIM_CFLAGS) -o $@ $(APP_SRCS) -L$(BUILD)/lib -lascendcl -Wl,-rpath,'$$ORIGIN/../lib' -ljansson -lpthread
 
 # The wrapper that starts ai_task ranks with &, next to the binary it runs.
 $(BUILD)/bin/run_ranks.sh: sim/app/run_ranks.sh
@@ -140,19 +149,19 @@ sim: $(BUILD)/lib/libascendcl.so $(BUILD)/bin/ai_task $(BUILD)/bin/run_ranks.sh
 # Host unit tests: one program per behaviour.
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests/unit -Itools/msprof -o $@ $< $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(LDLIBS_NPUPROF)
+	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Itests/unit -Itools/msprof -o $@ $< $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(LDLIBS_NPUPROF)
 
 # Programs the VM tests run inside the guest (tests/vm/*.c).
 VM_SRCS := $(sort $(wildcard tests/vm/*.c))
 VM_BINS := $(VM_SRCS:tests/vm/%.c=$(BUILD)/tests/vm/%)
 $(BUILD)/tests/vm/%: tests/vm/%.c $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascendcl.so
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/lib/libnpuprof.a -L$(BUILD)/lib -lascendcl -Wl,-rpath,'$$ORIGIN/../../lib' $(LDLIBS_NPUPROF)
+	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/lib/libnpuprof.a -L$(BUILD)/lib -lascendcl -Wl,-rpath,'$$ORIGIN/../../lib' $(LDLIBS_NPUPROF)
 
 # make bench's programs: linked like the tests, with the runtime library.
 $(BUILD)/bench/%: bench/src/%.c $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascendcl.so $(BENCH_SKELS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Ibench/src -o $@ $< $(BUILD)/lib/libnpuprof.a -L$(BUILD)/lib -lascendcl -Wl,-rpath,'$$ORIGIN/../lib' $(LDLIBS_NPUPROF)
+	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Ibench/src -o $@ $< $(BUILD)/lib/libnpuprof.a -L$(BUILD)/lib -lascendcl -Wl,-rpath,'$$ORIGIN/../lib' $(LDLIBS_NPUPROF)
 
 bench-progs: $(BENCH_BINS)
 

@@ -23,9 +23,11 @@
  * producers are disabled, and the drain is stopped only after both report
  * that no probe is still writing.
  *
- * info.json carries host/device clock pairs per device, read from the
- * driver right after start and right before stop (npuprof/devclock.h), so
- * the export can map device counts onto the host clock exactly.
+ * info.json carries host/device clock pairs per device, read through the
+ * driver's backend (npuprof/npu_backend.h) right after start and right
+ * before stop, so the export can map device counts onto the host clock
+ * exactly.  A driver without a clock interface gives none, and the export
+ * fits the clocks over the task records instead.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,11 +45,11 @@
 
 #include <npuprof/acl_trace.h>
 #include <npuprof/clock.h>
-#include <npuprof/devclock.h>
 #include <npuprof/drain.h>
 #include <npuprof/kring.h>
 #include <npuprof/loss_json.h>
 #include <npuprof/name_text.h>
+#include <npuprof/npu_backend.h>
 #include <npuprof/prof_fs.h>
 #include <npuprof/record.h>
 #include <npuprof/session.h>
@@ -125,6 +127,7 @@ struct npuprof_session {
 	struct capture_clocks begin, end;
 	struct timespec begin_real;
 	struct clock_pairs clocks[SESSION_MAX_DEVICES];
+	struct npu_host host; /* the NPU driver and devices, found at create */
 };
 
 /* Words of the last npuprof_session_create() failure, when there is no session. */
@@ -138,6 +141,11 @@ static void set_error(struct npuprof_session *s, const char *what, int err)
 const char *npuprof_session_last_error(const struct npuprof_session *s)
 {
 	return s ? s->error : open_error;
+}
+
+const struct npu_host *npuprof_session_host(const struct npuprof_session *s)
+{
+	return &s->host;
 }
 
 int npuprof_session_running(const struct npuprof_session *s)
@@ -160,17 +168,28 @@ static int kring_skipped_src(void *obj, unsigned int cpu, uint64_t *bytes)
 	return npuprof_kring_skipped(obj, cpu, bytes);
 }
 
-/* Append SESSION_CLOCK_SAMPLES pairs for every device the driver knows. */
+/*
+ * Append SESSION_CLOCK_SAMPLES pairs for every device of the host, when its
+ * driver's backend can read the clocks.
+ */
 static void sample_clocks(struct npuprof_session *s)
 {
+	const struct npu_backend *b = s->host.backend;
+	unsigned int k;
 	int d, i;
 
-	for (d = 0; d < SESSION_MAX_DEVICES; d++) {
-		struct clock_pairs *c = &s->clocks[d];
+	if (!b || !b->clock)
+		return;
+	for (k = 0; k < s->host.nr_devices; k++) {
+		struct clock_pairs *c;
 
+		d = s->host.devices[k];
+		if (d < 0 || d >= SESSION_MAX_DEVICES)
+			continue;
+		c = &s->clocks[d];
 		for (i = 0; i < SESSION_CLOCK_SAMPLES; i++) {
 			if (c->n >= 2 * SESSION_CLOCK_SAMPLES ||
-			    npuprof_devclock_sample(d, &c->host[c->n], &c->dev[c->n]))
+			    b->clock(d, &c->host[c->n], &c->dev[c->n]))
 				break;
 			c->n++;
 		}
@@ -302,6 +321,8 @@ int npuprof_session_create(const struct npuprof_session_opts *opts, struct npupr
 		err = -ENOMEM;
 		goto out_close;
 	}
+	/* Unreadable /dev leaves no devices: capture still runs, without pairs. */
+	npu_host_detect(&s->host, NULL, NULL);
 	err = open_producers(s);
 	if (err)
 		goto out_close;
@@ -1041,6 +1062,20 @@ static json_t *lost_json(struct npuprof_session *s, const struct npuprof_drain_s
 	return npuprof_loss_report_json(&rst->loss, s->cpu_loss, s->nr_cpu_loss);
 }
 
+/*
+ * info.json "driver": the backend that recognised the NPU driver (null when
+ * none did), the module sysfs names as the owner of the device nodes, and
+ * whether the driver gave clock pairs ("driver") or the export must fit
+ * the clocks over the task records ("records").
+ */
+static json_t *driver_json(const struct npuprof_session *s)
+{
+	const struct npu_backend *b = s->host.backend;
+
+	return json_pack("{s:o, s:s, s:s}", "backend", b ? json_string(b->name) : json_null(),
+			 "module", s->host.owner, "clock", b && b->clock ? "driver" : "records");
+}
+
 static int write_info(struct npuprof_session *s, const struct session_member *m,
 		      const struct npuprof_drain_stats *rst, const struct npuprof_drain_stats *st)
 {
@@ -1055,10 +1090,13 @@ static int write_info(struct npuprof_session *s, const struct session_member *m,
 	/* the app names itself (prctl PR_SET_NAME): any bytes but NUL */
 	doc = json_pack("{s:i, s:o, s:o, s:s, s:i, s:o, s:o, s:o, s:o, s:o}", "pid", (int)m->pid,
 			"pid_name", npuprof_name_json(m->comm, sizeof(m->comm)), "hostname",
-			npuprof_name_json(host, sizeof(host)), "platform_version", "npusim",
+			npuprof_name_json(host, sizeof(host)), "platform_version",
+			s->host.backend ? s->host.backend->name : "unknown",
 			"record_version", NPUPROF_RECORD_VERSION, "clockSamples", clock_samples(s),
 			"devices", data_devices(m), "rings", rings, "drain",
 			drain_json(s, rst, st), "lost", lost_json(s, rst));
+	if (doc)
+		json_object_set_new(doc, "driver", driver_json(s));
 	if (doc && m->rank >= 0)
 		json_object_set_new(doc, "rank", json_integer(m->rank));
 	if (doc && s->follow)

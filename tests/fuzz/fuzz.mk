@@ -27,7 +27,7 @@ FUZZ_OBJS_fuzz_kernel_binary = $(call FUZZ_ACL_OBJS,sim/runtime/rt_kernel.o)
 $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_util.h $(BUILD)/lib/libmsprof.a \
 		 $(BUILD)/lib/libnpuprof.a $(ACL_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fsanitize=fuzzer -Itests/unit -Itools/msprof -Isim/runtime -o $@ $< \
+	$(CC) $(CFLAGS) $(SIM_CFLAGS) -fsanitize=fuzzer -Itests/unit -Itools/msprof -Isim/runtime -o $@ $< \
 		$(FUZZ_OBJS_$*) $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(LDLIBS_NPUPROF)
 
 fuzz-bins: $(FUZZ_BINS)

@@ -203,6 +203,16 @@ const char *npuprof_session_prof_dir(const struct npuprof_session *s, pid_t pid)
  */
 int npuprof_session_start(struct npuprof_session *s);
 
+struct npu_host;
+
+/**
+ * npuprof_session_host() - the NPU driver and devices the session found
+ * at create (npuprof/npu_backend.h): the backend that recognised the
+ * driver (NULL when none), the module owning the device nodes, the device
+ * ids.  Valid while @s lives.
+ */
+const struct npu_host *npuprof_session_host(const struct npuprof_session *s);
+
 /** npuprof_session_running() - 1 between start and stop. */
 int npuprof_session_running(const struct npuprof_session *s);
 

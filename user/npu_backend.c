@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Driver backends (npuprof/npu_backend.h): the table of drivers npuprof
+ * knows, and recognising which one owns this host's NPU device nodes.
+ *
+ * Recognition reads only the file system: the davinci<N> names in /dev,
+ * the node's device number, and the module sysfs links that device to
+ * (/sys/dev/char/<major>:<minor>/device/driver/module, the standard chain
+ * from a character device to the driver bound to its parent device).  No
+ * node is opened and no ioctl is sent, so a driver npuprof does not know
+ * never receives a request it was not written for.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <npuprof/npu_backend.h>
+
+extern const struct npu_backend npu_backend_npusim;
+extern const struct npu_backend npu_backend_npustub;
+
+static const struct npu_backend *const backends[] = {
+	&npu_backend_npusim,
+	&npu_backend_npustub,
+};
+
+#define NR_BACKENDS (sizeof(backends) / sizeof(backends[0]))
+
+const struct npu_backend *const *npu_backend_list(unsigned int *n)
+{
+	*n = NR_BACKENDS;
+	return backends;
+}
+
+const struct npu_backend *npu_backend_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_BACKENDS; i++)
+		if (!strcmp(backends[i]->name, name) || !strcmp(backends[i]->module, name))
+			return backends[i];
+	return NULL;
+}
+
+/* N of "davinci<N>" (decimal, no sign, no leading zero but "0"), or -1. */
+static int davinci_id(const char *name)
+{
+	const char *p = name + 7;
+	long v = 0;
+
+	if (strncmp(name, "davinci", 7) || !*p || (*p == '0' && p[1]))
+		return -1;
+	for (; *p; p++) {
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		v = v * 10 + (*p - '0');
+		if (v >= NPU_BACKEND_MAX_DEVICES)
+			return -1;
+	}
+	return (int)v;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Module of the driver bound to the device of character node @st, or "". */
+static void node_owner(const char *sys_dir, const struct stat *st, char *buf, size_t size)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/dev/char/%u:%u/device/driver/module", sys_dir,
+		 major(st->st_rdev), minor(st->st_rdev));
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (strlen(base) < size) /* a longer name is no module name */
+		memcpy(buf, base, strlen(base) + 1);
+}
+
+int npu_host_detect(struct npu_host *host, const char *dev_dir, const char *sys_dir)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int id;
+
+	memset(host, 0, sizeof(*host));
+	dev_dir = dev_dir ? dev_dir : "/dev";
+	sys_dir = sys_dir ? sys_dir : "/sys";
+	d = opendir(dev_dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		id = davinci_id(de->d_name);
+		if (id < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dev_dir, de->d_name);
+		if (stat(path, &st) || !S_ISCHR(st.st_mode))
+			continue;
+		if (host->nr_devices < NPU_BACKEND_MAX_DEVICES)
+			host->devices[host->nr_devices++] = id;
+		/* The owner of the first node decides; they share one driver. */
+		if (!host->owner[0])
+			node_owner(sys_dir, &st, host->owner, sizeof(host->owner));
+	}
+	closedir(d);
+	qsort(host->devices, host->nr_devices, sizeof(host->devices[0]), cmp_int);
+	if (host->nr_devices && host->owner[0])
+		host->backend = npu_backend_find(host->owner);
+	return 0;
+}
