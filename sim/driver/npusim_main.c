@@ -20,6 +20,7 @@
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/overflow.h>
+#include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -216,10 +217,75 @@ static int npusim_check_params(void)
 	return 0;
 }
 
+/*
+ * The platform driver: user space recognises the driver behind
+ * /dev/davinciN by the module its parent device is bound to
+ * (/sys/dev/char/MAJ:MIN/device/driver/module), before it sends any
+ * driver-private ioctl.  Device N is platform device KBUILD_MODNAME.N;
+ * its probe creates the misc device.  Binding through sysfs is turned off:
+ * the devices live exactly as long as the module.
+ */
+static int npusim_probe(struct platform_device *pdev)
+{
+	struct npusim_dev *d;
+	int err;
+
+	if (pdev->id < 0 || (unsigned int)pdev->id >= devices)
+		return -ENODEV;
+	d = &npusim_devs[pdev->id];
+	snprintf(d->name, sizeof(d->name), "davinci%u", d->id);
+	d->misc.minor = MISC_DYNAMIC_MINOR;
+	d->misc.name = d->name;
+	d->misc.fops = &npusim_fops;
+	d->misc.mode = 0666;
+	d->misc.parent = &pdev->dev;
+	err = misc_register(&d->misc);
+	if (err) {
+		pr_err("/dev/%s: cannot register: %pe\n", d->name,
+		       ERR_PTR(err));
+		return err;
+	}
+	platform_set_drvdata(pdev, d);
+	return 0;
+}
+
+static struct platform_driver npusim_platform_driver = {
+	.probe = npusim_probe,
+	.driver = {
+		.name = KBUILD_MODNAME,
+		.suppress_bind_attrs = true,
+		.probe_type = PROBE_FORCE_SYNCHRONOUS,
+	},
+};
+
+/* Device @i: its platform device, bound at once, and /dev/davinci@i. */
+static int npusim_add_device(unsigned int i)
+{
+	struct npusim_dev *d = &npusim_devs[i];
+	struct platform_device *pdev;
+
+	d->id = i;
+	atomic_set(&d->task_seq, 0);
+	ida_init(&d->stream_ida);
+	pdev = platform_device_register_simple(KBUILD_MODNAME, i, NULL, 0);
+	if (IS_ERR(pdev)) {
+		ida_destroy(&d->stream_ida);
+		return PTR_ERR(pdev);
+	}
+	if (!platform_get_drvdata(pdev)) { /* the probe failed and said why */
+		platform_device_unregister(pdev);
+		ida_destroy(&d->stream_ida);
+		return -ENODEV;
+	}
+	d->pdev = pdev;
+	return 0;
+}
+
 static void npusim_remove_devices(unsigned int n)
 {
 	while (n--) {
 		misc_deregister(&npusim_devs[n].misc);
+		platform_device_unregister(npusim_devs[n].pdev);
 		ida_destroy(&npusim_devs[n].stream_ida);
 	}
 }
@@ -236,24 +302,13 @@ static int __init npusim_init(void)
 	if (!npusim_devs)
 		return -ENOMEM;
 	npusim_t0_ns = ktime_get_ns();
+	err = platform_driver_register(&npusim_platform_driver);
+	if (err)
+		goto out_free_devs;
 	for (i = 0; i < devices; i++) {
-		struct npusim_dev *d = &npusim_devs[i];
-
-		d->id = i;
-		atomic_set(&d->task_seq, 0);
-		ida_init(&d->stream_ida);
-		snprintf(d->name, sizeof(d->name), "davinci%u", i);
-		d->misc.minor = MISC_DYNAMIC_MINOR;
-		d->misc.name = d->name;
-		d->misc.fops = &npusim_fops;
-		d->misc.mode = 0666;
-		err = misc_register(&d->misc);
-		if (err) {
-			pr_err("/dev/%s: cannot register: %pe\n", d->name,
-			       ERR_PTR(err));
-			ida_destroy(&d->stream_ida);
+		err = npusim_add_device(i);
+		if (err)
 			goto out_remove_devices;
-		}
 	}
 	npusim_bench_init();
 	pr_info("%u device(s), clock %llu Hz %+d ppm from %llu\n", devices,
@@ -262,6 +317,8 @@ static int __init npusim_init(void)
 
 out_remove_devices:
 	npusim_remove_devices(i);
+	platform_driver_unregister(&npusim_platform_driver);
+out_free_devs:
 	kfree(npusim_devs);
 	return err;
 }
@@ -274,6 +331,7 @@ static void __exit npusim_exit(void)
 {
 	npusim_bench_exit();
 	npusim_remove_devices(devices);
+	platform_driver_unregister(&npusim_platform_driver);
 	kfree(npusim_devs);
 }
 
