@@ -4,12 +4,16 @@
  * on hosts without an NPU.  It creates /dev/davinci0..N-1, runs the tasks
  * the simulated runtime (libascendcl.so) submits on kernel timers, keeps a
  * device clock unlike the host's, and fires the driver tracepoints that
- * npuprof records (include/npuprof/npu_driver_tp.h).  The user ABI is
+ * npuprof records (include/npuprof/drv/npusim_tp.h).  The user ABI is
  * sim/include/npusim_ioctl.h.
  *
  * This file holds the module parameters, the device clock, the character
  * devices and the ioctl dispatch; streams and tasks are in npusim_stream.c,
  * the benchmark hook (/sys/kernel/debug/npusim/bench) in npusim_bench.c.
+ *
+ * The same sources also build npustub.ko, a second driver with other
+ * tracepoints and no clock ioctl (npusim_tp.h says how); the two are never
+ * loaded together.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -140,6 +144,7 @@ static long npusim_ioc_submit(struct npusim_file *nf, void __user *uarg)
 	return 0;
 }
 
+#ifndef NPUSIM_FLAVOUR_STUB
 static long npusim_ioc_clock(void __user *uarg)
 {
 	struct npusim_clock_req req = { 0 };
@@ -149,6 +154,7 @@ static long npusim_ioc_clock(void __user *uarg)
 	req.freq_hz = dev_freq_hz;
 	return copy_to_user(uarg, &req, sizeof(req)) ? -EFAULT : 0;
 }
+#endif
 
 static long npusim_ioctl(struct file *file, unsigned int cmd,
 			 unsigned long arg)
@@ -170,8 +176,10 @@ static long npusim_ioctl(struct file *file, unsigned int cmd,
 		if (get_user(stream, (u32 __user *)uarg))
 			return -EFAULT;
 		return npusim_stream_sync(nf, stream);
-	case NPUSIM_IOC_CLOCK:
+#ifndef NPUSIM_FLAVOUR_STUB
+	case NPUSIM_IOC_CLOCK: /* npustub has none: ENOTTY below */
 		return npusim_ioc_clock(uarg);
+#endif
 	default:
 		return -ENOTTY;
 	}
@@ -338,6 +346,10 @@ static void __exit npusim_exit(void)
 module_init(npusim_init);
 module_exit(npusim_exit);
 
+#ifdef NPUSIM_FLAVOUR_STUB
+MODULE_DESCRIPTION("Second simulated NPU driver: npusim's engine, other tracepoints, no clock ioctl");
+#else
 MODULE_DESCRIPTION("Simulated Ascend NPU driver (streams, tasks, device clock, tracepoints)");
+#endif
 MODULE_AUTHOR("npuprof");
 MODULE_LICENSE("GPL");
