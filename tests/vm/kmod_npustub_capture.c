@@ -15,6 +15,7 @@
 #include <npuprof/drv/npustub_tp.h>
 #include "driver_link.h"
 #include "kmod_capture.h"
+#include "tp_list_check.h"
 
 static const char *const stub_tp[NPUPROF_TP_COUNT] = {
 	[NPUPROF_TP_TASK_SUBMIT] = "npustub_sq_submit",
@@ -23,31 +24,14 @@ static const char *const stub_tp[NPUPROF_TP_COUNT] = {
 	[NPUPROF_TP_STREAM_SYNC] = "npustub_sq_sync_done",
 };
 
-/* LIST_TP: exactly npustub's four, each once, registered as given. */
+/* LIST_TP: exactly npustub's four, registered as given. */
 static void check_list(struct kt_dev *d, uint32_t registered)
 {
 	static struct npuprof_tp_list list;
-	const struct npuprof_tp_entry *e;
-	unsigned int i, seen = 0;
 
 	memset(&list, 0, sizeof(list));
 	CHECK_EQ(ioctl(d->fd, NPUPROF_IOC_LIST_TP, &list), 0);
-	CHECK_EQ(list.count, NPUPROF_TP_COUNT);
-	for (i = 0; i < list.count && i < NPUPROF_TP_LIST_MAX; i++) {
-		e = &list.tp[i];
-		CHECK(e->bit < NPUPROF_TP_COUNT);
-		if (e->bit >= NPUPROF_TP_COUNT)
-			continue;
-		seen |= 1u << e->bit;
-		CHECK_STR(e->backend, "npustub");
-		CHECK_STR(e->name, stub_tp[e->bit]);
-		CHECK_STR(e->module, "npustub");
-		CHECK_EQ(e->registered, registered);
-		CHECK_EQ(e->reserved[0] | e->reserved[1], 0);
-	}
-	CHECK_EQ(seen, KT_ALL_TP);
-	for (; i < NPUPROF_TP_LIST_MAX; i++)
-		CHECK_EQ(list.tp[i].name[0], 0);
+	check_tp_list(&list, "npustub", stub_tp, "npustub", registered);
 }
 
 static void check_list_empty(struct kt_dev *d)
