@@ -230,8 +230,11 @@ static int npusim_check_params(void)
  * /dev/davinciN by the module its parent device is bound to
  * (/sys/dev/char/MAJ:MIN/device/driver/module), before it sends any
  * driver-private ioctl.  Device N is platform device KBUILD_MODNAME.N;
- * its probe creates the misc device.  Binding through sysfs is turned off:
- * the devices live exactly as long as the module.
+ * its probe creates the misc device, which npusim_remove_devices() removes
+ * before the platform device (no remove callback: binding through sysfs is
+ * turned off, so the devices live exactly as long as the module).  With
+ * the other flavour loaded, /dev/davinci0 exists and the probe fails, so
+ * npusim.ko and npustub.ko cannot be loaded together.
  */
 static int npusim_probe(struct platform_device *pdev)
 {
