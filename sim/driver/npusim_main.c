@@ -236,6 +236,9 @@ static int npusim_check_params(void)
  * the other flavour loaded, /dev/davinci0 exists and the probe fails, so
  * npusim.ko and npustub.ko cannot be loaded together.
  */
+/* Why the last probe failed: what npusim_add_device() returns. */
+static int npusim_probe_err;
+
 static int npusim_probe(struct platform_device *pdev)
 {
 	struct npusim_dev *d;
@@ -252,8 +255,10 @@ static int npusim_probe(struct platform_device *pdev)
 	d->misc.parent = &pdev->dev;
 	err = misc_register(&d->misc);
 	if (err) {
-		pr_err("/dev/%s: cannot register: %pe\n", d->name,
-		       ERR_PTR(err));
+		pr_err("/dev/%s: cannot register: %pe%s\n", d->name,
+		       ERR_PTR(err),
+		       err == -EEXIST ? " (another NPU driver, npusim or npustub, is loaded)" : "");
+		npusim_probe_err = err;
 		return err;
 	}
 	platform_set_drvdata(pdev, d);
@@ -286,7 +291,7 @@ static int npusim_add_device(unsigned int i)
 	if (!platform_get_drvdata(pdev)) { /* the probe failed and said why */
 		platform_device_unregister(pdev);
 		ida_destroy(&d->stream_ida);
-		return -ENODEV;
+		return npusim_probe_err ? npusim_probe_err : -ENODEV;
 	}
 	d->pdev = pdev;
 	return 0;

@@ -9,8 +9,9 @@
  * ioctl (ENOTTY); LIST_TP names backend "npustub", its four tracepoints
  * by bit, module "npustub", registered only between ENABLE and DISABLE;
  * LIST_TP with a nonzero reserved word fails with EINVAL and changes
- * nothing; once npustub unloads, LIST_TP is empty.  Skips without
- * npustub.ko.
+ * nothing; once npustub unloads, LIST_TP is empty.  npustub.ko does not
+ * load while npusim.ko is loaded (EEXIST: both make /dev/davinci0).  Skips
+ * without npustub.ko.
  */
 #include <npuprof/drv/npustub_tp.h>
 #include "driver_link.h"
@@ -60,6 +61,20 @@ static void check_list_reserved(struct kt_dev *d)
 	}
 }
 
+/* The two simulated drivers exclude each other: /dev/davinci0 is taken. */
+static void check_not_with_npusim(const char *stub_ko)
+{
+	const char *sim_ko = kt_first_existing("NPUSIM_KO", "build/kmod/npusim.ko",
+					       "sim/driver/npusim.ko");
+
+	if (access(sim_ko, R_OK) != 0)
+		return;
+	CHECK_EQ(kt_load(sim_ko, NULL), 0);
+	CHECK_EQ(kt_load(stub_ko, NULL), -EEXIST);
+	CHECK_EQ(kt_unload("npusim"), 0);
+	CHECK(access("/dev/davinci0", F_OK) != 0);
+}
+
 /* The stub driver: recognised by its module, and without a clock. */
 static void check_driver(void)
 {
@@ -91,6 +106,7 @@ int main(void)
 	kt_unload_all();
 	kt_unload("npusim"); /* never loaded together: both make davinci0 */
 	kt_unload("npustub");
+	check_not_with_npusim(ko);
 	CHECK_EQ(kt_load(kt_npuprof_ko(), NULL), 0);
 	CHECK_EQ(kt_load(ko, NULL), 0);
 	check_driver();
