@@ -68,13 +68,15 @@ all: modules bpf libs tools sim tests bench-progs
 deps:
 	scripts/install-deps.sh
 
-# Kernel modules (Kbuild): npuprof.ko and the simulated driver npusim.ko.
+# Kernel modules (Kbuild): npuprof.ko, the simulated driver npusim.ko and
+# npustub.ko (the simulator as a second driver; never load it with npusim.ko).
 modules:
 	@test -d "$(KDIR)" || { echo "make: KDIR=$(KDIR): no kernel build tree; run scripts/install-deps.sh or pass KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/kmod/tp_stub modules
 	mkdir -p $(BUILD)/kmod
-	cp kmod/npuprof.ko sim/driver/npusim.ko tests/kmod/tp_stub/npuprof_tp_stub.ko $(BUILD)/kmod/
+	cp kmod/npuprof.ko sim/driver/npusim.ko sim/driver/npustub.ko \
+		tests/kmod/tp_stub/npuprof_tp_stub.ko $(BUILD)/kmod/
 
 # BPF: CO-RE objects and their generated skeletons.
 $(BPF_DIR)/vmlinux.h:

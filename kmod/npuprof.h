@@ -6,8 +6,10 @@
  *   ring_frontend.h  reserve/commit fast path used by the probe
  *   session.c        a capture session: its rings, enable/disable, teardown
  *   tgid_table.c     which session owns a tgid (RCU hash, probe lookup)
- *   probes.c         tracepoint probe: route by tgid, write task records
- *   tp_attach.c      find the driver's tracepoints by name; probes on
+ *   probes.c         task record: route by tgid, write into the ring
+ *   drv_*.c          one per driver backend: tracepoint names and a probe
+ *                    with their prototype that calls probes.c
+ *   tp_attach.c      find the drivers' tracepoints by name; probes on
  *                    while a session captures
  *   proc_follow.c    core process tracepoints: children join at fork,
  *                    tgids leave at exit
@@ -28,7 +30,6 @@
 #include <linux/pid.h>
 #include <npuprof/npuprof_ioctl.h>
 #include <npuprof/record.h>
-#include <npuprof/npu_driver_tp.h>
 
 /**
  * struct npuprof_ring - kernel side of one CPU's ring buffer
@@ -151,12 +152,33 @@ void npuprof_tgid_follow_stats(struct npuprof_session *s,
 			       struct npuprof_follow_stats *st);
 
 /* probes.c */
-void npuprof_task_probe(void *data, NPU_TP_PROBE_PARAMS);
+void npuprof_task_record(enum npuprof_task_event event, u32 tgid, u32 tid,
+			 u32 device, u32 stream, u32 task_id, u32 task_type,
+			 u64 dev_ts, u64 arg, const char *name);
+
+/**
+ * struct npuprof_drv - a driver backend's task tracepoints (drv_*.c)
+ * @name:  backend name, as in include/npuprof/drv/ (LIST_TP reports it)
+ * @tp:    tracepoint name of each enum npuprof_tp_bit
+ * @probe: probe with the tracepoints' exact prototype; its data is the
+ *         enum npuprof_task_event of the tracepoint, as a pointer value,
+ *         and it calls npuprof_task_record()
+ *
+ * The kernel keeps no prototype with a tracepoint, so a name is trusted
+ * to mean its backend's prototype: the names carry the driver's prefix.
+ * The drivers npuprof.ko knows are listed in kmod/Kbuild.
+ */
+struct npuprof_drv {
+	const char *name;
+	const char *tp[NPUPROF_TP_COUNT];
+	void *probe;
+};
 
 /* tp_attach.c */
 int npuprof_tp_init(void);
 void npuprof_tp_exit(void);
 u32 npuprof_tp_attached(void);
+void npuprof_tp_list(struct npuprof_tp_list *list);
 void npuprof_tp_get(void);
 void npuprof_tp_put(void);
 

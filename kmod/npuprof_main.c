@@ -108,6 +108,33 @@ static long npuprof_ioc_get_tp_status(void __user *uarg)
 	return 0;
 }
 
+/* The list is 2.8 KiB: off the stack.  Reserved fields: room for minors. */
+static long npuprof_ioc_list_tp(void __user *uarg)
+{
+	struct npuprof_tp_list *list;
+	long ret = 0;
+
+	list = kzalloc(sizeof(*list), GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	if (copy_from_user(list->reserved,
+			   uarg + offsetof(struct npuprof_tp_list, reserved),
+			   sizeof(list->reserved))) {
+		ret = -EFAULT;
+		goto out_free;
+	}
+	if (memchr_inv(list->reserved, 0, sizeof(list->reserved))) {
+		ret = -EINVAL;
+		goto out_free;
+	}
+	npuprof_tp_list(list);
+	if (copy_to_user(uarg, list, sizeof(*list)))
+		ret = -EFAULT;
+out_free:
+	kfree(list);
+	return ret;
+}
+
 static long npuprof_ioc_tgid(struct npuprof_session *s, unsigned int cmd,
 			     void __user *uarg)
 {
@@ -201,6 +228,8 @@ static long npuprof_ioctl(struct file *file, unsigned int cmd,
 		return npuprof_ioc_add_tgid_flags(s, uarg);
 	case NPUPROF_IOC_FOLLOW_STATS:
 		return npuprof_ioc_follow_stats(s, uarg);
+	case NPUPROF_IOC_LIST_TP:
+		return npuprof_ioc_list_tp(uarg);
 	default:
 		return -ENOTTY;
 	}

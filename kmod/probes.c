@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The tracepoint probe: one struct npuprof_rec_task per driver tracepoint
- * hit of a tgid some session owns, written into that session's ring of
- * the CPU it runs on.
- * tp_attach.c registers this one function on all four tracepoints; the
- * probe data says which event (enum npuprof_task_event) it was.
+ * The task record: one struct npuprof_rec_task per driver tracepoint hit
+ * of a tgid some session owns, written into that session's ring of the
+ * CPU it runs on.  Each driver backend's probe (drv_*.c), registered by
+ * tp_attach.c on that driver's four tracepoints, calls it with the fields
+ * taken from its own prototype.
  */
 #include <linux/hardirq.h>
 #include <linux/irqflags.h>
@@ -40,14 +40,21 @@ static void npuprof_fill_task(struct npuprof_rec_task *rec, unsigned int cpu,
 }
 
 /**
- * npuprof_task_probe() - probe of the four driver tracepoints
- * @data: enum npuprof_task_event of the tracepoint, as a pointer value
- * @NPU_TP_PROBE_PARAMS: the tracepoint arguments (npu_driver_tp.h): owner
- *        tgid/tid, device, stream, task id, task type, device time, arg,
- *        kernel name (may be NULL; at most 31 bytes are kept)
+ * npuprof_task_record() - record one driver task event
+ * @event:     enum npuprof_task_event of the tracepoint
+ * @tgid:      owner process of the task (the submitter), not "current"
+ * @tid:       owner thread
+ * @device:    device id, N of /dev/davinciN
+ * @stream:    stream id
+ * @task_id:   per-device task id
+ * @task_type: enum npuprof_task_type (the record keeps 16 bits)
+ * @dev_ts:    device clock count at the event
+ * @arg:       kernel: requested ns; memcpy: bytes; sync: ns waited
+ * @name:      kernel name, may be NULL; at most 31 bytes are kept
  *
- * Runs with preemption disabled (tracepoint call site), in process,
- * softirq or hardirq context.  The event goes to the one session that owns
+ * Called by a backend's probe (drv_*.c) with preemption disabled
+ * (tracepoint call site), in process, softirq or hardirq context.  The
+ * event goes to the one session that owns
  * @tgid, if that session is enabled (tgid_table.c: an RCU lookup, valid
  * until we return), so a full ring only ever loses its own session's
  * records.  Everything between reserve and commit runs with local IRQs
@@ -60,7 +67,9 @@ static void npuprof_fill_task(struct npuprof_rec_task *rec, unsigned int cpu,
  * cannot be blocked that way; these tracepoints never fire in NMI, and if
  * one did it is refused before touching the ring.
  */
-void npuprof_task_probe(void *data, NPU_TP_PROBE_PARAMS)
+void npuprof_task_record(enum npuprof_task_event event, u32 tgid, u32 tid,
+			 u32 device, u32 stream, u32 task_id, u32 task_type,
+			 u64 dev_ts, u64 arg, const char *name)
 {
 	struct npuprof_session *s;
 	struct npuprof_rings *rs;
@@ -83,9 +92,8 @@ void npuprof_task_probe(void *data, NPU_TP_PROBE_PARAMS)
 	r = rs->ring[cpu];
 	rec = npuprof_ring_reserve(r, rs->data_size, sizeof(*rec));
 	if (rec) {
-		npuprof_fill_task(rec, cpu, (u16)(uintptr_t)data, tgid, tid,
-				  device, stream, task_id, task_type, dev_ts,
-				  arg, name);
+		npuprof_fill_task(rec, cpu, (u16)event, tgid, tid, device,
+				  stream, task_id, task_type, dev_ts, arg, name);
 		npuprof_ring_commit(r, sizeof(*rec));
 		wake = rs->data_size - npuprof_ring_free_bytes(r, rs->data_size) >=
 		       rs->watermark;

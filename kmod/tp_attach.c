@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Find the NPU driver's tracepoints by name at run time and attach the
- * probe of probes.c to them, the way LTTng attaches to module
+ * Find the NPU drivers' tracepoints by name at run time and attach each
+ * driver backend's probe (drv_*.c) to them, the way LTTng attaches to module
  * tracepoints: the tracepoint module notifier reports every loaded module
  * that has tracepoints at registration, then each one coming and going;
  * for_each_kernel_tracepoint() covers a driver built into the kernel.
  * No link-time symbol of the driver is used, so npuprof.ko loads without
  * it, picks it up when it loads later, and lets go when it unloads.
- * The names are in include/npuprof/npu_driver_tp.h.
+ * The drivers are those of the table below, one struct npuprof_drv per
+ * backend, listed in Kbuild (NPUPROF_DRIVERS): a tracepoint is ours when
+ * its name is in one of their tables, and gets that backend's probe.
  *
  * Finding a tracepoint and registering the probe on it are two steps: the
  * probe is registered only while at least one session captures
@@ -24,32 +26,42 @@
 #include <linux/tracepoint.h>
 #include "npuprof.h"
 
-/* Tracepoints attached at once: 4 names, a few drivers carrying them. */
-#define NPUPROF_MAX_ATTACH 16
+/*
+ * Tracepoints attached at once: 4 per driver, a driver or two loaded
+ * (LIST_TP reports them all).
+ */
+#define NPUPROF_MAX_ATTACH NPUPROF_TP_LIST_MAX
+
+/* The driver backends, from Kbuild: NPUPROF_DRV(name) for each. */
+#define NPUPROF_DRV(name) extern const struct npuprof_drv npuprof_drv_##name;
+NPUPROF_DRIVERS
+#undef NPUPROF_DRV
+#define NPUPROF_DRV(name) &npuprof_drv_##name,
+static const struct npuprof_drv *const npuprof_drivers[] = { NPUPROF_DRIVERS };
+#undef NPUPROF_DRV
+
+/* The record event of each enum npuprof_tp_bit, the probes' data. */
+static const enum npuprof_task_event npuprof_tp_events[NPUPROF_TP_COUNT] = {
+	[NPUPROF_TP_TASK_SUBMIT] = NPUPROF_TASK_SUBMIT,
+	[NPUPROF_TP_TASK_START] = NPUPROF_TASK_START,
+	[NPUPROF_TP_TASK_END] = NPUPROF_TASK_END,
+	[NPUPROF_TP_STREAM_SYNC] = NPUPROF_TASK_STREAM_SYNC,
+};
 
 /**
  * struct npuprof_attach - one driver tracepoint found
  * @tp:         the tracepoint, NULL when the slot is free
  * @mod:        module that owns @tp, NULL for a built-in tracepoint
+ * @drv:        backend whose table names @tp; its probe goes on @tp
  * @bit:        enum npuprof_tp_bit
  * @registered: our probe is registered on @tp now
  */
 struct npuprof_attach {
 	struct tracepoint *tp;
 	struct module *mod;
+	const struct npuprof_drv *drv;
 	unsigned int bit;
 	bool registered;
-};
-
-static const struct {
-	const char *name;
-	enum npuprof_task_event event;
-} npuprof_tp_names[NPUPROF_TP_COUNT] = {
-	[NPUPROF_TP_TASK_SUBMIT] = { NPU_TP_NAME_TASK_SUBMIT, NPUPROF_TASK_SUBMIT },
-	[NPUPROF_TP_TASK_START] = { NPU_TP_NAME_TASK_START, NPUPROF_TASK_START },
-	[NPUPROF_TP_TASK_END] = { NPU_TP_NAME_TASK_END, NPUPROF_TASK_END },
-	[NPUPROF_TP_STREAM_SYNC] = { NPU_TP_NAME_STREAM_SYNC,
-				     NPUPROF_TASK_STREAM_SYNC },
 };
 
 /* Protects the three below (writers). */
@@ -76,15 +88,20 @@ static const char *npuprof_tp_owner(const struct npuprof_attach *a)
 	return a->mod ? a->mod->name : "kernel";
 }
 
-/* Register the probe on @a's tracepoint; caller holds the mutex. */
+static void *npuprof_tp_data(const struct npuprof_attach *a)
+{
+	return (void *)(uintptr_t)npuprof_tp_events[a->bit];
+}
+
+/* Register the backend's probe on @a's tracepoint; caller holds the mutex. */
 static void npuprof_tp_register(struct npuprof_attach *a)
 {
-	void *data = (void *)(uintptr_t)npuprof_tp_names[a->bit].event;
 	int ret;
 
 	if (a->registered)
 		return;
-	ret = tracepoint_probe_register(a->tp, npuprof_task_probe, data);
+	ret = tracepoint_probe_register(a->tp, a->drv->probe,
+					npuprof_tp_data(a));
 	if (ret) {
 		pr_warn("npuprof: cannot attach to tracepoint %s of %s: error %d\n",
 			a->tp->name, npuprof_tp_owner(a), ret);
@@ -100,26 +117,35 @@ static void npuprof_tp_register(struct npuprof_attach *a)
  */
 static void npuprof_tp_unregister(struct npuprof_attach *a)
 {
-	void *data = (void *)(uintptr_t)npuprof_tp_names[a->bit].event;
 	int ret;
 
 	if (!a->registered)
 		return;
-	ret = tracepoint_probe_unregister(a->tp, npuprof_task_probe, data);
+	ret = tracepoint_probe_unregister(a->tp, a->drv->probe,
+					  npuprof_tp_data(a));
 	if (ret)
 		pr_warn("npuprof: detaching from tracepoint %s of %s failed: error %d\n",
 			a->tp->name, npuprof_tp_owner(a), ret);
 	a->registered = false;
 }
 
-static int npuprof_tp_bit(const char *name)
+/* The backend naming @name, and its bit in *@bit; NULL if none does. */
+static const struct npuprof_drv *npuprof_tp_lookup(const char *name,
+						   unsigned int *bit)
 {
-	unsigned int bit;
+	const struct npuprof_drv *drv;
+	unsigned int i, b;
 
-	for (bit = 0; bit < NPUPROF_TP_COUNT; bit++)
-		if (!strcmp(name, npuprof_tp_names[bit].name))
-			return bit;
-	return -ENOENT;
+	for (i = 0; i < ARRAY_SIZE(npuprof_drivers); i++) {
+		drv = npuprof_drivers[i];
+		for (b = 0; b < NPUPROF_TP_COUNT; b++) {
+			if (!strcmp(name, drv->tp[b])) {
+				*bit = b;
+				return drv;
+			}
+		}
+	}
+	return NULL;
 }
 
 /*
@@ -128,11 +154,12 @@ static int npuprof_tp_bit(const char *name)
  */
 static void npuprof_tp_attach_one(struct tracepoint *tp, struct module *mod)
 {
+	const struct npuprof_drv *drv;
 	struct npuprof_attach *a;
-	int bit = npuprof_tp_bit(tp->name);
-	unsigned int i;
+	unsigned int i, bit;
 
-	if (bit < 0)
+	drv = npuprof_tp_lookup(tp->name, &bit);
+	if (!drv)
 		return;
 	for (i = 0; i < NPUPROF_MAX_ATTACH; i++)
 		if (!npuprof_attached[i].tp)
@@ -145,12 +172,13 @@ static void npuprof_tp_attach_one(struct tracepoint *tp, struct module *mod)
 	a = &npuprof_attached[i];
 	a->tp = tp;
 	a->mod = mod;
+	a->drv = drv;
 	a->bit = bit;
 	a->registered = false;
 	if (npuprof_tp_users)
 		npuprof_tp_register(a);
-	pr_info("npuprof: found tracepoint %s of %s\n", tp->name,
-		npuprof_tp_owner(a));
+	pr_info("npuprof: found tracepoint %s of %s (driver %s)\n", tp->name,
+		npuprof_tp_owner(a), drv->name);
 }
 
 /* Forget every tracepoint of @mod (NULL: built-in ones), probes off. */
@@ -167,6 +195,7 @@ static void npuprof_tp_detach_module(struct module *mod)
 		npuprof_tp_unregister(a);
 		a->tp = NULL;
 		a->mod = NULL;
+		a->drv = NULL;
 		n++;
 	}
 	npuprof_tp_update_mask();
@@ -243,7 +272,7 @@ int npuprof_tp_init(void)
  *
  * Unregistering the notifier reports GOING for every loaded module, which
  * detaches their tracepoints; built-in ones are detached here.  On return
- * no CPU is inside npuprof_task_probe(), so the rings can be freed.
+ * no CPU is inside a probe, so the rings can be freed.
  */
 void npuprof_tp_exit(void)
 {
@@ -261,6 +290,35 @@ void npuprof_tp_exit(void)
 u32 npuprof_tp_attached(void)
 {
 	return READ_ONCE(npuprof_attached_mask);
+}
+
+/**
+ * npuprof_tp_list() - the tracepoints found now, for LIST_TP
+ * @list: zeroed by the caller; count and tp[] are filled in
+ *
+ * One snapshot under the mutex, so a module coming or going is wholly in
+ * it or not; module names stay valid while the mutex is held (GOING takes
+ * it before the module is freed).
+ */
+void npuprof_tp_list(struct npuprof_tp_list *list)
+{
+	const struct npuprof_attach *a;
+	struct npuprof_tp_entry *e;
+	unsigned int i;
+
+	mutex_lock(&npuprof_tp_mutex);
+	for (i = 0; i < NPUPROF_MAX_ATTACH; i++) {
+		a = &npuprof_attached[i];
+		if (!a->tp)
+			continue;
+		e = &list->tp[list->count++];
+		strscpy_pad(e->backend, a->drv->name, sizeof(e->backend));
+		strscpy_pad(e->name, a->tp->name, sizeof(e->name));
+		strscpy_pad(e->module, npuprof_tp_owner(a), sizeof(e->module));
+		e->bit = a->bit;
+		e->registered = a->registered;
+	}
+	mutex_unlock(&npuprof_tp_mutex);
 }
 
 /**

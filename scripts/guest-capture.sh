@@ -5,7 +5,7 @@
 #
 #   scripts/guest-capture.sh MODE OUT [APP ARGS...]
 # MODE: launch (msprof starts the app), attach (msprof --pid), or, for a job
-# of E2E_RANKS processes (default 4; rank r on device r, npusim devices=N):
+# of E2E_RANKS processes (default 4; rank r on device r, driver devices=N):
 #   attach-ranks  one msprof --pid=P1,...,PN for all of them
 #   launch-ranks  msprof launches build/bin/run_ranks.sh N (a wrapper script
 #                 that starts the ranks with &) and follows the job
@@ -19,7 +19,9 @@
 #                 OUT/second.rc); the first capture goes on
 # Timing knobs (seconds, environment): E2E_BEFORE (before "start"),
 # E2E_WINDOW (between "start" and "stop").  E2E_APP: the program launch
-# mode starts instead of build/bin/ai_task.
+# mode starts instead of build/bin/ai_task.  E2E_DRIVER: the simulated NPU
+# driver loaded, npusim (default) or npustub (other tracepoints, no clock
+# ioctl); the two are never loaded together.
 set -eu
 mode=$1
 out=$2
@@ -27,8 +29,13 @@ shift 2
 before=${E2E_BEFORE:-3}
 window=${E2E_WINDOW:-4}
 ranks=${E2E_RANKS:-4}
+driver=${E2E_DRIVER:-npusim}
+case $driver in
+npusim | npustub) ;;
+*) echo "E2E_DRIVER=$driver: must be npusim or npustub" >&2; exit 2 ;;
+esac
 
-insmod build/kmod/npusim.ko devices="$ranks"
+insmod build/kmod/"$driver".ko devices="$ranks"
 insmod build/kmod/npuprof.ko
 
 # started PID: wait (at most 120 s) until msprof said PID's start succeeded.
@@ -173,4 +180,4 @@ for d in "$out"/PROF_*; do
 		build/bin/npuprof-dump "$d" >"$out/records/$(basename "$d").jsonl"
 done
 rmmod npuprof
-rmmod npusim
+rmmod "$driver"

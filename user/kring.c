@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -319,4 +320,26 @@ int npuprof_kring_tp_attached(struct npuprof_kring *kr)
 	int err = kring_ioctl(kr, NPUPROF_IOC_GET_TP_STATUS, &st);
 
 	return err ? err : (int)st.attached;
+}
+
+/* The module's strings are trusted no further than their arrays. */
+#define KRING_TERMINATE(a) ((a)[sizeof(a) - 1] = '\0')
+
+int npuprof_kring_list_tp(struct npuprof_kring *kr, struct npuprof_tp_list *list)
+{
+	struct npuprof_tp_entry *e;
+	int err;
+
+	memset(list, 0, sizeof(*list)); /* reserved fields: 0 */
+	err = kring_ioctl(kr, NPUPROF_IOC_LIST_TP, list);
+	if (err)
+		return err;
+	if (list->count > NPUPROF_TP_LIST_MAX)
+		return -EPROTO;
+	for (e = list->tp; e < list->tp + list->count; e++) {
+		KRING_TERMINATE(e->backend);
+		KRING_TERMINATE(e->name);
+		KRING_TERMINATE(e->module);
+	}
+	return 0;
 }

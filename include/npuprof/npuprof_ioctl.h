@@ -78,6 +78,14 @@
  * session (a second open() failed with EBUSY) and no TGID_OWNER; modules
  * of ABI 1.1 have neither ADD_TGID_FLAGS nor FOLLOW_STATS (ENOTTY) and
  * keep a tgid after its process exited, until DEL_TGID or close.
+ *
+ * Drivers (1.3).  npuprof.ko knows the task tracepoints of every driver
+ * backend it was built with (include/npuprof/drv/), by name, and attaches
+ * to those of whichever driver is loaded (one NPU driver per host; the
+ * simulated ones, npusim and npustub, are never loaded together).
+ * GET_TP_STATUS says which of the four events are covered; LIST_TP names
+ * each tracepoint found, its backend and module.  Modules of ABI 1.2 and
+ * older know npusim's tracepoints only and fail LIST_TP with ENOTTY.
  */
 #ifndef NPUPROF_IOCTL_H
 #define NPUPROF_IOCTL_H
@@ -93,8 +101,11 @@
  * any module of its own major.  A major bump breaks existing readers.
  */
 #define NPUPROF_ABI_MAJOR 1
-/* 1.1: a session per open(), TGID_OWNER; 1.2: following, tgids leave at exit */
-#define NPUPROF_ABI_MINOR 2
+/*
+ * 1.1: a session per open(), TGID_OWNER; 1.2: following, tgids leave at
+ * exit; 1.3: LIST_TP, tracepoints of several driver backends
+ */
+#define NPUPROF_ABI_MINOR 3
 #define NPUPROF_ABI_VERSION_OF(major, minor) ((__u32)(major) | (__u32)(minor) << 16)
 #define NPUPROF_ABI_MAJOR_OF(version) ((version) & 0xffffU)
 #define NPUPROF_ABI_MINOR_OF(version) ((version) >> 16)
@@ -159,12 +170,17 @@ struct npuprof_cpu_stats {
 	__u64 lost;
 };
 
-/* Driver tracepoints npuprof attaches to, bits of npuprof_tp_status.attached. */
+/*
+ * The four task events of a driver, bits of npuprof_tp_status.attached;
+ * each backend names its tracepoint for each (npusim: "npusim_task_submit",
+ * "npusim_task_start", "npusim_task_end", "npusim_stream_sync").  Same
+ * order as the events of include/npuprof/npu_driver.h.
+ */
 enum npuprof_tp_bit {
-	NPUPROF_TP_TASK_SUBMIT = 0, /* "npusim_task_submit" */
-	NPUPROF_TP_TASK_START = 1,  /* "npusim_task_start" */
-	NPUPROF_TP_TASK_END = 2,    /* "npusim_task_end" */
-	NPUPROF_TP_STREAM_SYNC = 3, /* "npusim_stream_sync" */
+	NPUPROF_TP_TASK_SUBMIT = 0, /* a task was queued */
+	NPUPROF_TP_TASK_START = 1,  /* the device began running it */
+	NPUPROF_TP_TASK_END = 2,    /* the device finished it */
+	NPUPROF_TP_STREAM_SYNC = 3, /* a stream synchronisation returned */
 	NPUPROF_TP_COUNT
 };
 
@@ -178,6 +194,50 @@ enum npuprof_tp_bit {
 struct npuprof_tp_status {
 	__u32 attached;
 	__u32 pad;
+};
+
+/* Sizes of the strings of struct npuprof_tp_entry, NUL included. */
+#define NPUPROF_TP_BACKEND_LEN 32
+#define NPUPROF_TP_NAME_LEN 64
+#define NPUPROF_TP_MODULE_LEN 64 /* the kernel's MODULE_NAME_LEN is 56 */
+/* Entries of struct npuprof_tp_list; npuprof.ko watches at most this many. */
+#define NPUPROF_TP_LIST_MAX 16
+
+/**
+ * struct npuprof_tp_entry - one driver tracepoint npuprof found (LIST_TP)
+ * @backend:    driver backend whose table names it ("npusim"), NUL-padded
+ * @name:       tracepoint name ("npusim_task_submit"), NUL-padded
+ * @module:     module that defines it ("npusim"), or "kernel" for a
+ *              driver built into the kernel, NUL-padded
+ * @bit:        its event, enum npuprof_tp_bit
+ * @registered: 1 while npuprof's probe is registered on it (some session
+ *              captures), else 0
+ * @reserved:   0
+ */
+struct npuprof_tp_entry {
+	char backend[NPUPROF_TP_BACKEND_LEN];
+	char name[NPUPROF_TP_NAME_LEN];
+	char module[NPUPROF_TP_MODULE_LEN];
+	__u32 bit;
+	__u32 registered;
+	__u32 reserved[2];
+};
+
+/**
+ * struct npuprof_tp_list - the driver tracepoints found (NPUPROF_IOC_LIST_TP)
+ * @count:    out: tracepoints found, entries filled in @tp (at most
+ *            NPUPROF_TP_LIST_MAX: the module watches no more)
+ * @reserved: in: 0 (EINVAL otherwise), room for later minors
+ * @tp:       out: one entry per tracepoint, in the order found; entries
+ *            from @count on are zeroed
+ *
+ * One snapshot: a driver loading or unloading while the ioctl runs is
+ * either wholly in it or not.  Modules older than 1.3: ENOTTY.
+ */
+struct npuprof_tp_list {
+	__u32 count;
+	__u32 reserved[7];
+	struct npuprof_tp_entry tp[NPUPROF_TP_LIST_MAX];
 };
 
 /**
@@ -248,5 +308,6 @@ struct npuprof_follow_stats {
 #define NPUPROF_IOC_TGID_OWNER _IOWR(NPUPROF_IOC_MAGIC, 8, struct npuprof_tgid_owner) /* 1.1 */
 #define NPUPROF_IOC_ADD_TGID_FLAGS _IOW(NPUPROF_IOC_MAGIC, 9, struct npuprof_tgid_add) /* 1.2 */
 #define NPUPROF_IOC_FOLLOW_STATS _IOR(NPUPROF_IOC_MAGIC, 10, struct npuprof_follow_stats) /* 1.2 */
+#define NPUPROF_IOC_LIST_TP _IOWR(NPUPROF_IOC_MAGIC, 11, struct npuprof_tp_list) /* 1.3 */
 
 #endif /* NPUPROF_IOCTL_H */

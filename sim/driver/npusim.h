@@ -21,6 +21,8 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+struct platform_device;
+
 #include "npusim_ioctl.h"
 
 /* Most devices the module creates (devices= parameter). */
@@ -35,6 +37,8 @@
 /**
  * struct npusim_dev - one simulated NPU (/dev/davinci<id>)
  * @id:         device id, N of /dev/davinciN
+ * @pdev:       its parent, platform device KBUILD_MODNAME.@id, bound to
+ *              the module's platform driver
  * @misc:       its character device
  * @name:       "davinciN", the node name
  * @task_seq:   last task id handed out; ids are per device, from 1
@@ -42,6 +46,7 @@
  */
 struct npusim_dev {
 	u32 id;
+	struct platform_device *pdev;
 	struct miscdevice misc;
 	char name[16];
 	atomic_t task_seq;

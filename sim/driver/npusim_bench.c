@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Benchmark hook of npusim.ko: fires the npusim_task_end tracepoint on
- * demand, from the writer's context on the writer's CPU, so benchmarks
+ * Benchmark hook of npusim.ko: fires the task end tracepoint
+ * (npusim_task_end; npustub_task_exec_end in npustub.ko) on demand, from the writer's context on the writer's CPU, so benchmarks
  * can measure what one driver event costs each consumer attached to it
  * (bench/p2_driver_event.sh), how fast the capture path drains
  * (P3) and where it starts losing records (P4).
  *
- * Control: write to /sys/kernel/debug/npusim/bench (root only)
+ * Control: write to /sys/kernel/debug/npusim/bench (root only; the
+ * directory is named after the module, npustub/ in npustub.ko)
  *   "COUNT"       fire COUNT events as fast as possible
  *   "COUNT RATE"  fire COUNT events paced to RATE events/s (0: unpaced)
  * COUNT is 1..NPUSIM_BENCH_MAX_COUNT, RATE 0..NPUSIM_BENCH_MAX_RATE.  The
@@ -47,7 +48,7 @@
 #include <linux/uaccess.h>
 
 #include "npusim.h"
-#include "npusim_trace.h"
+#include "npusim_tp.h"
 
 /* Most events one write fires (a few minutes flat out under emulation). */
 #define NPUSIM_BENCH_MAX_COUNT 4000000000ULL
@@ -94,10 +95,10 @@ static void npusim_bench_fire(struct npusim_bench_run *r, unsigned int n)
 
 	for (i = 0; i < n; i++) {
 		id = (u32)(first + i);
-		trace_npusim_task_end(r->tgid, r->tid, 0, NPUSIM_BENCH_STREAM,
-				      id, NPUSIM_TASK_KERNEL,
-				      r->dev0 + (first + i) * NPUSIM_BENCH_DEV_STEP,
-				      NPUSIM_BENCH_ARG_NS, NPUSIM_BENCH_NAME);
+		npusim_tp_end(r->tgid, r->tid, 0, NPUSIM_BENCH_STREAM, id,
+			      NPUSIM_TASK_KERNEL,
+			      r->dev0 + (first + i) * NPUSIM_BENCH_DEV_STEP,
+			      NPUSIM_BENCH_ARG_NS, NPUSIM_BENCH_NAME);
 	}
 	r->done += n;
 }
@@ -193,13 +194,13 @@ static const struct file_operations npusim_bench_fops = {
 };
 
 /**
- * npusim_bench_init() - create /sys/kernel/debug/npusim/bench
+ * npusim_bench_init() - create /sys/kernel/debug/KBUILD_MODNAME/bench
  *
  * Without debugfs the hook is simply absent: the driver works without it.
  */
 void npusim_bench_init(void)
 {
-	npusim_bench_dir = debugfs_create_dir("npusim", NULL);
+	npusim_bench_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("bench", 0600, npusim_bench_dir, NULL,
 			    &npusim_bench_fops);
 }

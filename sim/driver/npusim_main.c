@@ -4,12 +4,16 @@
  * on hosts without an NPU.  It creates /dev/davinci0..N-1, runs the tasks
  * the simulated runtime (libascendcl.so) submits on kernel timers, keeps a
  * device clock unlike the host's, and fires the driver tracepoints that
- * npuprof records (include/npuprof/npu_driver_tp.h).  The user ABI is
+ * npuprof records (include/npuprof/drv/npusim_tp.h).  The user ABI is
  * sim/include/npusim_ioctl.h.
  *
  * This file holds the module parameters, the device clock, the character
  * devices and the ioctl dispatch; streams and tasks are in npusim_stream.c,
  * the benchmark hook (/sys/kernel/debug/npusim/bench) in npusim_bench.c.
+ *
+ * The same sources also build npustub.ko, a second driver with other
+ * tracepoints and no clock ioctl (npusim_tp.h says how); the two are never
+ * loaded together.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -20,6 +24,7 @@
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/overflow.h>
+#include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -139,6 +144,7 @@ static long npusim_ioc_submit(struct npusim_file *nf, void __user *uarg)
 	return 0;
 }
 
+#ifndef NPUSIM_FLAVOUR_STUB
 static long npusim_ioc_clock(void __user *uarg)
 {
 	struct npusim_clock_req req = { 0 };
@@ -148,6 +154,7 @@ static long npusim_ioc_clock(void __user *uarg)
 	req.freq_hz = dev_freq_hz;
 	return copy_to_user(uarg, &req, sizeof(req)) ? -EFAULT : 0;
 }
+#endif
 
 static long npusim_ioctl(struct file *file, unsigned int cmd,
 			 unsigned long arg)
@@ -169,8 +176,10 @@ static long npusim_ioctl(struct file *file, unsigned int cmd,
 		if (get_user(stream, (u32 __user *)uarg))
 			return -EFAULT;
 		return npusim_stream_sync(nf, stream);
-	case NPUSIM_IOC_CLOCK:
+#ifndef NPUSIM_FLAVOUR_STUB
+	case NPUSIM_IOC_CLOCK: /* npustub has none: ENOTTY below */
 		return npusim_ioc_clock(uarg);
+#endif
 	default:
 		return -ENOTTY;
 	}
@@ -216,10 +225,83 @@ static int npusim_check_params(void)
 	return 0;
 }
 
+/*
+ * The platform driver: user space recognises the driver behind
+ * /dev/davinciN by the module its parent device is bound to
+ * (/sys/dev/char/MAJ:MIN/device/driver/module), before it sends any
+ * driver-private ioctl.  Device N is platform device KBUILD_MODNAME.N;
+ * its probe creates the misc device, which npusim_remove_devices() removes
+ * before the platform device (no remove callback: binding through sysfs is
+ * turned off, so the devices live exactly as long as the module).  With
+ * the other flavour loaded, /dev/davinci0 exists and the probe fails, so
+ * npusim.ko and npustub.ko cannot be loaded together.
+ */
+/* Why the last probe failed: what npusim_add_device() returns. */
+static int npusim_probe_err;
+
+static int npusim_probe(struct platform_device *pdev)
+{
+	struct npusim_dev *d;
+	int err;
+
+	if (pdev->id < 0 || (unsigned int)pdev->id >= devices)
+		return -ENODEV;
+	d = &npusim_devs[pdev->id];
+	snprintf(d->name, sizeof(d->name), "davinci%u", d->id);
+	d->misc.minor = MISC_DYNAMIC_MINOR;
+	d->misc.name = d->name;
+	d->misc.fops = &npusim_fops;
+	d->misc.mode = 0666;
+	d->misc.parent = &pdev->dev;
+	err = misc_register(&d->misc);
+	if (err) {
+		pr_err("/dev/%s: cannot register: %pe%s\n", d->name,
+		       ERR_PTR(err),
+		       err == -EEXIST ? " (another NPU driver, npusim or npustub, is loaded)" : "");
+		npusim_probe_err = err;
+		return err;
+	}
+	platform_set_drvdata(pdev, d);
+	return 0;
+}
+
+static struct platform_driver npusim_platform_driver = {
+	.probe = npusim_probe,
+	.driver = {
+		.name = KBUILD_MODNAME,
+		.suppress_bind_attrs = true,
+		.probe_type = PROBE_FORCE_SYNCHRONOUS,
+	},
+};
+
+/* Device @i: its platform device, bound at once, and /dev/davinci@i. */
+static int npusim_add_device(unsigned int i)
+{
+	struct npusim_dev *d = &npusim_devs[i];
+	struct platform_device *pdev;
+
+	d->id = i;
+	atomic_set(&d->task_seq, 0);
+	ida_init(&d->stream_ida);
+	pdev = platform_device_register_simple(KBUILD_MODNAME, i, NULL, 0);
+	if (IS_ERR(pdev)) {
+		ida_destroy(&d->stream_ida);
+		return PTR_ERR(pdev);
+	}
+	if (!platform_get_drvdata(pdev)) { /* the probe failed and said why */
+		platform_device_unregister(pdev);
+		ida_destroy(&d->stream_ida);
+		return npusim_probe_err ? npusim_probe_err : -ENODEV;
+	}
+	d->pdev = pdev;
+	return 0;
+}
+
 static void npusim_remove_devices(unsigned int n)
 {
 	while (n--) {
 		misc_deregister(&npusim_devs[n].misc);
+		platform_device_unregister(npusim_devs[n].pdev);
 		ida_destroy(&npusim_devs[n].stream_ida);
 	}
 }
@@ -236,24 +318,13 @@ static int __init npusim_init(void)
 	if (!npusim_devs)
 		return -ENOMEM;
 	npusim_t0_ns = ktime_get_ns();
+	err = platform_driver_register(&npusim_platform_driver);
+	if (err)
+		goto out_free_devs;
 	for (i = 0; i < devices; i++) {
-		struct npusim_dev *d = &npusim_devs[i];
-
-		d->id = i;
-		atomic_set(&d->task_seq, 0);
-		ida_init(&d->stream_ida);
-		snprintf(d->name, sizeof(d->name), "davinci%u", i);
-		d->misc.minor = MISC_DYNAMIC_MINOR;
-		d->misc.name = d->name;
-		d->misc.fops = &npusim_fops;
-		d->misc.mode = 0666;
-		err = misc_register(&d->misc);
-		if (err) {
-			pr_err("/dev/%s: cannot register: %pe\n", d->name,
-			       ERR_PTR(err));
-			ida_destroy(&d->stream_ida);
+		err = npusim_add_device(i);
+		if (err)
 			goto out_remove_devices;
-		}
 	}
 	npusim_bench_init();
 	pr_info("%u device(s), clock %llu Hz %+d ppm from %llu\n", devices,
@@ -262,6 +333,8 @@ static int __init npusim_init(void)
 
 out_remove_devices:
 	npusim_remove_devices(i);
+	platform_driver_unregister(&npusim_platform_driver);
+out_free_devs:
 	kfree(npusim_devs);
 	return err;
 }
@@ -274,12 +347,17 @@ static void __exit npusim_exit(void)
 {
 	npusim_bench_exit();
 	npusim_remove_devices(devices);
+	platform_driver_unregister(&npusim_platform_driver);
 	kfree(npusim_devs);
 }
 
 module_init(npusim_init);
 module_exit(npusim_exit);
 
+#ifdef NPUSIM_FLAVOUR_STUB
+MODULE_DESCRIPTION("Second simulated NPU driver: npusim's engine, other tracepoints, no clock ioctl");
+#else
 MODULE_DESCRIPTION("Simulated Ascend NPU driver (streams, tasks, device clock, tracepoints)");
+#endif
 MODULE_AUTHOR("npuprof");
 MODULE_LICENSE("GPL");

@@ -28,27 +28,11 @@
 #include <linux/string.h>
 #include <linux/wait.h>
 
-#include "npuprof/npu_driver_tp.h"
 #include "npusim.h"
 
+/* Defines the tracepoints and checks them against the backend header. */
 #define CREATE_TRACE_POINTS
-#include "npusim_trace.h"
-
-/*
- * The tracepoints must have the prototype npuprof.ko's probes have
- * (NPU_TP_PROBE_PARAMS); the names are the NPU_TP_NAME_* strings.
- */
-static int (*npusim_tp_register_check)(void (*probe)(void *data,
-						     NPU_TP_PROBE_PARAMS),
-				       void *data) __maybe_unused;
-static_assert(__same_type(&register_trace_npusim_task_submit,
-			  npusim_tp_register_check));
-static_assert(__same_type(&register_trace_npusim_task_start,
-			  npusim_tp_register_check));
-static_assert(__same_type(&register_trace_npusim_task_end,
-			  npusim_tp_register_check));
-static_assert(__same_type(&register_trace_npusim_stream_sync,
-			  npusim_tp_register_check));
+#include "npusim_tp.h"
 
 /* Task type of the stream sync event (enum npuprof_task_type). */
 #define NPUSIM_TASK_SYNC 3
@@ -119,11 +103,11 @@ static void npusim_trace_task(struct npusim_stream *s, struct npusim_task *t,
 	u64 ts = npusim_dev_ts(start ? t->start_ns : t->start_ns + t->dur_ns);
 
 	if (start)
-		trace_npusim_task_start(t->tgid, t->tid, s->dev->id, s->id,
-					t->id, t->type, ts, t->arg, t->name);
+		npusim_tp_start(t->tgid, t->tid, s->dev->id, s->id, t->id,
+				t->type, ts, t->arg, t->name);
 	else
-		trace_npusim_task_end(t->tgid, t->tid, s->dev->id, s->id,
-				      t->id, t->type, ts, t->arg, t->name);
+		npusim_tp_end(t->tgid, t->tid, s->dev->id, s->id, t->id,
+			      t->type, ts, t->arg, t->name);
 }
 
 /*
@@ -401,9 +385,8 @@ int npusim_stream_submit(struct npusim_file *nf, struct npusim_task_req *req)
 		return err;
 	}
 	t->id = atomic_inc_return(&nf->dev->task_seq);
-	trace_npusim_task_submit(t->tgid, t->tid, nf->dev->id, s->id, t->id,
-				 t->type, npusim_dev_ts(ktime_get_ns()), t->arg,
-				 t->name);
+	npusim_tp_submit(t->tgid, t->tid, nf->dev->id, s->id, t->id, t->type,
+			 npusim_dev_ts(ktime_get_ns()), t->arg, t->name);
 	/*
 	 * The device sees the task only after its submission was traced, as
 	 * a real doorbell follows the driver's bookkeeping: so no task can
@@ -432,7 +415,7 @@ static bool npusim_stream_idle(struct npusim_stream *s)
  * @nf:        the file that owns the stream
  * @stream_id: the stream id
  *
- * Sleeps interruptibly.  On success fires npusim_stream_sync with the
+ * Sleeps interruptibly.  On success fires the stream sync event with the
  * stream's last task id and the ns waited.
  *
  * Return: 0; -ENOENT for an unknown stream or one destroyed while waiting;
@@ -464,11 +447,9 @@ int npusim_stream_sync(struct npusim_file *nf, u32 stream_id)
 	if (!err && dead)
 		err = -ENOENT;
 	if (!err)
-		trace_npusim_stream_sync(task_tgid_nr(current),
-					 task_pid_nr(current), s->dev->id,
-					 s->id, last_id, NPUSIM_TASK_SYNC,
-					 npusim_dev_ts(end_ns),
-					 end_ns - begin_ns, "");
+		npusim_tp_sync(task_tgid_nr(current), task_pid_nr(current),
+			       s->dev->id, s->id, last_id, NPUSIM_TASK_SYNC,
+			       npusim_dev_ts(end_ns), end_ns - begin_ns, "");
 	kref_put(&s->ref, npusim_stream_free);
 	return err;
 }

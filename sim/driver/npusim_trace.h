@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Tracepoints of the simulated NPU driver.  Their names and prototype are
- * the contract in include/npuprof/npu_driver_tp.h: npuprof.ko finds them
- * by name when this module loads, and ftrace shows them under
+ * those of backend "npusim", include/npuprof/drv/npusim_tp.h (npusim_tp.h
+ * checks them): npuprof.ko finds them by name when this module loads, and ftrace shows them under
  * /sys/kernel/tracing/events/npusim/.
  *
  * All four share one class so they have the same prototype and record

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Launch mode: msprof starts the sample AI task itself, start/stop from a
 # pipe; every API call and device task of each step inside the window is
-# captured exactly once, nothing lost, export passes the layout checker.
+# captured exactly once, nothing lost, export passes the layout checker and
+# says device times were placed by npusim's clock samples.
 source "$(dirname "$0")/lib.bash"
-e2e_run launch --steps=300 --step-gap-ms=30 --threads=2
+e2e_run launch --steps=300 --step-gap-ms=30 --threads=2 && e2e_clocks

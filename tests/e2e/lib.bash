@@ -28,11 +28,36 @@ e2e_layout() {
 	fi
 }
 
-# e2e_run MODE APP_ARGS...: capture, export, check against the sample
-# app's counts and the layout checker.
+# e2e_run MODE APP_ARGS...: capture, export (its output also in
+# $out/export.log), check against the sample app's counts and the layout
+# checker.
 e2e_run() {
 	e2e_capture "$@" || return 1
-	build/bin/msprof --export=on --output="$out" || { echo "export failed"; return 1; }
+	local rc=0
+	build/bin/msprof --export=on --output="$out" >"$out/export.log" 2>&1 || rc=$?
+	cat "$out/export.log"
+	((rc == 0)) || { echo "export failed (exit $rc)"; return 1; }
 	python3 tests/e2e/check_capture.py "$out" ${E2E_PROCS:-} || return 1
 	e2e_layout "$out"
+}
+
+# e2e_clocks: after e2e_run, every PROF dir's export said how its device's
+# times were placed, as the driver allows: npusim's clock samples, or, for
+# npustub (E2E_DRIVER; no clock ioctl), the fit over the task records.
+e2e_clocks() {
+	local d name how n=0
+	case ${E2E_DRIVER:-npusim} in
+	npustub) how='a fit over [1-9][0-9]* task record times \(no clock samples in info\.json\)' ;;
+	*) how='a fit over [1-9][0-9]* clock samples of the driver \(info\.json\)' ;;
+	esac
+	for d in "$out"/PROF_*; do
+		name=$(basename "$d")
+		grep -Eq "^\[INFO\] msprof: $name: device [0-9]+: device times placed by $how\$" "$out/export.log" ||
+			{ echo "$name: the export did not say: device times placed by $how"; return 1; }
+		n=$((n + 1))
+	done
+	grep -Eq "^    - device [0-9]+: device times placed by $how\$" "$out/export.log" ||
+		{ echo "summary lacks its Device clocks line"; return 1; }
+	((n)) || { echo "no PROF dir"; return 1; }
+	echo "clock placement said for $n PROF dir(s)"
 }

@@ -3,7 +3,7 @@
  * Description: a PROF dir whose path is not UTF-8 ("<tmp>/\xff\x01d/
  * PROF_\xff\x01p", a kill -9 capture with a cut device slice) exports
  * with every reason kept: the timeline's "npuprof_capture" metadata lists
- * the model's 5 reasons, the same strings; stderr and the summary on
+ * the model's 4 reasons, the same strings; stderr and the summary on
  * stdout never carry the raw bytes 0xff or 0x01, and name the directory
  * as "\xff\x01d/PROF_\xff\x01p" (the name rule of npuprof/name_text.h).
  */
@@ -17,7 +17,7 @@
 #define HOSTILE_DIR "\xff\x01" "d"
 #define HOSTILE_PROF "PROF_\xff\x01p"
 #define ESCAPED "\\xff\\x01d/PROF_\\xff\\x01p"
-#define N_REASONS 5
+#define N_REASONS 4
 
 static int build(const char *root, char *prof, size_t size)
 {

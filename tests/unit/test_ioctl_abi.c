@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * Description: ABI 1.2 of npuprof.ko is a compatible extension of 1.0.
+ * Description: ABI 1.3 of npuprof.ko is a compatible extension of 1.0.
  * Every 1.0 ioctl number is unchanged (the numbers encode the struct
  * sizes, so the layouts are too); TGID_OWNER is number 8 with a 32-byte
  * struct, ADD_TGID_FLAGS 9 (32 bytes) and FOLLOW_STATS 10 (40 bytes), the
- * FOLLOW flag bit 0; the version word encodes 1.2 so that the plain 1 of 1.0 modules
- * decodes as major 1, minor 0, the major a 1.2 reader requires.
+ * FOLLOW flag bit 0; LIST_TP is 11, read-write, with a 2848-byte list of
+ * 16 entries of 176 bytes; the version word encodes 1.3 so that the plain
+ * 1 of 1.0 modules decodes as major 1, minor 0, the major a 1.3 reader
+ * requires.
  */
 #include <stddef.h>
 
@@ -53,13 +55,36 @@ static void check_follow(void)
 	CHECK_EQ(offsetof(struct npuprof_follow_stats, reserved), 20);
 }
 
+static void check_list_tp(void)
+{
+	CHECK_EQ(NPUPROF_IOC_LIST_TP, 0xcb20b70b);
+	CHECK_EQ(NPUPROF_TP_LIST_MAX, 16);
+	CHECK_EQ(sizeof(struct npuprof_tp_entry), 176);
+	CHECK_EQ(offsetof(struct npuprof_tp_entry, backend), 0);
+	CHECK_EQ(offsetof(struct npuprof_tp_entry, name), 32);
+	CHECK_EQ(offsetof(struct npuprof_tp_entry, module), 96);
+	CHECK_EQ(offsetof(struct npuprof_tp_entry, bit), 160);
+	CHECK_EQ(offsetof(struct npuprof_tp_entry, registered), 164);
+	CHECK_EQ(offsetof(struct npuprof_tp_entry, reserved), 168);
+	CHECK_EQ(sizeof(struct npuprof_tp_list), 2848);
+	CHECK_EQ(offsetof(struct npuprof_tp_list, count), 0);
+	CHECK_EQ(offsetof(struct npuprof_tp_list, reserved), 4);
+	CHECK_EQ(offsetof(struct npuprof_tp_list, tp), 32);
+	/* The event bits are those of ABI 1.0. */
+	CHECK_EQ(NPUPROF_TP_TASK_SUBMIT, 0);
+	CHECK_EQ(NPUPROF_TP_TASK_START, 1);
+	CHECK_EQ(NPUPROF_TP_TASK_END, 2);
+	CHECK_EQ(NPUPROF_TP_STREAM_SYNC, 3);
+	CHECK_EQ(NPUPROF_TP_COUNT, 4);
+}
+
 static void check_version(void)
 {
 	CHECK_EQ(NPUPROF_ABI_MAJOR, 1);
-	CHECK_EQ(NPUPROF_ABI_MINOR, 2);
-	CHECK_EQ(NPUPROF_ABI_VERSION, 0x00020001);
+	CHECK_EQ(NPUPROF_ABI_MINOR, 3);
+	CHECK_EQ(NPUPROF_ABI_VERSION, 0x00030001);
 	CHECK_EQ(NPUPROF_ABI_MAJOR_OF(NPUPROF_ABI_VERSION), 1);
-	CHECK_EQ(NPUPROF_ABI_MINOR_OF(NPUPROF_ABI_VERSION), 2);
+	CHECK_EQ(NPUPROF_ABI_MINOR_OF(NPUPROF_ABI_VERSION), 3);
 	/* What a 1.0 module reports. */
 	CHECK_EQ(NPUPROF_ABI_VERSION_OF(1, 0), 1);
 	CHECK_EQ(NPUPROF_ABI_MAJOR_OF(1u), 1);
@@ -74,6 +99,7 @@ int main(void)
 	check_v1_0_numbers();
 	check_tgid_owner();
 	check_follow();
+	check_list_tp();
 	check_version();
 	return CHECK_DONE();
 }

@@ -80,6 +80,7 @@ struct worker {
 	unsigned int nr_views;
 	int epfd;
 	pthread_t tid;
+	struct npuprof_tp_list tp_list; /* 2.8 KiB: off the thread's stack */
 };
 
 static struct slot shared[SHARED_SLOTS];
@@ -207,8 +208,9 @@ static unsigned long bad_cmd(uint64_t *s)
 		NPUPROF_IOC_DISABLE,	     NPUPROF_IOC_GET_STATS,
 		NPUPROF_IOC_GET_TP_STATUS,   NPUPROF_IOC_TGID_OWNER,
 		NPUPROF_IOC_ADD_TGID_FLAGS, NPUPROF_IOC_FOLLOW_STATS,
+		NPUPROF_IOC_LIST_TP,
 	};
-	unsigned long cmd, g = good[pick(s, 10)];
+	unsigned long cmd, g = good[pick(s, 11)];
 	unsigned int i;
 
 	switch (pick(s, 4)) {
@@ -220,7 +222,7 @@ static unsigned long bad_cmd(uint64_t *s)
 		cmd = g ^ ((1ul + pick(s, 3)) << _IOC_DIRSHIFT);
 		break;
 	case 2: /* our magic, a number we do not have */
-		cmd = _IOC(pick(s, 4), NPUPROF_IOC_MAGIC, 11 + pick(s, 245),
+		cmd = _IOC(pick(s, 4), NPUPROF_IOC_MAGIC, 12 + pick(s, 244),
 			   rnd(s) & _IOC_SIZEMASK);
 		break;
 	default: /* another driver's magic (not the VFS's 'T', 'X', 'f') */
@@ -228,7 +230,7 @@ static unsigned long bad_cmd(uint64_t *s)
 			   rnd(s) & _IOC_SIZEMASK);
 		break;
 	}
-	for (i = 0; i < 10; i++)
+	for (i = 0; i < 11; i++)
 		if ((unsigned int)cmd == (unsigned int)good[i])
 			return NPUPROF_IOC_MAGIC << _IOC_TYPESHIFT; /* nr 0 */
 	return (unsigned int)cmd;
@@ -242,14 +244,16 @@ static void fuzz_ioctl_fault(struct worker *w, int fd)
 		NPUPROF_IOC_DEL_TGID,	   NPUPROF_IOC_GET_STATS,
 		NPUPROF_IOC_GET_TP_STATUS, NPUPROF_IOC_TGID_OWNER,
 		NPUPROF_IOC_ADD_TGID_FLAGS, NPUPROF_IOC_FOLLOW_STATS,
+		NPUPROF_IOC_LIST_TP,
 	};
-	unsigned long cmd = cmds[pick(&w->rng, 8)];
+	unsigned long cmd = cmds[pick(&w->rng, 9)];
 	void *p = bad_ptr(&w->rng, _IOC_SIZE(cmd));
 
 	/*
 	 * A read-only page of zeros for what the kernel writes back:
-	 * GET_STATS of cpu 0 reads fine, then cannot write (EFAULT);
-	 * TGID_OWNER of tgid 0 is refused before any write (EINVAL).
+	 * GET_STATS of cpu 0 and LIST_TP (reserved words 0) read fine, then
+	 * cannot write (EFAULT); TGID_OWNER of tgid 0 is refused before any
+	 * write (EINVAL).
 	 */
 	if ((_IOC_DIR(cmd) & _IOC_READ) && pick(&w->rng, 4) == 0) {
 		p = ro_page;
@@ -264,12 +268,19 @@ static void fuzz_ioctl_reserved(struct worker *w, int fd)
 {
 	struct npuprof_tgid_owner own;
 	struct npuprof_tgid_add add;
+	struct npuprof_tp_list *list = &w->tp_list;
 
 	memset(&own, 0, sizeof(own));
 	memset(&add, 0, sizeof(add));
 	own.tgid = getpid();
 	add.tgid = getpid();
-	switch (pick(&w->rng, 4)) {
+	switch (pick(&w->rng, 5)) {
+	case 4:
+		memset(list, 0, sizeof(*list));
+		list->reserved[pick(&w->rng, 7)] = (uint32_t)rnd(&w->rng) | 1;
+		EXPECT(w, "LIST_TP(reserved)",
+		       sys_ret(ioctl(fd, NPUPROF_IOC_LIST_TP, list)), -EINVAL);
+		break;
 	case 0:
 		own.reserved[pick(&w->rng, 6)] = (uint32_t)rnd(&w->rng) | 1;
 		EXPECT(w, "TGID_OWNER(reserved)",

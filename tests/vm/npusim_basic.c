@@ -32,6 +32,7 @@
 
 #include "check.h"
 #include "npusim_ioctl.h"
+#include "driver_link.h"
 
 #define MS 1000000ULL
 #define MAX_TASKS 16
@@ -496,6 +497,29 @@ static void test_errors(int fd)
 	CHECK_EQ(ioctl(fd, NPUSIM_IOC_STREAM_DESTROY, &s), 0);
 }
 
+/*
+ * Each device node's parent is platform device npusim.N, bound to the
+ * module's platform driver, so the module is named without an ioctl.
+ */
+static void test_driver_link(unsigned int ndev)
+{
+	char node[32], want[32], got[64];
+	unsigned int i;
+
+	for (i = 0; i < ndev; i++) {
+		snprintf(node, sizeof(node), "/dev/davinci%u", i);
+		CHECK_EQ(drv_link_name(node, "device/driver/module", got,
+				       sizeof(got)), 0);
+		CHECK_STR(got, "npusim");
+		CHECK_EQ(drv_link_name(node, "device/driver", got,
+				       sizeof(got)), 0);
+		CHECK_STR(got, "npusim");
+		snprintf(want, sizeof(want), "npusim.%u", i);
+		CHECK_EQ(drv_link_name(node, "device", got, sizeof(got)), 0);
+		CHECK_STR(got, want);
+	}
+}
+
 /* Task ids are per device: /dev/davinci1 counts from 1 on its own. */
 static void test_second_device(void)
 {
@@ -609,6 +633,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "/dev/davinci0: %s\n", strerror(errno));
 		return 1;
 	}
+	test_driver_link(argc > 1 ? 2 : 1);
 	test_streams(fd);
 	if (tracefs)
 		check_trace();

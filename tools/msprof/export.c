@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@
 #include "export_file.h"
 #include "export_model.h"
 #include "export_job.h"
+#include "export_outcome.h"
 #include "export_summary.h"
 #include "export_timeline.h"
 
@@ -337,6 +339,22 @@ static void print_lost(const struct export_model *m)
 		       npuprof_loss_causes(&m->cpu_loss[i], causes, sizeof(causes)));
 }
 
+/* How each device's times were placed (export_clock_placement()). */
+static void print_clocks(const struct export_model *m)
+{
+	char text[200];
+	bool head = false;
+
+	for (size_t i = 0; i < m->n_devs; i++) {
+		if (!export_clock_placement(&m->devs[i], text, sizeof(text)))
+			continue;
+		if (!head)
+			printf("  Device clocks:\n");
+		head = true;
+		printf("    - %s\n", text);
+	}
+}
+
 static void print_summary(const struct export_model *m, const char *out)
 {
 	const char *base = base_name(m->dir);
@@ -351,6 +369,7 @@ static void print_summary(const struct export_model *m, const char *out)
 	print_api_counts(m);
 	printf("  Device tasks: %zu (%zu with start and end, %zu cut by the capture window, %zu linked to their API call)\n",
 	       m->n_tasks, m->n_drawn, m->n_tasks - m->n_drawn, m->n_linked);
+	print_clocks(m);
 	print_lost(m);
 	if (m->truncated_bytes)
 		printf("  Truncated data: %llu bytes at the end of a slice were not readable\n",
@@ -401,6 +420,16 @@ static int open_output(const char *dir, const char *text, char *out, size_t size
 	return outfd;
 }
 
+/* One line per device: how its times were placed on the host clock. */
+static void say_clocks(const struct export_model *m, const char *base)
+{
+	char text[200];
+
+	for (size_t i = 0; i < m->n_devs; i++)
+		if (export_clock_placement(&m->devs[i], text, sizeof(text)))
+			npuprof_info("%s: %s", base, text);
+}
+
 /* @row: filled for the job table when not NULL (and the export worked). */
 static int export_one(const char *dir, struct msprof_export_opts *opts,
 		      struct export_job_row *row)
@@ -430,6 +459,7 @@ static int export_one(const char *dir, struct msprof_export_opts *opts,
 	if (err)
 		goto out_free;
 	npuprof_info("Export all data in %s done.", base);
+	say_clocks(&m, base);
 	for (size_t i = 0; i < m.n_reasons; i++)
 		npuprof_warn("%s is incomplete: %s", base, m.reasons[i]);
 	if (m.n_reasons)

@@ -147,7 +147,7 @@ static int series_reasons(struct export_model *m, const struct xm_series *x)
 	return err;
 }
 
-/* Devices with drawn tasks whose times do not come from clock samples. */
+/* Devices whose times could not be fitted at all. */
 static int clock_reasons(struct export_model *m)
 {
 	int err = 0;
@@ -155,14 +155,54 @@ static int clock_reasons(struct export_model *m)
 	for (size_t i = 0; !err && i < m->n_devs; i++) {
 		const struct xm_device *d = &m->devs[i];
 
-		if (d->clock == XM_CLOCK_RECORDS)
-			err = add_reason(m, "device %u: no clock samples, so device times are fitted to the task records' host times",
-					 d->id);
-		else if (d->clock == XM_CLOCK_TRACEPOINT)
+		if (d->clock == XM_CLOCK_TRACEPOINT)
 			err = add_reason(m, "device %u: no clock samples and too few task records for a fit, so device times are the tracepoints' host times",
 					 d->id);
 	}
 	return err;
+}
+
+const char *export_clock_placement(const struct xm_device *d, char *buf, size_t size)
+{
+	switch (d->clock) {
+	case XM_CLOCK_INFO_JSON:
+		snprintf(buf, size, "device %u: device times placed by a fit over %zu clock samples of the driver (info.json)",
+			 d->id, d->fit.n_used);
+		return "clockSamples";
+	case XM_CLOCK_RECORDS:
+		snprintf(buf, size, "device %u: device times placed by a fit over %zu task record times (no clock samples in info.json)",
+			 d->id, d->fit.n_used);
+		return "taskRecordFit";
+	case XM_CLOCK_TRACEPOINT:
+		snprintf(buf, size, "device %u: device times are the tracepoints' host times (no clock samples, too few task records for a fit)",
+			 d->id);
+		return "tracepointTimes";
+	default:
+		return NULL;
+	}
+}
+
+/* [{"device", "placement", "pairs"}] of the devices with times. */
+static json_t *clocks_json(const struct export_model *m)
+{
+	json_t *clocks = json_array();
+	const char *name;
+	char text[200];
+
+	for (size_t i = 0; clocks && i < m->n_devs; i++) {
+		const struct xm_device *d = &m->devs[i];
+
+		name = export_clock_placement(d, text, sizeof(text));
+		if (name &&
+		    json_array_append_new(clocks, json_pack("{s:I, s:s, s:I}", "device", (json_int_t)d->id,
+							    "placement", name, "pairs",
+							    (json_int_t)(d->clock == XM_CLOCK_TRACEPOINT ?
+									 0 : d->fit.n_used)))) {
+			json_decref(clocks);
+			return NULL;
+		}
+	}
+	return clocks;
 }
 
 int export_outcome_reasons(struct export_model *m)
@@ -191,6 +231,6 @@ json_t *export_outcome_json(const struct export_model *m)
 
 	for (size_t i = 0; reasons && i < m->n_reasons; i++)
 		json_array_append_new(reasons, json_string(m->reasons[i]));
-	return json_pack("{s:b, s:o, s:o}", "complete", !m->n_reasons, "incomplete", reasons,
-			 "lost", lost);
+	return json_pack("{s:b, s:o, s:o, s:o}", "complete", !m->n_reasons, "incomplete", reasons,
+			 "lost", lost, "clocks", clocks_json(m));
 }

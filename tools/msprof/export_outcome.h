@@ -15,8 +15,15 @@
  *   records cut or too short           "... bytes that do not form ...";
  *   records lost (info.json "lost")    "N records lost (ring full: ...)";
  *   a write that failed at capture     "a write failed during the capture";
- *   no clock samples for a device      "device D: no clock samples, so
- *                                      device times are fitted ...".
+ *   a device with neither clock        "device D: no clock samples and too
+ *   samples nor records for a fit      few task records for a fit, ...".
+ *
+ * How a device's times were placed on the host clock is said for every
+ * device, complete or not (export_clock_placement()): a fit over the
+ * driver's clock samples in info.json, or, for a driver that gives none
+ * (no clock read, as the npustub driver), the documented fit over the
+ * task records' START/END host times (clock_sync.h).  The latter is a
+ * method, not missing data, so it is no reason.
  */
 #ifndef MSPROF_EXPORT_OUTCOME_H
 #define MSPROF_EXPORT_OUTCOME_H
@@ -33,10 +40,27 @@
 int export_outcome_reasons(struct export_model *m);
 
 /**
+ * export_clock_placement() - how device @d's times were placed
+ * @d:    a device of a loaded model
+ * @buf:  out: one sentence for a person, e.g. "device 0: device times
+ *        placed by a fit over 3000 task record times (no clock samples in
+ *        info.json)"; untouched when the function returns NULL
+ * @size: bytes of @buf
+ *
+ * Return: the placement's name for scripts: "clockSamples" (fit over
+ * info.json's samples), "taskRecordFit" (fit over the START/END records'
+ * host times), "tracepointTimes" (no fit: the tracepoints' host times);
+ * NULL for a device with no START or END record (nothing placed).
+ */
+const char *export_clock_placement(const struct xm_device *d, char *buf, size_t size);
+
+/**
  * export_outcome_json() - the capture's outcome for the timeline's
  * metadata: {"complete": bool, "incomplete": [reasons], "lost": {loss
- * counts as npuprof/loss_json.h, with "byCpu"}}.  New reference, NULL on
- * ENOMEM.
+ * counts as npuprof/loss_json.h, with "byCpu"}, "clocks": [{"device": id,
+ * "placement": export_clock_placement()'s name, "pairs": readings the
+ * fit used (0 without a fit)}, one per device with times]}.  New
+ * reference, NULL on ENOMEM.
  */
 json_t *export_outcome_json(const struct export_model *m);
 

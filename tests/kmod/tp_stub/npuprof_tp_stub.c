@@ -2,10 +2,11 @@
 /*
  * npuprof_tp_stub.ko - test-only stand-in for an NPU driver.
  *
- * Defines the four driver tracepoints of include/npuprof/npu_driver_tp.h
- * (same names and prototype as npusim.ko, different module) and fires
- * them on request, so the VM tests can check npuprof.ko with exact event
- * counts and field values without the simulated NPU.
+ * Defines the four tracepoints of driver backend "npusim"
+ * (include/npuprof/drv/npusim_tp.h: same names and prototype as
+ * npusim.ko, different module) and fires them on request, so the VM
+ * tests can check npuprof.ko with exact event counts and field values
+ * without the simulated NPU.
  *
  * Control: write to /sys/kernel/debug/npuprof_tp_stub/fire
  *   "KINDS COUNT TGID TID [CTX] [long]"

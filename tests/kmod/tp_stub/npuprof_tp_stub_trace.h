@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Trace events of the test stub driver: the four tracepoints of the
- * contract in include/npuprof/npu_driver_tp.h, same names and prototype,
- * defined by a module that is not npusim.ko.
+ * Trace events of the test stub driver: the four tracepoints of driver
+ * backend "npusim", include/npuprof/drv/npusim_tp.h, same names and
+ * prototype, defined by a module that is not npusim.ko.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM npuprof_tp_stub

@@ -9,6 +9,7 @@
 #define NPUPROF_KRING_H
 
 #include <sys/types.h>
+#include <npuprof/npuprof_ioctl.h>
 #include <npuprof/record_io.h>
 
 struct npuprof_kring;
@@ -142,5 +143,24 @@ int npuprof_kring_skipped(const struct npuprof_kring *kr, unsigned int cpu, uint
 
 /** npuprof_kring_tp_attached() - bitmap of enum npuprof_tp_bit, or -errno. */
 int npuprof_kring_tp_attached(struct npuprof_kring *kr);
+
+/**
+ * npuprof_kring_list_tp() - the driver tracepoints the module found
+ * @list: out: list->count entries in list->tp[], each with its backend
+ *        ("npusim"), tracepoint name, owning module ("kernel" for a
+ *        built-in driver), enum npuprof_tp_bit and whether the probe is
+ *        registered now (a session captures); every string NUL-terminated
+ *        here whatever the module sent.  A bit >= NPUPROF_TP_COUNT is an
+ *        event of a newer minor than this reader knows.
+ *
+ * Works with any module of this reader's ABI major from minor 3 on (the
+ * struct is fixed by the ioctl number; npuprof_kring_open() has checked
+ * the major).
+ *
+ * Return: 0; -ENOTTY from a module older than ABI 1.3; -EPROTO when the
+ * module reports more than NPUPROF_TP_LIST_MAX entries; -errno of the
+ * ioctl otherwise.
+ */
+int npuprof_kring_list_tp(struct npuprof_kring *kr, struct npuprof_tp_list *list);
 
 #endif /* NPUPROF_KRING_H */
