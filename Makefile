@@ -153,6 +153,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpupro
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Itests/unit -Itools/msprof -o $@ $< $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(LDLIBS_NPUPROF)
 
+# Stand-in libraries for the ELF symbol tests (tests/unit/acl_lib_fixture.c).
+FIXTURE_LIBS := $(foreach v,partial required pastend,$(BUILD)/tests/fixtures/libacl_$(v).so)
+$(BUILD)/tests/fixtures/libacl_%.so: tests/unit/acl_lib_fixture.c
+	@mkdir -p $(@D)
+	$(CC) -O0 -g -shared -fPIC -DFIXTURE_$* -o $@ $<
+
 # Programs the VM tests run inside the guest (tests/vm/*.c).
 VM_SRCS := $(sort $(wildcard tests/vm/*.c))
 VM_BINS := $(VM_SRCS:tests/vm/%.c=$(BUILD)/tests/vm/%)
@@ -167,7 +173,7 @@ $(BUILD)/bench/%: bench/src/%.c $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascend
 
 bench-progs: $(BENCH_BINS)
 
-tests-unit: $(UNIT_BINS)
+tests-unit: $(UNIT_BINS) $(FIXTURE_LIBS)
 
 tests: tests-unit $(VM_BINS)
 

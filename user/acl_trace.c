@@ -48,38 +48,11 @@
 #include <bpf/libbpf.h>
 
 #include <npuprof/acl_trace.h>
-#include <npuprof/msg.h>
 
 #include "../bpf/acl_trace.h"
+#include "acl_symbols.h"
 #include "acl_trace.skel.h"
-#include "elf_func.h"
 #include "uprobe_multi.h"
-
-/* One ACL function to probe: its API id (the BPF cookie) and symbol. */
-struct acl_func {
-	unsigned int api;
-	const char *name;
-};
-
-static const struct acl_func acl_funcs[] = {
-#define ACL_FUNC(id, sym, name) { NPUPROF_API_##sym, name },
-	NPUPROF_API_LIST(ACL_FUNC)
-#undef ACL_FUNC
-};
-
-#define ACL_NR_FUNCS (sizeof(acl_funcs) / sizeof(acl_funcs[0]))
-
-/*
- * Functions every ACL runtime has: a library without them is not a
- * libascendcl.so we understand.  Anything else may be missing in an older
- * runtime and is skipped.
- */
-static int acl_func_required(unsigned int api)
-{
-	return api == NPUPROF_API_ACL_INIT || api == NPUPROF_API_ACL_FINALIZE ||
-	       api == NPUPROF_API_RT_SET_DEVICE ||
-	       api == NPUPROF_API_RT_RESET_DEVICE;
-}
 
 /*
  * One libascendcl.so file: what attach resolved (kept open, the functions
@@ -90,9 +63,8 @@ struct acl_lib {
 	dev_t dev;
 	ino_t ino;
 	int fd;		       /* the file, placed probes go through /proc/self/fd */
-	unsigned int nr_funcs; /* functions found: offs[] and apis[] */
-	uint64_t offs[ACL_NR_FUNCS];
-	uint64_t apis[ACL_NR_FUNCS]; /* enum npuprof_api, the BPF cookies */
+	char name[PATH_MAX];   /* the file as the process sees it, for errors */
+	struct acl_symbols sym; /* the functions found, and those missing */
 	unsigned int nr_links;	     /* per-probe links (kernels before 6.6) */
 	struct bpf_link *links[2 * ACL_NR_FUNCS];
 	int multi_fds[2]; /* uprobe_multi links: entries, returns; -1 if none */
@@ -122,7 +94,18 @@ struct npuprof_acl_trace {
 	npuprof_rec_fn fn;
 	void *fn_ctx;
 	long delivered;
+	struct npuprof_error error; /* the last failure (npuprof_acl_trace_error()) */
+	/* functions the library of the last attach lacks (npuprof_acl_trace_untraced()) */
+	char untraced[NPUPROF_ERROR_FUNCS_MAX];
 };
+
+/* Note the failure @err of @stage in @t->error; return @err. */
+static int acl_fail(struct npuprof_acl_trace *t, enum npuprof_stage stage, int err, pid_t pid,
+		    const char *object)
+{
+	npuprof_error_set(&t->error, stage, err, pid, object);
+	return err;
+}
 
 static int acl_trace_libbpf_print(enum libbpf_print_level level,
 				  const char *fmt, va_list ap)
@@ -523,15 +506,7 @@ static int acl_open_by_name(pid_t pid, const struct acl_map *m, char *path,
 	    major(st->st_dev) == m->dev_major &&
 	    minor(st->st_dev) == m->dev_minor)
 		return 0;
-	if (!acl_pid_alive(pid))
-		return -ESRCH;
-	npuprof_err("process %d runs %s, but that file was deleted or replaced "
-		    "on disk since it was loaded and /proc/%d/map_files is not "
-		    "readable here: cannot place the uprobes on the code it "
-		    "runs; run msprof with CAP_SYS_ADMIN (as root) or restart "
-		    "the app",
-		    (int)pid, m->file, (int)pid);
-	return -ESTALE;
+	return acl_pid_alive(pid) ? -ESTALE : -ESRCH;
 }
 
 /*
@@ -588,13 +563,13 @@ static int acl_lib_probe_each(struct npuprof_acl_trace *t, struct acl_lib *lib,
 	struct bpf_link *link;
 	unsigned int i, ret;
 
-	for (i = 0; i < lib->nr_funcs; i++) {
+	for (i = 0; i < lib->sym.nr_funcs; i++) {
 		for (ret = 0; ret < 2; ret++) {
-			LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = lib->apis[i],
+			LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = lib->sym.apis[i],
 				    .retprobe = ret);
 
 			link = bpf_program__attach_uprobe_opts(progs[ret], -1, path,
-							       lib->offs[i], &opts);
+							       lib->sym.offs[i], &opts);
 			if (!link)
 				return -errno;
 			lib->links[lib->nr_links++] = link;
@@ -613,8 +588,8 @@ static int acl_lib_probe_multi(struct npuprof_acl_trace *t, struct acl_lib *lib,
 	int fd;
 
 	for (ret = 0; ret < 2; ret++) {
-		fd = uprobe_multi_attach(bpf_program__fd(progs[ret]), path, lib->offs,
-					 lib->apis, lib->nr_funcs, ret);
+		fd = uprobe_multi_attach(bpf_program__fd(progs[ret]), path, lib->sym.offs,
+					 lib->sym.apis, lib->sym.nr_funcs, ret);
 		if (fd < 0)
 			return fd;
 		lib->multi_fds[ret] = fd;
@@ -624,7 +599,8 @@ static int acl_lib_probe_multi(struct npuprof_acl_trace *t, struct acl_lib *lib,
 
 /*
  * Place the entry and return probes of every function of @lib.
- * Return: 0; -errno from the kernel, with nothing placed.
+ * Return: 0; -errno from the kernel (NPUPROF_STAGE_ATTACH in @t->error),
+ * with nothing placed.
  */
 static int acl_lib_probe(struct npuprof_acl_trace *t, struct acl_lib *lib)
 {
@@ -636,85 +612,53 @@ static int acl_lib_probe(struct npuprof_acl_trace *t, struct acl_lib *lib)
 	acl_lib_path(lib, path, sizeof(path));
 	err = t->multi ? acl_lib_probe_multi(t, lib, path)
 		       : acl_lib_probe_each(t, lib, path);
-	if (err)
+	if (err) {
 		acl_lib_unprobe(lib);
+		acl_fail(t, NPUPROF_STAGE_ATTACH, err, 0, lib->name);
+	}
 	return err;
 }
 
-/* Say once which functions an older runtime lacks. */
-static void acl_lib_report_missing(const char *path, const char *missing,
-				   unsigned int nr_funcs)
-{
-	if (nr_funcs < ACL_NR_FUNCS)
-		npuprof_warn("%s: %u of %zu ACL functions found (older "
-			     "runtime?), not tracing:%s",
-			     path, nr_funcs, ACL_NR_FUNCS, missing);
-}
-
 /*
- * Keep the offsets of the functions @lib->fd defines, in acl_funcs order.
- * Return: 0; -ENOEXEC when it is no ELF file or lacks a required function.
+ * Open the library at @path (@name: the file as the process @pid sees it,
+ * for messages; @st: what stat() said of @path), resolve its functions in
+ * its ELF symbols and, if a capture runs, place its probes.
+ * Return: the new acl_lib, or NULL with *err set and @t->error filled:
+ * NPUPROF_STAGE_LIBRARY with -ENOENT when the file at @path is no longer
+ * the one stat() saw (remapped meanwhile) or -errno of open();
+ * NPUPROF_STAGE_SYMBOLS with -ENOEXEC when a required function is missing;
+ * NPUPROF_STAGE_ATTACH with -errno from the kernel.
  */
-static int acl_lib_resolve(struct acl_lib *lib, const char *name)
-{
-	const char *names[ACL_NR_FUNCS];
-	uint64_t offs[ACL_NR_FUNCS];
-	char missing[256] = "";
-	size_t i, n;
-	int err;
-
-	for (i = 0; i < ACL_NR_FUNCS; i++)
-		names[i] = acl_funcs[i].name;
-	err = elf_func_offsets(lib->fd, names, ACL_NR_FUNCS, offs);
-	if (err)
-		return err;
-	for (i = 0; i < ACL_NR_FUNCS; i++) {
-		if (offs[i]) {
-			lib->offs[lib->nr_funcs] = offs[i];
-			lib->apis[lib->nr_funcs++] = acl_funcs[i].api;
-			continue;
-		}
-		if (acl_func_required(acl_funcs[i].api))
-			return -ENOEXEC; /* not an ACL runtime */
-		n = strlen(missing);
-		snprintf(missing + n, sizeof(missing) - n, " %s", acl_funcs[i].name);
-	}
-	acl_lib_report_missing(name, missing, lib->nr_funcs);
-	return 0;
-}
-
-/*
- * Open the library at @path (@name: the file as the process sees it, for
- * messages; @st: what stat() said of @path), resolve its functions and, if
- * a capture runs, place its probes.
- * Return: the new acl_lib, or NULL with *err set: -ENOENT when the file at
- * @path is no longer the one stat() saw (remapped meanwhile); -ENOEXEC when
- * a required function is missing; -errno of open() or from the kernel.
- */
-static struct acl_lib *acl_lib_attach(struct npuprof_acl_trace *t,
-				      const char *path, const char *name,
-				      const struct stat *st, int *err)
+static struct acl_lib *acl_lib_attach(struct npuprof_acl_trace *t, const char *path,
+				      const char *name, pid_t pid, const struct stat *st,
+				      int *err)
 {
 	struct acl_lib *lib;
 	struct stat fst;
 
 	lib = calloc(1, sizeof(*lib));
 	if (!lib) {
-		*err = -ENOMEM;
+		*err = acl_fail(t, NPUPROF_STAGE_NONE, -ENOMEM, pid, name);
 		return NULL;
 	}
 	lib->multi_fds[0] = lib->multi_fds[1] = -1;
 	lib->dev = st->st_dev;
 	lib->ino = st->st_ino;
+	snprintf(lib->name, sizeof(lib->name), "%s", name);
 	lib->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (lib->fd < 0)
-		*err = -errno;
-	else if (fstat(lib->fd, &fst) || fst.st_ino != st->st_ino)
-		*err = -ENOENT;
-	else
-		*err = acl_lib_resolve(lib, name);
-	if (!*err && t->probed)
-		*err = acl_lib_probe(t, lib);
+	if (lib->fd < 0) {
+		*err = acl_fail(t, NPUPROF_STAGE_LIBRARY, -errno, pid, name);
+	} else if (fstat(lib->fd, &fst) || fst.st_ino != st->st_ino) {
+		*err = acl_fail(t, NPUPROF_STAGE_LIBRARY, -ENOENT, pid, name);
+	} else {
+		*err = acl_symbols_resolve(lib->fd, &lib->sym, &t->error);
+		if (*err) {
+			t->error.pid = pid;
+			snprintf(t->error.object, sizeof(t->error.object), "%s", name);
+		}
+	}
+	if (!*err && t->probed && (*err = acl_lib_probe(t, lib)))
+		t->error.pid = pid;
 	if (!*err)
 		return lib;
 	acl_lib_free(lib);
@@ -770,6 +714,12 @@ uint64_t npuprof_acl_trace_follow_missed(const struct npuprof_acl_trace *t)
 	return __atomic_load_n(&t->skel->bss->follow_missed, __ATOMIC_RELAXED);
 }
 
+/* @pid's stage of a failure before its library is open: gone or not. */
+static enum npuprof_stage acl_pid_stage(int err)
+{
+	return err == -ESRCH || err == -EINVAL ? NPUPROF_STAGE_PROCESS : NPUPROF_STAGE_LIBRARY;
+}
+
 int npuprof_acl_trace_attach_pid(struct npuprof_acl_trace *t, pid_t pid)
 {
 	struct acl_lib *lib, *added = NULL;
@@ -778,17 +728,18 @@ int npuprof_acl_trace_attach_pid(struct npuprof_acl_trace *t, pid_t pid)
 	struct stat st;
 	int err;
 
+	npuprof_error_clear(&t->error);
 	if (pid <= 0)
-		return -EINVAL;
+		return acl_fail(t, NPUPROF_STAGE_PROCESS, -EINVAL, pid, NULL);
 	err = acl_find_lib(pid, &m);
 	if (err)
-		return err;
+		return acl_fail(t, acl_pid_stage(err), err, pid, NULL);
 	err = acl_open_lib(pid, &m, path, sizeof(path), &st);
 	if (err)
-		return err;
+		return acl_fail(t, acl_pid_stage(err), err, pid, m.file);
 	lib = acl_lib_lookup(t, &st);
 	if (!lib) {
-		lib = added = acl_lib_attach(t, path, m.file, &st, &err);
+		lib = added = acl_lib_attach(t, path, m.file, pid, &st, &err);
 		if (!lib)
 			return err;
 	}
@@ -796,12 +747,13 @@ int npuprof_acl_trace_attach_pid(struct npuprof_acl_trace *t, pid_t pid)
 	if (err) {
 		if (added)
 			acl_lib_free(added);
-		return err;
+		return acl_fail(t, NPUPROF_STAGE_ATTACH, err, pid, "the BPF process filter");
 	}
 	if (added) {
 		added->next = t->libs;
 		t->libs = added;
 	}
+	snprintf(t->untraced, sizeof(t->untraced), "%s", lib->sym.missing);
 	return 0;
 }
 
@@ -811,16 +763,29 @@ int npuprof_acl_trace_attach_file(struct npuprof_acl_trace *t, const char *path)
 	struct stat st;
 	int err;
 
+	npuprof_error_clear(&t->error);
 	if (stat(path, &st))
-		return -errno;
-	if (acl_lib_lookup(t, &st))
-		return 0;
-	lib = acl_lib_attach(t, path, path, &st, &err);
-	if (!lib)
-		return err;
-	lib->next = t->libs;
-	t->libs = lib;
+		return acl_fail(t, NPUPROF_STAGE_LIBRARY, -errno, 0, path);
+	lib = acl_lib_lookup(t, &st);
+	if (!lib) {
+		lib = acl_lib_attach(t, path, path, 0, &st, &err);
+		if (!lib)
+			return err;
+		lib->next = t->libs;
+		t->libs = lib;
+	}
+	snprintf(t->untraced, sizeof(t->untraced), "%s", lib->sym.missing);
 	return 0;
+}
+
+const struct npuprof_error *npuprof_acl_trace_error(const struct npuprof_acl_trace *t)
+{
+	return &t->error;
+}
+
+const char *npuprof_acl_trace_untraced(const struct npuprof_acl_trace *t)
+{
+	return t->untraced;
 }
 
 int npuprof_acl_trace_detach_pid(struct npuprof_acl_trace *t, pid_t pid)
@@ -995,14 +960,26 @@ static int acl_trace_start(struct npuprof_acl_trace *t)
 
 int npuprof_acl_trace_discard(struct npuprof_acl_trace *t)
 {
-	int err = acl_trace_stop(t);
+	int err;
 
-	return err ? err : acl_trace_discard(t);
+	npuprof_error_clear(&t->error);
+	err = acl_trace_stop(t);
+	if (!err)
+		err = acl_trace_discard(t);
+	return err ? acl_fail(t, NPUPROF_STAGE_CAPTURE, err, 0, "clearing the uprobe rings") : 0;
 }
 
 int npuprof_acl_trace_enable(struct npuprof_acl_trace *t, int on)
 {
-	return on ? acl_trace_start(t) : acl_trace_stop(t);
+	int err;
+
+	npuprof_error_clear(&t->error);
+	err = on ? acl_trace_start(t) : acl_trace_stop(t);
+	/* a refused probe has said so (NPUPROF_STAGE_ATTACH) */
+	if (err && t->error.stage == NPUPROF_STAGE_NONE)
+		acl_fail(t, NPUPROF_STAGE_CAPTURE, err, 0,
+			 on ? "enabling the uprobes" : "disabling the uprobes");
+	return err;
 }
 
 uint64_t npuprof_acl_trace_stale(struct npuprof_acl_trace *t)

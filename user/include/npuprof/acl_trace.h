@@ -17,13 +17,16 @@
  * being captured runs at full speed.
  *
  * npuprof_acl_trace_consume() may run in another thread than the rest.
- * All functions return 0 or a negative errno; none sets errno.
+ * All functions return 0 or a negative errno; none sets errno, none
+ * prints.  Attaching and enabling also keep their last failure as values
+ * (npuprof_acl_trace_error()): which stage, on which file, which functions.
  */
 #ifndef NPUPROF_ACL_TRACE_H
 #define NPUPROF_ACL_TRACE_H
 
 #include <stdint.h>
 #include <sys/types.h>
+#include <npuprof/error.h>
 #include <npuprof/record_io.h>
 
 struct npuprof_acl_trace;
@@ -52,17 +55,25 @@ void npuprof_acl_trace_close(struct npuprof_acl_trace *t);
  * the mapped file through /proc/@pid/map_files (so a process in a
  * container, or one whose library was replaced or deleted on disk since it
  * was loaded, is probed where its code runs), keeps that file open and
- * its functions' offsets, for the probes every start places on it (later
- * pids mapping the same device and inode reuse them; while recording they
- * are placed at once), and adds @pid to the tgid filter.  Without access to map_files (it needs
+ * the offsets of its functions, read from its ELF symbols before any probe
+ * is placed, for the probes every start places on it (later pids mapping
+ * the same device and inode reuse them; while recording they are placed at
+ * once), and adds @pid to the tgid filter.  Without access to map_files (it needs
  * CAP_SYS_ADMIN) the file is opened by name through /proc/@pid/root, and
  * only if it still has the device and inode the maps line gives.
  *
- * Return: 0; -ESRCH when the process is gone; -ENOENT when it has no
- * libascendcl.so mapped; -ENOEXEC when the library lacks a function every
- * ACL runtime has (aclInit, aclFinalize, aclrtSetDevice, aclrtResetDevice);
- * -ESTALE when map_files is closed and the file at the mapped path is no
- * longer the mapped one (printed as an error); -errno from libbpf.  On
+ * A recorded function that only some runtimes have is skipped when the
+ * library lacks it: npuprof_acl_trace_untraced() names those.
+ *
+ * Return: 0; and on failure, with npuprof_acl_trace_error() saying so:
+ * -EINVAL, -ESRCH when the process is gone (NPUPROF_STAGE_PROCESS);
+ * -ENOENT when it has no libascendcl.so mapped, -ESTALE when map_files is
+ * closed and the file at the mapped path is no longer the mapped one,
+ * -errno of opening it (NPUPROF_STAGE_LIBRARY); -ENOEXEC when the library
+ * has no ELF symbols or lacks a function every ACL runtime has (aclInit,
+ * aclFinalize, aclrtSetDevice, aclrtResetDevice; NPUPROF_STAGE_SYMBOLS,
+ * named in its functions); -errno from the kernel placing a probe while
+ * recording, or adding @pid to the filter (NPUPROF_STAGE_ATTACH).  On
  * failure nothing stays attached for @pid.
  */
 int npuprof_acl_trace_attach_pid(struct npuprof_acl_trace *t, pid_t pid);
@@ -92,10 +103,28 @@ uint64_t npuprof_acl_trace_follow_missed(const struct npuprof_acl_trace *t);
  * npuprof_acl_trace_attach_file() - probe the library at @path (from the
  * next start, or at once while recording) before any process maps it (a
  * job about to start), selecting no process.  Return: 0 (also when that
- * file is attached already); -errno of stat() or open(); -ENOEXEC when it
- * is no ACL runtime; -errno from libbpf.
+ * file is attached already); -errno of stat() or open()
+ * (NPUPROF_STAGE_LIBRARY); -ENOEXEC when it is no ACL runtime
+ * (NPUPROF_STAGE_SYMBOLS); -errno from the kernel (NPUPROF_STAGE_ATTACH).
  */
 int npuprof_acl_trace_attach_file(struct npuprof_acl_trace *t, const char *path);
+
+/**
+ * npuprof_acl_trace_error() - the last failure of attach_pid(),
+ * attach_file(), enable() or discard() on @t (each clears it first):
+ * stage, -errno, pid, the library file as the process sees it.  Owned by
+ * @t, valid until its next such call.  Failures of open() are all
+ * NPUPROF_STAGE_BPF_LOAD and have no @t to keep them.
+ */
+const struct npuprof_error *npuprof_acl_trace_error(const struct npuprof_acl_trace *t);
+
+/**
+ * npuprof_acl_trace_untraced() - after a successful attach_pid() or
+ * attach_file(): the recorded functions its library lacks (a runtime older
+ * than the one npuprof knows), separated by one space, whose calls are not
+ * captured; "" when it has them all.  Owned by @t.
+ */
+const char *npuprof_acl_trace_untraced(const struct npuprof_acl_trace *t);
 
 /** npuprof_acl_trace_detach_pid() - drop @pid from the filter. */
 int npuprof_acl_trace_detach_pid(struct npuprof_acl_trace *t, pid_t pid);
@@ -109,8 +138,9 @@ int npuprof_acl_trace_detach_pid(struct npuprof_acl_trace *t, pid_t pid);
  * consumes and discards what is still in the rings (see
  * npuprof_acl_trace_stale()), forgets the calls in flight, resets the
  * counters, and only then turns recording on.
- * Return: 0; -errno from the bpf() system call or from placing a uprobe
- * (start: then none is placed).
+ * Return: 0; -errno from placing a uprobe (NPUPROF_STAGE_ATTACH in
+ * npuprof_acl_trace_error(), on the library that refused; none is placed
+ * then) or from the bpf() system call (NPUPROF_STAGE_CAPTURE).
  */
 int npuprof_acl_trace_enable(struct npuprof_acl_trace *t, int on);
 
