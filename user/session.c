@@ -123,24 +123,78 @@ struct npuprof_session {
 	struct npuprof_loss *cpu_loss; /* the drain's per-CPU losses */
 	unsigned int nr_cpu_loss;
 	int running;
-	char error[PATH_MAX * 2];
+	struct npuprof_error error;	       /* the last failure, as values */
+	char error_text[PATH_MAX * 2];	       /* the same in words, for logs */
+	char untraced[NPUPROF_ERROR_FUNCS_MAX]; /* ACL functions the library lacks */
 	struct capture_clocks begin, end;
 	struct timespec begin_real;
 	struct clock_pairs clocks[SESSION_MAX_DEVICES];
 	struct npu_host host; /* the NPU driver and devices, found at create */
 };
 
-/* Words of the last npuprof_session_create() failure, when there is no session. */
-static __thread char open_error[PATH_MAX * 2];
+/* The last npuprof_session_create() failure, when there is no session. */
+static __thread struct npuprof_error open_error;
+static __thread char open_error_text[PATH_MAX * 2];
 
-static void set_error(struct npuprof_session *s, const char *what, int err)
+/* "@object: strerror", or the strerror alone. */
+static void error_words(const struct npuprof_error *e, char *buf, size_t size)
 {
-	snprintf(s->error, sizeof(s->error), "%s: %s", what, strerror(-err));
+	snprintf(buf, size, "%s%s%s", e->object, e->object[0] ? ": " : "", strerror(-e->err));
+}
+
+/* Note a failure of @stage on @what (may be NULL) for process @pid (0: none). */
+static void set_error(struct npuprof_session *s, enum npuprof_stage stage, int err, pid_t pid,
+		      const char *what)
+{
+	npuprof_error_set(&s->error, stage, err, pid, what);
+	error_words(&s->error, s->error_text, sizeof(s->error_text));
+}
+
+/* Note the runtime-API capture's own account of its failure @err. */
+static void set_acl_error(struct npuprof_session *s, int err, pid_t pid)
+{
+	s->error = *npuprof_acl_trace_error(s->acl);
+	if (s->error.stage == NPUPROF_STAGE_NONE)
+		s->error.err = err; /* no memory, before any stage */
+	if (!s->error.pid)
+		s->error.pid = pid;
+	error_words(&s->error, s->error_text, sizeof(s->error_text));
+}
+
+/* A request that does not fit the session's state: @err, and say so. */
+static int refuse(struct npuprof_session *s, int err, pid_t pid)
+{
+	set_error(s, NPUPROF_STAGE_SESSION, err, pid, NULL);
+	return err;
+}
+
+const struct npuprof_error *npuprof_session_error(const struct npuprof_session *s)
+{
+	return s ? &s->error : &open_error;
 }
 
 const char *npuprof_session_last_error(const struct npuprof_session *s)
 {
-	return s ? s->error : open_error;
+	return s ? s->error_text : open_error_text;
+}
+
+const char *npuprof_session_untraced(const struct npuprof_session *s)
+{
+	return s->untraced;
+}
+
+/*
+ * Keep the recorded functions the library just attached lacks (the
+ * libraries of one job are one file; a second, different one adds its own).
+ */
+static void note_untraced(struct npuprof_session *s)
+{
+	const char *more = npuprof_acl_trace_untraced(s->acl);
+	size_t n = strlen(s->untraced);
+
+	if (!*more || strstr(s->untraced, more))
+		return;
+	snprintf(s->untraced + n, sizeof(s->untraced) - n, "%s%s", n ? " " : "", more);
 }
 
 const struct npu_host *npuprof_session_host(const struct npuprof_session *s)
@@ -214,7 +268,8 @@ static int open_producers(struct npuprof_session *s)
 	if (s->opts.task_time) {
 		err = npuprof_kring_open(s->opts.kdev, &s->kring);
 		if (err) {
-			set_error(s, s->opts.kdev ? s->opts.kdev : "/dev/npuprof", err);
+			set_error(s, NPUPROF_STAGE_MODULE, err, 0,
+				  s->opts.kdev ? s->opts.kdev : "/dev/npuprof");
 			return err;
 		}
 	}
@@ -222,7 +277,7 @@ static int open_producers(struct npuprof_session *s)
 		err = s->opts.follow ? npuprof_acl_trace_open_follow(SESSION_BPF_RING_BYTES, &s->acl)
 				     : npuprof_acl_trace_open(SESSION_BPF_RING_BYTES, &s->acl);
 		if (err) {
-			set_error(s, "loading the BPF runtime-API probes", err);
+			set_error(s, NPUPROF_STAGE_BPF_LOAD, err, 0, "loading the BPF runtime-API probes");
 			return err;
 		}
 	}
@@ -297,7 +352,7 @@ static int open_output(struct npuprof_session *s)
 	if (fd < 0) {
 		int err = -errno;
 
-		set_error(s, s->output, err);
+		set_error(s, NPUPROF_STAGE_OUTPUT, err, 0, s->output);
 		return err;
 	}
 	s->out_fd = fd;
@@ -309,9 +364,14 @@ int npuprof_session_create(const struct npuprof_session_opts *opts, struct npupr
 	struct npuprof_session *s;
 	int err;
 
+	npuprof_error_clear(&open_error);
+	open_error_text[0] = '\0';
 	s = calloc(1, sizeof(*s));
-	if (!s)
+	if (!s) {
+		npuprof_error_set(&open_error, NPUPROF_STAGE_NONE, -ENOMEM, 0, NULL);
+		error_words(&open_error, open_error_text, sizeof(open_error_text));
 		return -ENOMEM;
+	}
 	pthread_mutex_init(&s->lock, NULL);
 	s->opts = *opts;
 	s->out_fd = -1;
@@ -319,6 +379,7 @@ int npuprof_session_create(const struct npuprof_session_opts *opts, struct npupr
 	s->params_json = strdup(opts->params_json ? opts->params_json : "{}");
 	if (!s->output || !s->params_json) {
 		err = -ENOMEM;
+		set_error(s, NPUPROF_STAGE_NONE, err, 0, NULL);
 		goto out_close;
 	}
 	/* Unreadable /dev leaves no devices: capture still runs, without pairs. */
@@ -333,7 +394,8 @@ int npuprof_session_create(const struct npuprof_session_opts *opts, struct npupr
 	return 0;
 
 out_close:
-	memcpy(open_error, s->error, sizeof(open_error));
+	open_error = s->error;
+	memcpy(open_error_text, s->error_text, sizeof(open_error_text));
 	npuprof_session_close(s);
 	return err;
 }
@@ -361,36 +423,37 @@ int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid)
 	char what[96];
 	int err;
 
-	if (pid <= 0)
+	if (pid <= 0) {
+		set_error(s, NPUPROF_STAGE_PROCESS, -EINVAL, pid, NULL);
 		return -EINVAL;
+	}
 	if (s->running)
-		return -EBUSY; /* no window runs, so the drain adds no member */
+		return refuse(s, -EBUSY, pid); /* no window runs, so the drain adds no member */
 	if (find_member(s, pid))
-		return -EEXIST;
+		return refuse(s, -EEXIST, pid);
 	if (s->nr_members == NPUPROF_SESSION_MAX_PIDS)
-		return -E2BIG;
+		return refuse(s, -E2BIG, pid);
 	if (kill(pid, 0) && errno == ESRCH) {
 		snprintf(what, sizeof(what), "process %d", (int)pid);
-		set_error(s, what, -ESRCH);
+		set_error(s, NPUPROF_STAGE_PROCESS, -ESRCH, pid, what);
 		return -ESRCH;
 	}
 	if (s->kring) {
 		err = npuprof_kring_add_tgid(s->kring, pid);
 		if (err) {
-			set_error(s, "selecting the process in npuprof.ko", err);
+			set_error(s, NPUPROF_STAGE_MODULE, err, pid, "selecting the process in npuprof.ko");
 			return err;
 		}
 	}
 	if (s->acl) {
 		err = npuprof_acl_trace_attach_pid(s->acl, pid);
 		if (err) {
-			snprintf(what, sizeof(what), "attaching uprobes to libascendcl.so of pid %d",
-				 (int)pid);
-			set_error(s, what, err);
+			set_acl_error(s, err, pid);
 			if (s->kring)
 				npuprof_kring_del_tgid(s->kring, pid);
 			return err;
 		}
+		note_untraced(s);
 	}
 	m = &s->members[s->nr_members++];
 	memset(m, 0, sizeof(*m));
@@ -424,10 +487,12 @@ int npuprof_session_remove_pid(struct npuprof_session *s, pid_t pid)
 		drop_member(s, m);
 	}
 	pthread_mutex_unlock(&s->lock);
+	if (err)
+		return refuse(s, err, pid);
 	/* a followed rank keeps its filter entries: they leave at its exit */
-	if (!err && !s->follow)
+	if (!s->follow)
 		detach_pid(s, pid);
-	return err;
+	return 0;
 }
 
 int npuprof_session_discard_pid(struct npuprof_session *s, pid_t pid)
@@ -442,7 +507,7 @@ int npuprof_session_discard_pid(struct npuprof_session *s, pid_t pid)
 	else
 		m->discard = true;
 	pthread_mutex_unlock(&s->lock);
-	return err;
+	return err ? refuse(s, err, pid) : 0;
 }
 
 int npuprof_session_probe_file(struct npuprof_session *s, const char *path)
@@ -453,22 +518,23 @@ int npuprof_session_probe_file(struct npuprof_session *s, const char *path)
 		return 0;
 	err = npuprof_acl_trace_attach_file(s->acl, path);
 	if (err)
-		set_error(s, path, err);
+		set_acl_error(s, err, 0);
+	else
+		note_untraced(s);
 	return err;
 }
 
 int npuprof_session_probe_pid(struct npuprof_session *s, pid_t pid)
 {
-	char what[96];
 	int err;
 
 	if (!s->acl)
 		return 0;
 	err = npuprof_acl_trace_attach_pid(s->acl, pid);
-	if (err) {
-		snprintf(what, sizeof(what), "attaching uprobes to libascendcl.so of pid %d", (int)pid);
-		set_error(s, what, err);
-	}
+	if (err)
+		set_acl_error(s, err, pid);
+	else
+		note_untraced(s);
 	return err;
 }
 
@@ -476,22 +542,24 @@ int npuprof_session_follow_pid(struct npuprof_session *s, pid_t pid)
 {
 	int err = 0;
 
-	if (pid <= 0)
+	if (pid <= 0) {
+		set_error(s, NPUPROF_STAGE_PROCESS, -EINVAL, pid, NULL);
 		return -EINVAL;
+	}
 	if (s->running)
-		return -EBUSY;
+		return refuse(s, -EBUSY, pid);
 	if (s->kring) {
 		err = npuprof_kring_add_tgid_follow(s->kring, pid);
 		if (err) {
-			set_error(s, err == -ENOTTY ? "following the launched job: npuprof.ko is older than ABI 1.2"
-						    : "following the launched job in npuprof.ko", err);
+			set_error(s, NPUPROF_STAGE_MODULE, err, pid, "following the launched job in npuprof.ko");
 			return err;
 		}
 	}
 	if (s->acl) {
 		err = npuprof_acl_trace_follow_pid(s->acl, pid);
 		if (err) {
-			set_error(s, "following the launched job with BPF", err);
+			set_error(s, NPUPROF_STAGE_ATTACH, err, pid,
+				  "following the launched job with BPF (fork and exit tracepoints)");
 			if (s->kring)
 				npuprof_kring_del_tgid(s->kring, pid);
 			return err;
@@ -587,7 +655,7 @@ static int write_json(struct npuprof_session *s, const struct session_member *m,
 	if (err) {
 		if (fd >= 0) /* half a file would read as a damaged one */
 			npuprof_prof_unlink(m->dir_fd, rel);
-		set_error(s, path, err);
+		set_error(s, NPUPROF_STAGE_OUTPUT, err, m->pid, path);
 	}
 	return err;
 }
@@ -756,14 +824,14 @@ static int disable_producers(struct npuprof_session *s)
 	if (s->kring) {
 		e = npuprof_kring_disable(s->kring);
 		if (e) {
-			set_error(s, "disabling npuprof.ko capture", e);
+			set_error(s, NPUPROF_STAGE_MODULE, e, 0, "disabling npuprof.ko capture");
 			err = e;
 		}
 	}
 	if (s->acl) {
 		e = npuprof_acl_trace_enable(s->acl, 0);
 		if (e && !err) {
-			set_error(s, "disabling the uprobes", e);
+			set_acl_error(s, e, 0);
 			err = e;
 		}
 	}
@@ -785,14 +853,14 @@ static int enable_producers(struct npuprof_session *s)
 	if (s->acl) {
 		err = npuprof_acl_trace_enable(s->acl, 1);
 		if (err) {
-			set_error(s, "enabling the uprobes", err);
+			set_acl_error(s, err, 0); /* a refused uprobe: NPUPROF_STAGE_ATTACH */
 			return err;
 		}
 	}
 	if (s->kring) {
 		err = npuprof_kring_enable(s->kring);
 		if (err) {
-			set_error(s, "enabling npuprof.ko capture", err);
+			set_error(s, NPUPROF_STAGE_MODULE, err, 0, "enabling npuprof.ko capture");
 			if (s->acl)
 				npuprof_acl_trace_enable(s->acl, 0);
 			return err;
@@ -861,7 +929,7 @@ static int make_prof_dir(struct npuprof_session *s, struct session_member *m, bo
 	data_fd = fd < 0 ? fd : npuprof_prof_mkdirs(fd, "host/data");
 	if (data_fd < 0) {
 		if (report)
-			set_error(s, m->prof_dir, data_fd);
+			set_error(s, NPUPROF_STAGE_OUTPUT, data_fd, m->pid, m->prof_dir);
 		if (fd >= 0) {
 			close(fd);
 			npuprof_prof_remove(s->out_fd, m->prof_name);
@@ -884,9 +952,9 @@ int npuprof_session_start(struct npuprof_session *s)
 	int err = 0;
 
 	if (s->running)
-		return -EALREADY;
+		return refuse(s, -EALREADY, 0);
 	if (!s->nr_members && !s->follow)
-		return -ENOENT;
+		return refuse(s, -ENOENT, 0);
 	memset(s->clocks, 0, sizeof(s->clocks));
 	clock_gettime(CLOCK_REALTIME, &s->begin_real);
 	for (i = 0; !err && i < s->nr_members; i++)
@@ -903,13 +971,13 @@ int npuprof_session_start(struct npuprof_session *s)
 	if (s->acl) {
 		err = npuprof_acl_trace_discard(s->acl);
 		if (err) {
-			set_error(s, "clearing the uprobe rings", err);
+			set_acl_error(s, err, 0);
 			goto out_remove;
 		}
 	}
 	err = start_drain(s);
 	if (err) {
-		set_error(s, "starting the drain", err);
+		set_error(s, NPUPROF_STAGE_CAPTURE, err, 0, "starting the drain");
 		goto out_remove;
 	}
 	s->begin.outer_ns = npuprof_clock_ns(CLOCK_MONOTONIC);
@@ -1076,6 +1144,25 @@ static json_t *driver_json(const struct npuprof_session *s)
 			 "module", s->host.owner, "clock", b && b->clock ? "driver" : "records");
 }
 
+/*
+ * info.json "untracedFunctions": the recorded ACL functions the profiled
+ * libascendcl.so lacks (an older runtime), whose calls are not in the data;
+ * absent when it has them all.
+ */
+static json_t *untraced_json(const char *names)
+{
+	json_t *arr = json_array();
+	const char *p = names;
+	size_t n;
+
+	while (*p) {
+		n = strcspn(p, " ");
+		json_array_append_new(arr, json_stringn(p, n));
+		p += n + (p[n] == ' ');
+	}
+	return arr;
+}
+
 static int write_info(struct npuprof_session *s, const struct session_member *m,
 		      const struct npuprof_drain_stats *rst, const struct npuprof_drain_stats *st)
 {
@@ -1101,6 +1188,8 @@ static int write_info(struct npuprof_session *s, const struct session_member *m,
 		json_object_set_new(doc, "rank", json_integer(m->rank));
 	if (doc && s->follow)
 		json_object_set_new(doc, "followMissed", json_integer((json_int_t)follow_missed(s)));
+	if (doc && s->untraced[0])
+		json_object_set_new(doc, "untracedFunctions", untraced_json(s->untraced));
 	return write_json(s, m, "host/info.json", doc);
 }
 
@@ -1196,7 +1285,7 @@ int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_resul
 	int err, e;
 
 	if (!s->running)
-		return -EINVAL;
+		return refuse(s, -EINVAL, 0);
 	memset(rst, 0, sizeof(rst));
 	sample_clocks(s);
 	read_capture_clocks(&s->end);
@@ -1206,7 +1295,7 @@ int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_resul
 	s->drain = NULL;
 	s->running = 0;
 	if (e && !err) {
-		set_error(s, "writing the PROF data", e);
+		set_error(s, NPUPROF_STAGE_OUTPUT, e, 0, "writing the PROF data");
 		err = e;
 	}
 	/* the drain has stopped: nothing else touches the members now */
@@ -1233,7 +1322,7 @@ int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_resul
 int npuprof_session_discard(struct npuprof_session *s)
 {
 	if (!s->running)
-		return -EINVAL;
+		return refuse(s, -EINVAL, 0);
 	disable_producers(s);
 	npuprof_drain_stop(s->drain, NULL, NULL);
 	s->drain = NULL;

@@ -17,7 +17,8 @@
  * PROF_<000001>_<local time to ms>_<pid %08d><8 letters A-R>/ with
  * host/data, device_<id>/data, start_info, end_info, info.json,
  * sample.json.  All functions return 0 or a negative errno and print
- * nothing; the caller words the messages.
+ * nothing; the caller words the messages from npuprof_session_error(): the
+ * stage that failed, as a value (npuprof/error.h).
  */
 #ifndef NPUPROF_SESSION_H
 #define NPUPROF_SESSION_H
@@ -26,6 +27,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <npuprof/error.h>
 #include <npuprof/loss.h>
 #include <npuprof/npuprof_ioctl.h>
 
@@ -115,22 +117,37 @@ struct npuprof_session_result {
 
 struct npuprof_session;
 
+/*
+ * Every function below that can fail also notes the failure in
+ * npuprof_session_error(), whose stage says where: the stages each can
+ * give are in brackets.  A request that does not fit the session's state
+ * (a window runs, the pid is in already, the session is full) is
+ * NPUPROF_STAGE_SESSION.
+ */
+
 /**
  * npuprof_session_create() - open the producers, with no process yet
  * Return: 0; -ENOENT when /dev/npuprof is missing (module not loaded)
  * and @task_time is on; -EPERM/-EACCES without root; -EUSERS when
- * npuprof.ko has max_sessions sessions open already.  On failure nothing stays open.
+ * npuprof.ko has max_sessions sessions open already [MODULE]; -errno of
+ * loading the BPF programs [BPF_LOAD]; -errno of opening --output
+ * [OUTPUT].  On failure nothing stays open; npuprof_session_error(NULL)
+ * has the stage.
  */
 int npuprof_session_create(const struct npuprof_session_opts *opts,
 			   struct npuprof_session **out);
 
 /**
  * npuprof_session_add_pid() - profile process @pid too (between windows)
- * Return: 0; -ESRCH when @pid is gone; -EBUSY when another session
- * profiles it (npuprof.ko), or while a window runs; -ENOENT from the BPF
- * side when @pid has no libascendcl.so mapped; -EEXIST when already in;
- * -E2BIG beyond NPUPROF_SESSION_MAX_PIDS.  On failure nothing of @pid
- * stays attached; npuprof_session_last_error() has the words.
+ * Return: 0; -ESRCH when @pid is gone [PROCESS]; -EBUSY when another
+ * session profiles it [MODULE]; -EBUSY while a window runs, -EEXIST when
+ * already in, -E2BIG beyond NPUPROF_SESSION_MAX_PIDS [SESSION]; from the
+ * BPF side (npuprof_acl_trace_attach_pid()): -ENOENT when @pid has no
+ * libascendcl.so mapped, -ESTALE [LIBRARY]; -ENOEXEC when the library
+ * lacks a function every runtime has [SYMBOLS, named]; -errno of the
+ * kernel [ATTACH].  Functions only newer runtimes have are skipped, not
+ * failed: npuprof_session_untraced().  On failure nothing of @pid stays
+ * attached.
  */
 int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid);
 
@@ -155,15 +172,16 @@ int npuprof_session_discard_pid(struct npuprof_session *s, pid_t pid);
  * it has a record (made at that first record).  @pid itself is captured
  * too.  Call before the launcher starts anything; place the uprobes with
  * npuprof_session_add_pid() of a rank once one maps libascendcl.so.
- * Return: 0; -EBUSY while a window runs; -errno of either producer
- * (-ENOTTY: an npuprof.ko without following).
+ * Return: 0; -EBUSY while a window runs [SESSION]; -errno of npuprof.ko
+ * [MODULE] (-ENOTTY: an npuprof.ko without following) or of attaching the
+ * BPF fork/exit tracepoints [ATTACH].
  */
 int npuprof_session_follow_pid(struct npuprof_session *s, pid_t pid);
 
 /**
  * npuprof_session_probe_file() - place the uprobes on the libascendcl.so
  * at @path before the job maps it, so a followed job's calls are captured
- * from its first one.  Return: 0; -errno (words in last_error()).
+ * from its first one.  Return: 0; -errno [LIBRARY, SYMBOLS, ATTACH].
  */
 int npuprof_session_probe_file(struct npuprof_session *s, const char *path);
 
@@ -198,8 +216,11 @@ const char *npuprof_session_prof_dir(const struct npuprof_session *s, pid_t pid)
 /**
  * npuprof_session_start() - a new window: a PROF_XXX dir and start_info
  * per process, enable capture.  Return: 0; -EALREADY; -ENOENT with no
- * process; -errno of a directory (nothing is left of the window then;
- * -ENOTDIR/-EEXIST: a symlink or file was planted where a PROF file goes).
+ * process [SESSION]; -errno of a directory (nothing is left of the window then;
+ * -ENOTDIR/-EEXIST: a symlink or file was planted where a PROF file goes)
+ * [OUTPUT]; -errno of the kernel placing the uprobes [ATTACH, on the
+ * library that refused]; -errno of enabling a producer or the drain
+ * [MODULE, CAPTURE].
  */
 int npuprof_session_start(struct npuprof_session *s);
 
@@ -223,7 +244,8 @@ int npuprof_session_running(const struct npuprof_session *s);
  *        drain added last); NPUPROF_SESSION_MAX_PIDS entries hold them all;
  *        may be NULL
  * @nres: entries of @res
- * Return: 0 or the first -errno (the data of every process is still saved).
+ * Return: 0 or the first -errno (the data of every process is still saved)
+ * [OUTPUT, MODULE, CAPTURE; SESSION when no window runs].
  */
 int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_result *res,
 			 unsigned int nres);
@@ -238,10 +260,27 @@ int npuprof_session_discard(struct npuprof_session *s);
 void npuprof_session_close(struct npuprof_session *s);
 
 /**
- * npuprof_session_last_error() - words for the last failure of @s, e.g.
- * "/dev/npuprof: No such file or directory"; with @s NULL, for the last
- * failed npuprof_session_create() of this thread.
+ * npuprof_session_error() - the last failure of @s as values (stage,
+ * -errno, pid, the object it concerns; npuprof/error.h); with @s NULL, of
+ * the last npuprof_session_create() of this thread.  Owned by @s (or the
+ * thread), overwritten by the next failure.  A tool words its messages
+ * from this.
+ */
+const struct npuprof_error *npuprof_session_error(const struct npuprof_session *s);
+
+/**
+ * npuprof_session_last_error() - the same failure in plain words for a
+ * log, "<object>: <strerror>" (e.g. "/dev/npuprof: No such file or
+ * directory"); never to decide anything by.
  */
 const char *npuprof_session_last_error(const struct npuprof_session *s);
+
+/**
+ * npuprof_session_untraced() - the recorded ACL functions that the
+ * libascendcl.so attached so far lacks (an older runtime), separated by one
+ * space, "" when none: their calls are not captured, and every info.json
+ * lists them as "untracedFunctions".
+ */
+const char *npuprof_session_untraced(const struct npuprof_session *s);
 
 #endif /* NPUPROF_SESSION_H */
