@@ -60,6 +60,8 @@ struct fake_session_state {
 	int write_error;
 	const char *unwritten;
 	int unwritten_error;
+	/* the session's last failure; NULL: a full disk at start (fake_error()) */
+	const struct npuprof_error *error;
 };
 
 static struct fake_session_state fake_ss;
@@ -210,10 +212,15 @@ static const char *fake_prof_dir(const struct npuprof_session *s, pid_t pid)
 							: NULL;
 }
 
-static const char *fake_last_error(const struct npuprof_session *s)
+/* fake_ss.error, else what a full disk at start leaves: stage OUTPUT on /out. */
+static const struct npuprof_error *fake_error(const struct npuprof_session *s)
 {
+	static const struct npuprof_error full = {
+		.stage = NPUPROF_STAGE_OUTPUT, .err = -ENOSPC, .object = "/out"
+	};
+
 	(void)s;
-	return "/out: No space left on device";
+	return fake_ss.error ? fake_ss.error : &full;
 }
 
 static const struct msprof_session_ops fake_ops = {
@@ -225,7 +232,7 @@ static const struct msprof_session_ops fake_ops = {
 	.remove_pid = fake_remove_pid,
 	.window_dirs = fake_window_dirs,
 	.prof_dir = fake_prof_dir,
-	.last_error = fake_last_error,
+	.error = fake_error,
 };
 
 /* A msprof_dyn talking to @fd, for an app of pid 42 (set t[0].app_pid to a

@@ -26,6 +26,7 @@
 #include <npuprof/msg.h>
 
 #include "cmdloop.h"
+#include "error_words.h"
 #include "result.h"
 
 #define MSPROF_CHECK_INTERVAL_MS 1000 /* how often the loop looks at the app */
@@ -95,13 +96,19 @@ static int exchange(struct msprof_dyn *d, struct msprof_target *t, int32_t type,
 	return 0;
 }
 
-/* The session's own words for its last failure ("/x: No space left on
- * device"), else the errno's. */
-static const char *session_why(struct msprof_dyn *d, int rc)
+/*
+ * Words for the session's last failure @rc (error_words.h), in @buf:
+ * "/x: No space left on device", or the errno's when none was noted.
+ */
+static const char *session_why(struct msprof_dyn *d, int rc, pid_t pid, char *buf, size_t size)
 {
-	const char *why = d->ops->last_error(d->s);
+	const struct npuprof_error *e = d->ops->error(d->s);
 
-	return why && *why ? why : strerror(-rc);
+	if (e->err)
+		msprof_error_words(e, pid, buf, size);
+	else
+		snprintf(buf, size, "%s", strerror(-rc));
+	return buf;
 }
 
 int msprof_launcher_alive(struct msprof_dyn *d)
@@ -206,6 +213,7 @@ static void finish_capture(struct msprof_dyn *d)
 	unsigned int i, n = NPUPROF_SESSION_MAX_PIDS;
 	uint64_t missed = 0, unrouted = 0;
 	struct npuprof_session_result *res = calloc(n, sizeof(*res));
+	char why[512];
 	int rc;
 
 	if (!res) {
@@ -216,7 +224,7 @@ static void finish_capture(struct msprof_dyn *d)
 	}
 	rc = d->ops->stop(d->s, res, n);
 	if (rc && !write_failure(res, n, rc)) {
-		npuprof_err("stopping the capture failed: %s", session_why(d, rc));
+		npuprof_err("stopping the capture failed: %s", session_why(d, rc, 0, why, sizeof(why)));
 		d->incomplete++;
 	}
 	for (i = 0; i < n; i++) {
@@ -458,11 +466,14 @@ static int cmd_start(struct msprof_dyn *d)
 	if (!was_running) {
 		rc = d->ops->start(d->s);
 		if (rc) {
+			char why[512];
+
 			if (d->nr_targets == 1)
-				npuprof_err("cannot start the capture for pid %d: %s",
-					    (int)d->t[0].app_pid, session_why(d, rc));
+				npuprof_err("cannot start the capture for pid %d: %s", (int)d->t[0].app_pid,
+					    session_why(d, rc, d->t[0].app_pid, why, sizeof(why)));
 			else
-				npuprof_err("cannot start the capture: %s", session_why(d, rc));
+				npuprof_err("cannot start the capture: %s",
+					    session_why(d, rc, 0, why, sizeof(why)));
 			d->incomplete++; /* a window asked for and not had */
 			return MSPROF_CMD_CONTINUE;
 		}
@@ -913,9 +924,10 @@ int msprof_cmd_loop(struct msprof_dyn *d, int in_fd)
 static int app_start(struct msprof_dyn *d)
 {
 	int rc = d->ops->start(d->s);
+	char why[512];
 
 	if (rc) {
-		npuprof_err("cannot start the capture: %s", session_why(d, rc));
+		npuprof_err("cannot start the capture: %s", session_why(d, rc, 0, why, sizeof(why)));
 		d->incomplete++;
 		return rc;
 	}

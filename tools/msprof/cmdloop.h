@@ -34,7 +34,7 @@ struct msprof_session_ops {
 	int (*remove_pid)(struct npuprof_session *s, pid_t pid);
 	unsigned int (*window_dirs)(const struct npuprof_session *s);
 	const char *(*prof_dir)(const struct npuprof_session *s, pid_t pid);
-	const char *(*last_error)(const struct npuprof_session *s);
+	const struct npuprof_error *(*error)(const struct npuprof_session *s);
 };
 
 /* The real ones: npuprof_session_*() (defined in dynamic.c, so the loop
@@ -110,6 +110,7 @@ struct msprof_target {
  *                  between windows only, when the server's message limit
  *                  leaves no room for a START and its STOP, so any number
  *                  of windows fit one run
+ * @untraced_warned: the ACL functions the library lacks have been named
  */
 struct msprof_dyn {
 	struct msprof_target t[MSPROF_MAX_TARGETS];
@@ -132,6 +133,7 @@ struct msprof_dyn {
 	int (*discover)(struct msprof_dyn *d);
 	const char *params;
 	int (*reconnect)(struct msprof_dyn *d, struct msprof_target *t);
+	int untraced_warned;
 };
 
 /* msprof_cmd_run_line() results */

@@ -39,6 +39,7 @@
 
 #include "cmdloop.h"
 #include "dynamic.h"
+#include "error_words.h"
 #include "result.h"
 
 const struct msprof_session_ops msprof_session_ops_real = {
@@ -50,7 +51,7 @@ const struct msprof_session_ops msprof_session_ops_real = {
 	.remove_pid = npuprof_session_remove_pid,
 	.window_dirs = npuprof_session_window_dirs,
 	.prof_dir = npuprof_session_prof_dir,
-	.last_error = npuprof_session_last_error,
+	.error = npuprof_session_error,
 };
 
 static const char *const task_time_names[] = {
@@ -86,54 +87,6 @@ char *msprof_params_json(const struct msprof_options *o, pid_t msprof_pid)
 	text = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	return text;
-}
-
-void msprof_session_words(int err, const char *context, pid_t pid, char *buf, size_t size)
-{
-	int kernel_side = context && (strstr(context, "/dev/") || strstr(context, "npuprof.ko"));
-
-	switch (err) {
-	case -ENOENT:
-		if (kernel_side)
-			snprintf(buf, size, "npuprof.ko is not loaded: load it with insmod npuprof.ko (see README)");
-		else
-			snprintf(buf, size,
-				 "process %d has no libascendcl.so mapped: profile an app that uses AscendCL (aclInit)",
-				 (int)pid);
-		break;
-	case -ENOEXEC:
-		snprintf(buf, size,
-			 "the libascendcl.so of process %d lacks the ACL functions npuprof needs (aclInit, "
-			 "aclFinalize, aclrtSetDevice, aclrtResetDevice): not a supported runtime",
-			 (int)pid);
-		break;
-	case -EPERM:
-	case -EACCES:
-		snprintf(buf, size, "needs root (CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN): run as root");
-		break;
-	case -ESRCH:
-		snprintf(buf, size, "process %d has exited", (int)pid);
-		break;
-	case -ESTALE:
-		snprintf(buf, size,
-			 "the libascendcl.so that process %d runs was replaced or deleted on disk: restart the app to profile it",
-			 (int)pid);
-		break;
-	case -EBUSY:
-		snprintf(buf, size, "another msprof already profiles process %d: one msprof per process; quit that one first",
-			 (int)pid);
-		break;
-	case -EUSERS:
-		snprintf(buf, size,
-			 "npuprof.ko has as many capture sessions open as it allows (max_sessions): quit another msprof, or reload npuprof.ko with a larger max_sessions");
-		break;
-	case -EOPNOTSUPP:
-	case -ENOSYS:
-		snprintf(buf, size, "this kernel lacks what the capture needs (BPF uprobes with BTF)");
-		break;
-	default:
-		snprintf(buf, size, "%s", strerror(-err));
-	}
 }
 
 /* "exited with status 3" / "was killed by signal 9 (Killed)" */
@@ -284,6 +237,19 @@ static int find_job_acl_lib(const struct msprof_options *o, char *path, size_t s
 	return -ENOENT;
 }
 
+/* Once per run: the recorded functions the library lacks, by name. */
+static void warn_untraced(struct msprof_dyn *d)
+{
+	const char *untraced = npuprof_session_untraced(d->s);
+	char words[NPUPROF_ERROR_FUNCS_MAX + 256];
+
+	if (!*untraced || d->untraced_warned)
+		return;
+	d->untraced_warned = 1;
+	msprof_untraced_words(untraced, words, sizeof(words));
+	npuprof_warn("%s", words);
+}
+
 /*
  * Launch and app mode, before the app runs: put the uprobes on the job's
  * library now, so its calls are captured from the first.  Return: 1 when
@@ -291,15 +257,17 @@ static int find_job_acl_lib(const struct msprof_options *o, char *path, size_t s
  */
 static int probe_job_lib(const struct msprof_options *o, struct msprof_dyn *d)
 {
-	char lib[PATH_MAX];
+	char lib[PATH_MAX], words[PATH_MAX + 512];
 
 	if (!o->ascendcl || find_job_acl_lib(o, lib, sizeof(lib)))
 		return 0;
 	if (npuprof_session_probe_file(d->s, lib)) {
+		msprof_error_words(npuprof_session_error(d->s), 0, words, sizeof(words));
 		npuprof_warn("cannot place the uprobes on %s (%s): they go on when the job maps its libascendcl.so",
-			     lib, npuprof_session_last_error(d->s));
+			     lib, words);
 		return 0;
 	}
+	warn_untraced(d);
 	return 1;
 }
 
@@ -556,25 +524,24 @@ static int reconnect_target(struct msprof_dyn *d, struct msprof_target *t)
 	return rc;
 }
 
-/* Say why @pid cannot be profiled, from the session's error @rc. */
-static void say_cannot_profile(struct msprof_dyn *d, pid_t pid, int rc)
+/* Say why @pid cannot be profiled, from the session's last failure. */
+static void say_cannot_profile(struct msprof_dyn *d, pid_t pid)
 {
-	const char *context = npuprof_session_last_error(d->s);
-	char words[256];
+	const struct npuprof_error *e = npuprof_session_error(d->s);
+	char words[PATH_MAX + 512];
 	pid_t owner = 0;
 
-	if (rc == -EBUSY && d->s && !npuprof_session_pid_owner(d->s, pid, &owner) && owner > 0) {
+	if (e->stage == NPUPROF_STAGE_MODULE && e->err == -EBUSY && d->s &&
+	    !npuprof_session_pid_owner(d->s, pid, &owner) && owner > 0) {
 		npuprof_err("cannot profile pid %d: msprof (pid %d) already profiles it: one msprof per process; quit that one first",
 			    (int)pid, (int)owner);
 		return;
 	}
-	msprof_session_words(rc, context, pid, words, sizeof(words));
+	msprof_error_words(e, pid, words, sizeof(words));
 	if (pid > 0)
-		npuprof_err("cannot profile pid %d: %s%s%s", (int)pid, words,
-			    context && *context ? "; failed: " : "", context ? context : "");
+		npuprof_err("cannot profile pid %d: %s", (int)pid, words);
 	else /* the session itself: no process is to blame */
-		npuprof_err("cannot profile: %s%s%s", words, context && *context ? "; failed: " : "",
-			    context ? context : "");
+		npuprof_err("cannot profile: %s", words);
 }
 
 /* The capture session, with no process yet.  @pid: for the messages. */
@@ -594,7 +561,7 @@ static int create_session(const struct msprof_options *o, const char *params, st
 
 	if (rc) {
 		d->s = NULL;
-		say_cannot_profile(d, pid, rc);
+		say_cannot_profile(d, pid);
 	}
 	return rc;
 }
@@ -604,7 +571,9 @@ static int add_pid(struct msprof_dyn *d, pid_t pid)
 	int rc = npuprof_session_add_pid(d->s, pid);
 
 	if (rc)
-		say_cannot_profile(d, pid, rc);
+		say_cannot_profile(d, pid);
+	else
+		warn_untraced(d);
 	return rc;
 }
 
@@ -678,8 +647,11 @@ static int set_up_launch(const struct msprof_options *o, const char *params, str
 	if (!rc) {
 		rc = npuprof_session_follow_pid(d->s, l.pid);
 		if (rc) {
+			char words[PATH_MAX + 512];
+
+			msprof_error_words(npuprof_session_error(d->s), l.pid, words, sizeof(words));
 			npuprof_warn("cannot follow the processes %s starts (%s): only the process that answers first is profiled",
-				     o->app_argv[0], npuprof_session_last_error(d->s));
+				     o->app_argv[0], words);
 			rc = 0;
 		} else {
 			probe_job_lib(o, d);
@@ -813,7 +785,9 @@ static int discover_ranks(struct msprof_dyn *d)
 			int e = npuprof_session_add_pid(d->s, pid);
 
 			if (e && e != -EEXIST)
-				say_cannot_profile(d, pid, e);
+				say_cannot_profile(d, pid);
+			else if (!e)
+				warn_untraced(d);
 		}
 		npuprof_info("dynamic profiling now also controls pid %d (a process of the launched job)",
 			     (int)pid);
@@ -824,38 +798,14 @@ static int discover_ranks(struct msprof_dyn *d)
 	return MSPROF_CMD_CONTINUE;
 }
 
-/* Attach mode, one pid: select it, connect, hand over the parameters. */
-static int attach_one(struct msprof_dyn *d, pid_t pid, const char *params)
-{
-	struct msprof_target *t = &d->t[d->nr_targets];
-	int rc;
-
-	*t = (struct msprof_target){ .fd = -1, .app_pid = pid };
-	rc = add_pid(d, pid);
-	if (rc)
-		return rc;
-	rc = connect_attached(pid, t);
-	if (!rc)
-		rc = send_params(t, params, MSPROF_PARAMS_REPLY_MS);
-	if (rc) {
-		disconnect_quietly(t);
-		npuprof_session_remove_pid(d->s, pid);
-		return rc;
-	}
-	d->nr_targets++;
-	return 0;
-}
-
-/* A failed attach_one() in the words of a --result line. */
+/* A failed connection to @pid's server in the words of a --result line. */
 static const char *attach_why(int rc)
 {
 	switch (rc) {
 	case -ESRCH:
 		return "the process has exited";
 	case -ENOENT:
-		return "no dynamic profiling server, or no libascendcl.so mapped";
-	case -EBUSY:
-		return "another msprof profiles this process";
+		return "no dynamic profiling server";
 	case -ECONNREFUSED:
 		return "the dynamic profiling server does not listen";
 	case -ETIMEDOUT:
@@ -863,6 +813,34 @@ static const char *attach_why(int rc)
 	default:
 		return strerror(-rc);
 	}
+}
+
+/*
+ * Attach mode, one pid: select it, connect, hand over the parameters.
+ * On failure @why (@size bytes) says why, for its --result line.
+ */
+static int attach_one(struct msprof_dyn *d, pid_t pid, const char *params, char *why, size_t size)
+{
+	struct msprof_target *t = &d->t[d->nr_targets];
+	int rc;
+
+	*t = (struct msprof_target){ .fd = -1, .app_pid = pid };
+	rc = add_pid(d, pid);
+	if (rc) {
+		msprof_error_words(npuprof_session_error(d->s), pid, why, size);
+		return rc;
+	}
+	rc = connect_attached(pid, t);
+	if (!rc)
+		rc = send_params(t, params, MSPROF_PARAMS_REPLY_MS);
+	if (rc) {
+		snprintf(why, size, "%s", attach_why(rc));
+		disconnect_quietly(t);
+		npuprof_session_remove_pid(d->s, pid);
+		return rc;
+	}
+	d->nr_targets++;
+	return 0;
 }
 
 /* A --result line for @pid, which has no directory. */
@@ -877,22 +855,25 @@ static void note_failed(struct msprof_dyn *d, pid_t pid, const char *why)
 /* Attach mode: every --pid that can be reached; the others are named. */
 static int set_up_attach(const struct msprof_options *o, const char *params, struct msprof_dyn *d)
 {
+	char why[PATH_MAX + 512];
 	unsigned int i;
 	int rc, last = 0;
 
 	rc = create_session(o, params, d, o->nr_pids == 1 ? o->pids[0] : 0);
 	if (rc) {
-		for (i = 0; i < o->nr_pids; i++)
-			note_failed(d, o->pids[i], npuprof_session_last_error(NULL));
+		for (i = 0; i < o->nr_pids; i++) {
+			msprof_error_words(npuprof_session_error(NULL), o->pids[i], why, sizeof(why));
+			note_failed(d, o->pids[i], why);
+		}
 		return rc;
 	}
 	for (i = 0; i < o->nr_pids; i++) {
-		rc = attach_one(d, o->pids[i], params);
+		rc = attach_one(d, o->pids[i], params, why, sizeof(why));
 		if (!rc)
 			continue;
 		d->failures++;
 		last = rc;
-		note_failed(d, o->pids[i], attach_why(rc));
+		note_failed(d, o->pids[i], why);
 	}
 	if (!d->nr_targets)
 		return last ? last : -ESRCH;
@@ -1037,12 +1018,25 @@ int msprof_dynamic_run(const struct msprof_options *o)
 }
 
 /*
+ * App mode: a process whose library could not be probed because of @e is
+ * passed over for now (its library is not mapped yet, or it has exited);
+ * anything else (the library's symbols, a refused probe) would fail the
+ * same way for every process of the job.
+ */
+static int probe_retry(const struct npuprof_error *e)
+{
+	return e->stage == NPUPROF_STAGE_PROCESS ||
+	       (e->stage == NPUPROF_STAGE_LIBRARY && e->err == -ENOENT);
+}
+
+/*
  * App mode, every 100 ms until done: the first process of the job that
  * maps libascendcl.so gets the uprobes placed on it (its siblings run the
  * same file, and every process of the job is in the filter already).
  */
 static int find_acl_lib(struct msprof_dyn *d)
 {
+	char words[PATH_MAX + 512];
 	struct dirent *de;
 	DIR *proc = opendir("/proc");
 
@@ -1053,14 +1047,21 @@ static int find_acl_lib(struct msprof_dyn *d)
 
 		if (pid <= 0 || !descends_from(pid, getpid()))
 			continue;
-		/* -ENOENT: it maps no libascendcl.so (yet) */
 		if (!npuprof_session_probe_pid(d->s, pid)) {
 			npuprof_info("runtime API capture: uprobes on the libascendcl.so of pid %d", (int)pid);
+			warn_untraced(d);
 			if (npuprof_session_running(d->s))
 				npuprof_warn("ACL calls the job made before this were not captured: put the directory of its libascendcl.so in LD_LIBRARY_PATH so msprof finds it before the job starts");
 			d->discover = NULL;
 			break;
 		}
+		/* not mapped (yet), or gone: the next process, or later */
+		if (probe_retry(npuprof_session_error(d->s)))
+			continue;
+		msprof_error_words(npuprof_session_error(d->s), pid, words, sizeof(words));
+		npuprof_warn("no runtime API capture: %s", words);
+		d->discover = NULL;
+		break;
 	}
 	closedir(proc);
 	return MSPROF_CMD_CONTINUE;
@@ -1070,7 +1071,7 @@ int msprof_app_run(const struct msprof_options *o)
 {
 	struct msprof_dyn d = { .ops = &msprof_session_ops_real };
 	struct launched l = { .gate_fd = -1, .err_fd = -1 };
-	char *params = begin_run(o, &d);
+	char *params = begin_run(o, &d), words[PATH_MAX + 512];
 	int rc, started = 0;
 
 	if (!params)
@@ -1084,16 +1085,18 @@ int msprof_app_run(const struct msprof_options *o)
 	rc = create_session(o, params, &d, l.pid);
 	if (!rc)
 		rc = npuprof_session_follow_pid(d.s, l.pid);
-	if (rc && d.s)
-		npuprof_err("cannot follow %s (pid %d): %s", o->app_argv[0], (int)l.pid,
-			    npuprof_session_last_error(d.s));
+	if (rc && d.s) {
+		msprof_error_words(npuprof_session_error(d.s), l.pid, words, sizeof(words));
+		npuprof_err("cannot follow %s (pid %d): %s", o->app_argv[0], (int)l.pid, words);
+	}
 	if (!rc && !probe_job_lib(o, &d))
 		d.discover = find_acl_lib; /* place them at the first mapping */
 	/* no delay: the window opens before the app runs its first instruction */
 	if (!rc && !o->delay_s)
 		started = !npuprof_session_start(d.s);
 	if (!rc && !o->delay_s && !started) {
-		npuprof_err("cannot start the capture: %s", npuprof_session_last_error(d.s));
+		msprof_error_words(npuprof_session_error(d.s), 0, words, sizeof(words));
+		npuprof_err("cannot start the capture: %s", words);
 		rc = -EIO;
 	}
 	if (release_app(o, &l)) {

@@ -31,16 +31,6 @@
 char *msprof_params_json(const struct msprof_options *o, pid_t msprof_pid);
 
 /**
- * msprof_session_words() - what to do about an npuprof_session_create() or
- * npuprof_session_add_pid() error, in words ("npuprof.ko is not loaded: load it with ...")
- * @err:     the negative errno
- * @context: npuprof_session_last_error() text, may be NULL
- * @pid:     the app
- * @buf:     output, @size bytes
- */
-void msprof_session_words(int err, const char *context, pid_t pid, char *buf, size_t size);
-
-/**
  * msprof_dynamic_run() - the whole of dynamic mode
  *
  * Launch mode forks the app with PROFILING_MODE=dynamic and waits for its
