@@ -68,23 +68,46 @@ static void check_offsets(const char *path, int fd, const struct acl_symbols *sy
 		dlclose(lib);
 }
 
+/*
+ * Resolve build/tests/@rel into @sym and @e (zeroed first), check that
+ * each offset found is its function's code (with @code), and give the
+ * file's size in *@size.  Return: what acl_symbols_resolve() returned, or 1 when the file
+ * cannot be opened.
+ */
+static int resolve_built(const char *rel, struct acl_symbols *sym, struct npuprof_error *e,
+			 off_t *size, int code)
+{
+	char path[PATH_MAX];
+	struct stat st = { 0 };
+	int fd = open_built(rel, path, sizeof(path)), rc;
+
+	memset(e, 0, sizeof(*e));
+	if (fd < 0)
+		return 1;
+	CHECK_EQ(fstat(fd, &st), 0);
+	*size = st.st_size;
+	rc = acl_symbols_resolve(fd, sym, e);
+	if (!rc && code)
+		check_offsets(path, fd, sym);
+	close(fd);
+	return rc;
+}
+
 static void check_simulator(void)
 {
-	struct npuprof_error e = { 0 };
+	struct npuprof_error e;
 	struct acl_symbols sym;
-	char path[PATH_MAX];
-	int fd = open_built("../lib/libascendcl.so", path, sizeof(path));
+	off_t size;
+	int rc = resolve_built("../lib/libascendcl.so", &sym, &e, &size, 1);
 
-	if (fd < 0)
+	if (rc == 1)
 		CHECK_SKIP("build/lib/libascendcl.so not built");
-	CHECK_EQ(acl_symbols_resolve(fd, &sym, &e), 0);
+	CHECK_EQ(rc, 0);
 	CHECK_EQ(sym.nr_funcs, ACL_NR_FUNCS);
 	CHECK_STR(sym.missing, "");
 	for (unsigned int i = 0; i < sym.nr_funcs; i++)
 		CHECK_EQ(sym.apis[i], i + 1); /* NPUPROF_API_LIST order */
 	CHECK_EQ(e.stage, NPUPROF_STAGE_NONE);
-	check_offsets(path, fd, &sym);
-	close(fd);
 }
 
 static void check_partial(void)
@@ -92,15 +115,11 @@ static void check_partial(void)
 	static const unsigned int found[] = { NPUPROF_API_ACL_INIT, NPUPROF_API_ACL_FINALIZE,
 					      NPUPROF_API_RT_SET_DEVICE, NPUPROF_API_RT_RESET_DEVICE,
 					      NPUPROF_API_RT_MALLOC, NPUPROF_API_RT_FREE };
-	struct npuprof_error e = { 0 };
+	struct npuprof_error e;
 	struct acl_symbols sym;
-	char path[PATH_MAX];
-	int fd = open_built("fixtures/libacl_partial.so", path, sizeof(path));
+	off_t size;
 
-	CHECK(fd >= 0);
-	if (fd < 0)
-		return;
-	CHECK_EQ(acl_symbols_resolve(fd, &sym, &e), 0);
+	CHECK_EQ(resolve_built("fixtures/libacl_partial.so", &sym, &e, &size, 1), 0);
 	CHECK_EQ(sym.nr_funcs, 6);
 	for (unsigned int i = 0; i < 6 && i < sym.nr_funcs; i++)
 		CHECK_EQ(sym.apis[i], found[i]);
@@ -110,25 +129,18 @@ static void check_partial(void)
 		  "aclrtSynchronizeDevice aclrtRecordEvent aclrtCreateEvent aclrtDestroyEvent "
 		  "aclrtBinaryLoadFromFile");
 	CHECK_EQ(e.stage, NPUPROF_STAGE_NONE);
-	check_offsets(path, fd, &sym);
-	close(fd);
 }
 
 static void check_required_missing(void)
 {
-	struct npuprof_error e = { 0 };
+	struct npuprof_error e;
 	struct acl_symbols sym;
-	char path[PATH_MAX];
-	int fd = open_built("fixtures/libacl_required.so", path, sizeof(path));
+	off_t size;
 
-	CHECK(fd >= 0);
-	if (fd < 0)
-		return;
-	CHECK_EQ(acl_symbols_resolve(fd, &sym, &e), -ENOEXEC);
+	CHECK_EQ(resolve_built("fixtures/libacl_required.so", &sym, &e, &size, 1), -ENOEXEC);
 	CHECK_EQ(e.stage, NPUPROF_STAGE_SYMBOLS);
 	CHECK_EQ(e.err, -ENOEXEC);
 	CHECK_STR(e.functions, "aclFinalize aclrtSetDevice aclrtResetDevice");
-	close(fd);
 }
 
 /* A file that is no ELF: -ENOEXEC, no function to name. */
@@ -150,23 +162,18 @@ static void check_not_elf(void)
 	unlink(path);
 }
 
+/* A function past the end of the file still resolves, beyond its size. */
 static void check_past_end(void)
 {
-	struct npuprof_error e = { 0 };
+	struct npuprof_error e;
 	struct acl_symbols sym;
-	char path[PATH_MAX];
-	struct stat st;
-	int fd = open_built("fixtures/libacl_pastend.so", path, sizeof(path));
+	off_t size = 0;
 
-	CHECK(fd >= 0);
-	if (fd < 0)
-		return;
-	CHECK_EQ(fstat(fd, &st), 0);
-	CHECK_EQ(acl_symbols_resolve(fd, &sym, &e), 0);
+	memset(&sym, 0, sizeof(sym));
+	CHECK_EQ(resolve_built("fixtures/libacl_pastend.so", &sym, &e, &size, 0), 0);
 	CHECK_EQ(sym.nr_funcs, 5);
 	CHECK_EQ(sym.apis[4], NPUPROF_API_RT_MALLOC);
-	CHECK(sym.offs[4] > (uint64_t)st.st_size);
-	close(fd);
+	CHECK(sym.offs[4] > (uint64_t)size);
 }
 
 int main(void)

@@ -20,18 +20,9 @@
 #include <npuprof/session.h>
 
 #include "check.h"
+#include "dead_pid.h"
 #include "error_words.h"
 #include "tmpdir.h"
-
-static pid_t dead_pid(void)
-{
-	pid_t pid = fork();
-
-	if (pid == 0)
-		_exit(0);
-	waitpid(pid, NULL, 0);
-	return pid;
-}
 
 static void check_error(const struct npuprof_error *e, enum npuprof_stage stage, int err,
 			const char *object)

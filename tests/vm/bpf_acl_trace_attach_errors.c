@@ -30,16 +30,7 @@
 #include <acl/acl.h>
 
 #include "bpf_test.h"
-
-static pid_t dead_pid(void)
-{
-	pid_t pid = fork();
-
-	if (pid == 0)
-		_exit(0);
-	waitpid(pid, NULL, 0);
-	return pid;
-}
+#include "dead_pid.h"
 
 #define FAKE_DIR "/tmp/bpf_acl_trace_attach_errors"
 #define FAKE_LIB FAKE_DIR "/libascendcl.so"
