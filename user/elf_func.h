@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * File offsets of functions in an ELF shared object, private to the
- * runtime-API capture (user/acl_trace.c): it resolves the ACL functions once,
- * when a library is attached, and places uprobes by offset at every start.
+ * runtime-API capture: acl_symbols.c resolves the ACL functions once, when
+ * a library is attached, and acl_trace.c places uprobes by offset at every
+ * start.
  */
 #ifndef NPUPROF_ELF_FUNC_H
 #define NPUPROF_ELF_FUNC_H
