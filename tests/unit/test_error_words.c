@@ -37,7 +37,7 @@ static const struct row rows[] = {
 	{ NPUPROF_STAGE_MODULE, -EBUSY, 0, "selecting the process in npuprof.ko", "",
 	  "another msprof already profiles process 42: one msprof per process; quit that one first" },
 	{ NPUPROF_STAGE_MODULE, -ENOTTY, 0, "following the launched job in npuprof.ko", "",
-	  "npuprof.ko is older than this msprof (it cannot follow a launched job): load the "
+	  "npuprof.ko is older than this msprof and cannot follow a launched job: load the "
 	  "npuprof.ko built with this msprof" },
 	{ NPUPROF_STAGE_BPF_LOAD, -EPERM, 0, "loading the BPF runtime-API probes", "",
 	  "needs root (CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN): run as root" },

@@ -253,7 +253,9 @@ static void warn_untraced(struct msprof_dyn *d)
 /*
  * Launch and app mode, before the app runs: put the uprobes on the job's
  * library now, so its calls are captured from the first.  Return: 1 when
- * placed; 0 when not (they go on at the first process that maps it).
+ * placed, or when that library can never be probed (it lacks a function
+ * every runtime has: said so); 0 when not (they go on at the first process
+ * that maps it).
  */
 static int probe_job_lib(const struct msprof_options *o, struct msprof_dyn *d)
 {
@@ -262,7 +264,13 @@ static int probe_job_lib(const struct msprof_options *o, struct msprof_dyn *d)
 	if (!o->ascendcl || find_job_acl_lib(o, lib, sizeof(lib)))
 		return 0;
 	if (npuprof_session_probe_file(d->s, lib)) {
-		msprof_error_words(npuprof_session_error(d->s), 0, words, sizeof(words));
+		const struct npuprof_error *e = npuprof_session_error(d->s);
+
+		msprof_error_words(e, 0, words, sizeof(words));
+		if (e->stage == NPUPROF_STAGE_SYMBOLS) { /* the words name the file */
+			npuprof_warn("%s; runtime API calls are not captured", words);
+			return 1; /* the job's processes map it: no use trying each */
+		}
 		npuprof_warn("cannot place the uprobes on %s (%s): they go on when the job maps its libascendcl.so",
 			     lib, words);
 		return 0;

@@ -35,7 +35,7 @@ static void module_words(const struct npuprof_error *e, pid_t pid, char *buf, si
 		break;
 	case -ENOTTY:
 		snprintf(buf, size,
-			 "npuprof.ko is older than this msprof (it cannot follow a launched job): load the npuprof.ko built with this msprof");
+			 "npuprof.ko is older than this msprof and cannot follow a launched job: load the npuprof.ko built with this msprof");
 		break;
 	default:
 		plain(e, buf, size);
