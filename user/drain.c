@@ -62,6 +62,7 @@
 #include <npuprof/drain.h>
 #include <npuprof/msg.h>
 #include <npuprof/prof_fs.h>
+#include <npuprof/prof_layout.h>
 
 #include "slice_writer.h"
 
@@ -99,7 +100,7 @@ struct drain_series {
 	struct slice_writer *w; /* NULL when its directory could not be made */
 	bool reported;
 	char dir[PATH_MAX];
-	char name[64];
+	char name[NPUPROF_PROF_SERIES_SIZE];
 };
 
 /* One PROF_XXX directory and what went into it. */
@@ -168,19 +169,18 @@ static void series_lost(void *ctx, uint32_t cpu, uint16_t type, uint64_t records
 }
 
 /*
- * <prof>/host/data or <prof>/device_<id>/data, created as needed below
+ * The series' data directory (npuprof/prof_layout.h), created as needed below
  * the route's directory fd, never through a symlink (npuprof/prof_fs.h).
  * Return: the data directory's fd, or -errno.
  */
 static int series_make_dirs(struct npuprof_drain *d, struct drain_series *s)
 {
 	const struct drain_route *r = &d->routes[s->route];
-	char rel[64];
+	char rel[NPUPROF_PROF_SERIES_SIZE];
+	int err = npuprof_series_dir(rel, sizeof(rel), s->device);
 
-	if (s->device < 0)
-		snprintf(rel, sizeof(rel), "host/data");
-	else
-		snprintf(rel, sizeof(rel), "device_%ld/data", s->device);
+	if (err)
+		return err;
 	if (snprintf(s->dir, sizeof(s->dir), "%s/%s", r->prof_dir, rel) >= (int)sizeof(s->dir))
 		return -ENAMETOOLONG;
 	return npuprof_prof_mkdirs(r->dir_fd, rel);
@@ -204,13 +204,10 @@ static struct drain_series *series_create(struct npuprof_drain *d, int route, lo
 	s->d = d;
 	s->route = route;
 	s->device = device;
-	if (device < 0)
-		snprintf(s->name, sizeof(s->name), "npuprof.api");
-	else
-		snprintf(s->name, sizeof(s->name), "npuprof.task.%ld", device);
 	cfg.dir = s->dir;
 	cfg.series = s->name;
-	fd = series_make_dirs(d, s);
+	fd = npuprof_series_name(s->name, sizeof(s->name), device);
+	fd = fd < 0 ? fd : series_make_dirs(d, s);
 	err = fd < 0 ? fd : slice_writer_open_at(&d->ring, &cfg, fd, &s->w);
 	if (fd >= 0)
 		close(fd);

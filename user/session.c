@@ -51,6 +51,7 @@
 #include <npuprof/name_text.h>
 #include <npuprof/npu_backend.h>
 #include <npuprof/prof_fs.h>
+#include <npuprof/prof_layout.h>
 #include <npuprof/record.h>
 #include <npuprof/session.h>
 
@@ -606,29 +607,6 @@ const char *npuprof_session_prof_dir(const struct npuprof_session *s, pid_t pid)
 }
 
 /*
- * PROF_<index>_<local time to ms>_<pid %08d><8 letters A-R>, as CANN's
- * CreateProfDirSuffix; dynamic mode always uses index 000001.
- */
-static void prof_dir_name(char *buf, size_t size, pid_t pid, const struct timespec *now, int attempt)
-{
-	struct tm tm;
-	char letters[9];
-	uint64_t h = (uint64_t)now->tv_sec * 1000003u ^ (uint64_t)now->tv_nsec ^
-		     ((uint64_t)pid << 20) ^ (uint64_t)getpid() ^ ((uint64_t)attempt << 48);
-	int i;
-
-	for (i = 0; i < 8; i++) {
-		h = h * 6364136223846793005ull + 1442695040888963407ull;
-		letters[i] = (char)('A' + (h >> 33) % 18);
-	}
-	letters[8] = '\0';
-	localtime_r(&now->tv_sec, &tm);
-	snprintf(buf, size, "PROF_%06u_%04d%02d%02d%02d%02d%02d%03ld_%08d%s", 1u,
-		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
-		 tm.tm_sec, now->tv_nsec / 1000000, (int)pid, letters);
-}
-
-/*
  * Write @doc as pretty JSON to the new file <@m's prof_dir>/<rel>; steals
  * @doc.  A name already taken (a planted symlink) fails with -EEXIST.
  */
@@ -911,8 +889,12 @@ static int make_prof_name(struct npuprof_session *s, struct session_member *m)
 	int fd = -EEXIST;
 
 	for (int i = 0; i < PROF_NAME_TRIES && fd == -EEXIST; i++) {
-		prof_dir_name(m->prof_name, sizeof(m->prof_name), m->pid, &s->begin_real, i);
-		fd = npuprof_prof_mkdir_new(s->out_fd, m->prof_name);
+		uint64_t seed = (uint64_t)getpid() ^ ((uint64_t)i << 48);
+
+		fd = npuprof_prof_name_make(m->prof_name, sizeof(m->prof_name), m->pid,
+					    &s->begin_real, seed);
+		if (!fd)
+			fd = npuprof_prof_mkdir_new(s->out_fd, m->prof_name);
 	}
 	return fd;
 }
@@ -926,7 +908,7 @@ static int make_prof_dir(struct npuprof_session *s, struct session_member *m, bo
 	m->dir_fd = -1;
 	fd = make_prof_name(s, m);
 	snprintf(m->prof_dir, sizeof(m->prof_dir), "%s/%s", s->output, m->prof_name);
-	data_fd = fd < 0 ? fd : npuprof_prof_mkdirs(fd, "host/data");
+	data_fd = fd < 0 ? fd : npuprof_prof_mkdirs(fd, NPUPROF_PROF_HOST_DATA);
 	if (data_fd < 0) {
 		if (report)
 			set_error(s, NPUPROF_STAGE_OUTPUT, data_fd, m->pid, m->prof_dir);

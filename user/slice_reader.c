@@ -29,6 +29,7 @@
 #include <zstd.h>
 
 #include <npuprof/prof_fs.h>
+#include <npuprof/prof_layout.h>
 #include <npuprof/slice.h>
 
 #include "slice_block.h"
@@ -284,7 +285,7 @@ static void reader_check_done(struct slice_reader *r, const char *path, int fd, 
 	ssize_t n;
 	int dfd;
 
-	snprintf(done, sizeof(done), "%s.done", path);
+	npuprof_slice_done_name(done, sizeof(done), path);
 	dfd = npuprof_prof_open_regular(done);
 	if (dfd < 0) {
 		if (!r->rep.not_done++)
@@ -307,10 +308,12 @@ static void reader_check_done(struct slice_reader *r, const char *path, int fd, 
 static int reader_series(struct slice_reader *r, const char *dir, const char *series)
 {
 	for (unsigned int idx = 0;; idx++) {
-		char path[PATH_MAX];
+		char path[PATH_MAX], name[NAME_MAX + 1];
 		int fd, err;
 
-		snprintf(path, sizeof(path), "%s/%s.slice_%u", dir, series, idx);
+		if (npuprof_slice_name(name, sizeof(name), series, idx) ||
+		    snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+			return -ENAMETOOLONG;
 		fd = npuprof_prof_open_regular(path);
 		if (fd == -ENOENT)
 			return idx ? 0 : -ENOENT;

@@ -45,6 +45,7 @@
 
 #include <npuprof/clock.h>
 #include <npuprof/prof_fs.h>
+#include <npuprof/prof_layout.h>
 
 #include "slice_model.h"
 #include "slice_writer.h"
@@ -163,7 +164,7 @@ static void file_write_done(const struct slice_file *f)
 	char name[NAME_MAX + 8], text[48];
 	int fd, len;
 
-	snprintf(name, sizeof(name), "%s.done", f->name);
+	npuprof_slice_done_name(name, sizeof(name), f->name); /* fits: see writer_open_file() */
 	len = snprintf(text, sizeof(text), "filesize:%llu\n", (unsigned long long)f->written);
 	fd = npuprof_prof_create(f->dir_fd, name);
 	if (fd < 0)
@@ -187,13 +188,13 @@ static void file_maybe_finish(struct slice_file *f)
 static int writer_open_file(struct slice_writer *w)
 {
 	struct slice_file *f = calloc(1, sizeof(*f));
-	int len;
+	/* room left for the name of its .done file */
+	size_t room = sizeof(f->name) - (sizeof(NPUPROF_PROF_DONE_SUFFIX) - 1);
 
 	if (!f)
 		return -ENOMEM;
 	f->idx = w->next_idx;
-	len = snprintf(f->name, sizeof(f->name), "%s.slice_%u", w->cfg.series, f->idx);
-	if (len < 0 || (size_t)len + sizeof(".done") > sizeof(f->name) ||
+	if (npuprof_slice_name(f->name, room, w->cfg.series, f->idx) ||
 	    snprintf(f->path, sizeof(f->path), "%s/%s", w->cfg.dir, f->name) >= (int)sizeof(f->path)) {
 		free(f);
 		return -ENAMETOOLONG;

@@ -35,6 +35,7 @@
 #include <npuprof/loss.h>
 #include <npuprof/msg.h>
 #include <npuprof/prof_fs.h>
+#include <npuprof/prof_layout.h>
 
 #include "export.h"
 #include "export_file.h"
@@ -89,9 +90,9 @@ static int is_prof_dir(const char *path)
 
 	if (!is_dir(path))
 		return 0;
-	if (!strncmp(base_name(path), "PROF_", 5))
+	if (npuprof_prof_name_match(base_name(path)))
 		return 1;
-	snprintf(host, sizeof(host), "%s/host", path);
+	snprintf(host, sizeof(host), "%s/" NPUPROF_PROF_HOST_DIR, path);
 	return is_dir(host);
 }
 
@@ -491,7 +492,7 @@ static int list_prof_dirs(const char *parent, char ***out, long *n)
 	if (!d)
 		return -errno;
 	while (!err && (de = readdir(d))) {
-		if (strncmp(de->d_name, "PROF_", 5))
+		if (!npuprof_prof_name_match(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", parent, de->d_name);
 		if (!is_dir(path))

@@ -10,7 +10,6 @@
  * newer writer's longer records (hdr.size larger than we know) load fine
  * and a short, damaged record is counted and skipped rather than read past.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -22,6 +21,7 @@
 
 #include <npuprof/loss_json.h>
 #include <npuprof/msg.h>
+#include <npuprof/prof_layout.h>
 #include <npuprof/slice.h>
 
 #include "export_file.h"
@@ -29,8 +29,6 @@
 #include "export_outcome.h"
 #include "export_sort.h"
 
-#define XM_API_SERIES "npuprof.api"
-#define XM_TASK_SERIES "npuprof.task" /* + ".<device id>" */
 
 /* Make room for @need elements in *@arr (capacity *@cap). Return 0 or -ENOMEM. */
 static int grow(void **arr, size_t *cap, size_t need, size_t elem)
@@ -329,44 +327,23 @@ static int read_series(struct export_model *m, const char *dir, const char *seri
 	return 0;
 }
 
-/* Is @name "device_<digits>"?  Sets *@id. */
-static int parse_device_dir(const char *name, uint32_t *id)
-{
-	char *end;
-	unsigned long v;
-
-	if (strncmp(name, "device_", 7) || !name[7])
-		return 0;
-	v = strtoul(name + 7, &end, 10);
-	if (*end || v > UINT32_MAX)
-		return 0;
-	*id = (uint32_t)v;
-	return 1;
-}
-
+/* Each device's series, in ascending device id order. */
 static int read_devices(struct export_model *m)
 {
-	char data[PATH_MAX], series[64];
-	struct dirent *de;
-	DIR *d = opendir(m->dir);
-	uint32_t id;
-	int err = 0;
+	char data[PATH_MAX], rel[NPUPROF_PROF_SERIES_SIZE], series[NPUPROF_PROF_SERIES_SIZE];
+	uint32_t *ids;
+	int n = npuprof_prof_devices(m->dir, &ids), err = 0;
 
-	if (!d)
-		return -errno;
-	while (!err && (de = readdir(d))) {
-		if (!parse_device_dir(de->d_name, &id))
-			continue;
-		if (snprintf(data, sizeof(data), "%s/%s/data", m->dir, de->d_name) >=
-		    (int)sizeof(data)) {
+	for (int i = 0; !err && i < n; i++) {
+		err = npuprof_series_dir(rel, sizeof(rel), ids[i]);
+		err = err ? err : npuprof_series_name(series, sizeof(series), ids[i]);
+		if (!err && snprintf(data, sizeof(data), "%s/%s", m->dir, rel) >= (int)sizeof(data))
 			err = -ENAMETOOLONG;
-			break;
-		}
-		snprintf(series, sizeof(series), XM_TASK_SERIES ".%u", id);
-		err = read_series(m, data, series);
+		if (!err)
+			err = read_series(m, data, series);
 	}
-	closedir(d);
-	return err;
+	free(ids);
+	return n < 0 ? n : err;
 }
 
 /* info.json "clockSamples": [{"device": d, "samples": [{hostMonotonicNs, deviceCount}]}] */
@@ -448,7 +425,7 @@ static int read_loss(struct export_model *m, json_t *lost)
  */
 static int read_info(struct export_model *m)
 {
-	static const char *const where[] = { "host/info.json", "info.json" };
+	static const char *const where[] = { NPUPROF_PROF_INFO_JSON, "info.json" };
 	char path[PATH_MAX];
 	json_t *info = NULL, *v;
 	size_t i;
@@ -515,7 +492,7 @@ static int64_t wall_offset(const char *real_us, int64_t mono_ns)
  */
 static int64_t read_wall_offset(struct export_model *m)
 {
-	static const char *const where[] = { "host/start_info", "start_info" };
+	static const char *const where[] = { NPUPROF_PROF_START_INFO, "start_info" };
 	char path[PATH_MAX];
 	json_t *doc = NULL, *mono, *real;
 	int64_t offset = 0;
@@ -544,9 +521,9 @@ static int read_records(struct export_model *m)
 	char host[PATH_MAX];
 	int err;
 
-	if (snprintf(host, sizeof(host), "%s/host/data", m->dir) >= (int)sizeof(host))
+	if (snprintf(host, sizeof(host), "%s/" NPUPROF_PROF_HOST_DATA, m->dir) >= (int)sizeof(host))
 		return -ENAMETOOLONG;
-	err = read_series(m, host, XM_API_SERIES);
+	err = read_series(m, host, NPUPROF_PROF_API_SERIES);
 	if (!err)
 		err = read_devices(m);
 	return err;

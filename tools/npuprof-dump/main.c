@@ -11,17 +11,18 @@
  * Exit status: 0, 1 on a read error (message on stderr), 2 on bad usage;
  * --help prints the usage and exits 0.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <npuprof/msg.h>
 #include <npuprof/name_text.h>
+#include <npuprof/prof_layout.h>
 #include <npuprof/record_io.h>
 #include <npuprof/slice.h>
 
@@ -93,27 +94,25 @@ static int dump_series(const char *dir, const char *series)
 	return 0;
 }
 
-/* Device series are named npuprof.task.<id> in device_<id>/data. */
+/* Each device's series, in ascending device id order. */
 static int dump_devices(const char *prof)
 {
-	struct dirent *de;
-	DIR *d = opendir(prof);
-	int err = 0;
+	char dir[PATH_MAX], rel[NPUPROF_PROF_SERIES_SIZE], series[NPUPROF_PROF_SERIES_SIZE];
+	uint32_t *ids;
+	int n = npuprof_prof_devices(prof, &ids), err = 0;
 
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		char dir[PATH_MAX], series[64];
-		int id;
-
-		if (sscanf(de->d_name, "device_%d", &id) != 1)
-			continue;
-		snprintf(dir, sizeof(dir), "%s/%s/data", prof, de->d_name);
-		snprintf(series, sizeof(series), "npuprof.task.%d", id);
-		if (dump_series(dir, series) && !err)
+	if (n < 0) {
+		npuprof_err("%s: %s", prof, strerror(-n));
+		return n;
+	}
+	for (int i = 0; i < n; i++) {
+		npuprof_series_dir(rel, sizeof(rel), ids[i]); /* u32 ids always fit */
+		npuprof_series_name(series, sizeof(series), ids[i]);
+		if (snprintf(dir, sizeof(dir), "%s/%s", prof, rel) >= (int)sizeof(dir) ||
+		    dump_series(dir, series))
 			err = -EIO;
 	}
-	closedir(d);
+	free(ids);
 	return err;
 }
 
@@ -134,7 +133,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (i = 1; i < argc; i++) {
-		snprintf(host, sizeof(host), "%s/host", argv[i]);
+		snprintf(host, sizeof(host), "%s/" NPUPROF_PROF_HOST_DIR, argv[i]);
 		if (access(host, F_OK)) {
 			/* a folder of PROF dirs, say: name what to give */
 			npuprof_err("%s: not a PROF_XXX directory (it has no host/): give a PROF_XXX directory",
@@ -142,8 +141,8 @@ int main(int argc, char **argv)
 			failed = 1;
 			continue;
 		}
-		snprintf(host, sizeof(host), "%s/host/data", argv[i]);
-		if (dump_series(host, "npuprof.api") || dump_devices(argv[i]))
+		snprintf(host, sizeof(host), "%s/" NPUPROF_PROF_HOST_DATA, argv[i]);
+		if (dump_series(host, NPUPROF_PROF_API_SERIES) || dump_devices(argv[i]))
 			failed = 1;
 	}
 	return failed;
