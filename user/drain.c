@@ -138,6 +138,8 @@ struct npuprof_drain {
 	uint64_t read;		       /* records read out of every source */
 	struct npuprof_loss *cpu_loss; /* config.cpu_loss, nr_cpu_loss entries */
 	unsigned int nr_cpu_loss;
+	struct npuprof_drain_ring *rings; /* config.rings, nr_rings entries */
+	unsigned int nr_rings;
 };
 
 /* @n records of the ring of @cpu lost for @cause, in @route's directory. */
@@ -165,6 +167,9 @@ static void series_lost(void *ctx, uint32_t cpu, uint16_t type, uint64_t records
 		st->records -= records;
 		st->api_records -= type == NPUPROF_REC_API ? records : 0;
 		st->task_records -= type == NPUPROF_REC_TASK ? records : 0;
+		if (type == NPUPROF_REC_TASK && s->device >= 0 &&
+		    s->device < NPUPROF_DRAIN_MAX_DEVICES)
+			st->device_records[s->device] -= records;
 	}
 }
 
@@ -208,6 +213,10 @@ static struct drain_series *series_create(struct npuprof_drain *d, int route, lo
 	cfg.series = s->name;
 	fd = npuprof_series_name(s->name, sizeof(s->name), device);
 	fd = fd < 0 ? fd : series_make_dirs(d, s);
+	if (fd >= 0 && device >= 0 && device < NPUPROF_DRAIN_MAX_DEVICES) {
+		d->routes[route].st.devices |= 1ULL << device;
+		d->st.devices |= 1ULL << device;
+	}
 	err = fd < 0 ? fd : slice_writer_open_at(&d->ring, &cfg, fd, &s->w);
 	if (fd >= 0)
 		close(fd);
@@ -339,6 +348,8 @@ static int drain_route(void *ctx, const struct npuprof_rec_hdr *rec)
 		rst->raw_bytes += rec->size;
 		rst->api_records += rec->type == NPUPROF_REC_API;
 		rst->task_records += task;
+		if (task && device < NPUPROF_DRAIN_MAX_DEVICES)
+			rst->device_records[device]++;
 	}
 	return 0;
 }
@@ -576,6 +587,22 @@ static void drain_count_ring(struct npuprof_drain *d, const struct drain_src *sr
 	}
 }
 
+/* The counters of one ring into config.rings, while there is room. */
+static void drain_note_ring(struct npuprof_drain *d, const struct drain_src *src,
+			    unsigned int cpu, uint64_t written, uint64_t lost)
+{
+	if (d->st.nr_rings >= d->nr_rings)
+		return;
+	d->rings[d->st.nr_rings++] = (struct npuprof_drain_ring){
+		.name = src->s.name,
+		.source = src->s.source,
+		.cpu = cpu,
+		.written = written,
+		.lost = lost,
+		.read = src->read[cpu],
+	};
+}
+
 /* One NPUPROF_REC_LOST per CPU ring of every source, into the host series. */
 static void drain_write_lost(struct npuprof_drain *d)
 {
@@ -601,6 +628,7 @@ static void drain_write_lost(struct npuprof_drain *d)
 			rec.hdr.ts = npuprof_mono_ns();
 			rec.written = written;
 			rec.lost = lost;
+			drain_note_ring(d, src, cpu, written, lost);
 			d->st.lost += rec.lost;
 			drain_count_ring(d, src, cpu, written, lost);
 			for (unsigned int r = 0; r < d->nr_routes; r++) {
@@ -761,6 +789,8 @@ static int drain_init(struct npuprof_drain *d, const struct npuprof_drain_config
 	d->tick.tv_nsec = (long long)(ms % 1000) * 1000000LL;
 	d->cpu_loss = cfg->cpu_loss;
 	d->nr_cpu_loss = cfg->cpu_loss ? cfg->nr_cpu_loss : 0;
+	d->rings = cfg->rings;
+	d->nr_rings = cfg->rings ? cfg->nr_rings : 0;
 	for (unsigned int cpu = 0; cpu < d->nr_cpu_loss; cpu++)
 		d->cpu_loss[cpu] = (struct npuprof_loss){ .cpu = cpu };
 	d->srcs = calloc(n ? n : 1, sizeof(*d->srcs));

@@ -123,6 +123,8 @@ struct npuprof_session {
 	struct npuprof_drain *drain;
 	struct npuprof_loss *cpu_loss; /* the drain's per-CPU losses */
 	unsigned int nr_cpu_loss;
+	struct npuprof_drain_ring *rings; /* the drain's ring counters at stop */
+	unsigned int nr_rings;
 	int running;
 	struct npuprof_error error;	       /* the last failure, as values */
 	char error_text[PATH_MAX * 2];	       /* the same in words, for logs */
@@ -727,17 +729,22 @@ static int session_new_route(void *ctx, uint32_t pid, char *dir, size_t size, in
 	return err;
 }
 
-/* A per-CPU loss table as wide as the widest source, made once. */
+/* A per-CPU loss table as wide as the widest source, and room for every
+ * ring's counters (config.rings), made once. */
 static int alloc_cpu_loss(struct npuprof_session *s)
 {
 	unsigned int k = s->kring ? npuprof_kring_nr_cpus(s->kring) : 0;
 	unsigned int b = s->acl ? npuprof_acl_trace_nr_cpus(s->acl) : 0;
 
-	if (s->cpu_loss)
+	if (s->cpu_loss && s->rings)
 		return 0;
+	free(s->cpu_loss);
+	free(s->rings);
 	s->nr_cpu_loss = k > b ? k : b;
 	s->cpu_loss = calloc(s->nr_cpu_loss ? s->nr_cpu_loss : 1, sizeof(*s->cpu_loss));
-	return s->cpu_loss ? 0 : -ENOMEM;
+	s->nr_rings = k + b;
+	s->rings = calloc(s->nr_rings ? s->nr_rings : 1, sizeof(*s->rings));
+	return s->cpu_loss && s->rings ? 0 : -ENOMEM;
 }
 
 /* One drain for the session, routing each member's records to its dir. */
@@ -752,6 +759,8 @@ static int start_drain(struct npuprof_session *s)
 		return -ENOMEM;
 	cfg.cpu_loss = s->cpu_loss;
 	cfg.nr_cpu_loss = s->nr_cpu_loss;
+	cfg.rings = s->rings;
+	cfg.nr_rings = s->nr_rings;
 
 	if (s->follow) {
 		cfg.new_route = session_new_route;
@@ -989,22 +998,20 @@ out_remove:
 	return err;
 }
 
-static json_t *ring_counters(struct npuprof_session *s, int kmod)
+/* info.json "rings" of one source: its rings as the drain read them at stop. */
+static json_t *ring_counters(struct npuprof_session *s, const struct npuprof_drain_stats *st,
+			     int source)
 {
-	unsigned int cpu, n;
 	json_t *arr = json_array();
 
-	n = kmod ? npuprof_kring_nr_cpus(s->kring) : npuprof_acl_trace_nr_cpus(s->acl);
-	for (cpu = 0; cpu < n; cpu++) {
-		uint64_t w = 0, l = 0;
-		int err = kmod ? npuprof_kring_stats(s->kring, cpu, &w, &l)
-			       : npuprof_acl_trace_stats(s->acl, cpu, &w, &l);
+	for (unsigned int i = 0; i < st->nr_rings; i++) {
+		const struct npuprof_drain_ring *r = &s->rings[i];
 
-		if (err)
+		if (r->source != source)
 			continue;
-		json_array_append_new(arr, json_pack("{s:i, s:I, s:I}", "cpu", (int)cpu,
-						     "written", (json_int_t)w, "lost",
-						     (json_int_t)l));
+		json_array_append_new(arr, json_pack("{s:i, s:I, s:I}", "cpu", (int)r->cpu,
+						     "written", (json_int_t)r->written, "lost",
+						     (json_int_t)r->lost));
 	}
 	return arr;
 }
@@ -1032,22 +1039,16 @@ static json_t *clock_samples(struct npuprof_session *s)
 	return arr;
 }
 
-/* Device ids that got data: the device_<id> folders the drain created. */
-static json_t *data_devices(const struct session_member *m)
+/* Device ids that got data: the device_<id> folders the drain made for @rst. */
+static json_t *data_devices(const struct npuprof_drain_stats *rst)
 {
 	json_t *arr = json_array();
-	char name[32];
-	struct stat st;
-	int d;
 
-	for (d = 0; d < SESSION_MAX_DEVICES; d++) {
-		snprintf(name, sizeof(name), "device_%d", d);
-		if (!fstatat(m->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode))
+	for (int d = 0; d < NPUPROF_DRAIN_MAX_DEVICES; d++)
+		if (rst->devices & (1ULL << d))
 			json_array_append_new(arr, json_integer(d));
-	}
 	return arr;
 }
-
 
 /*
  * info.json "drain": what the drain saved, and every way a record did not
@@ -1153,16 +1154,16 @@ static int write_info(struct npuprof_session *s, const struct session_member *m,
 
 	gethostname(host, sizeof(host) - 1);
 	if (s->kring)
-		json_object_set_new(rings, "npuprof.ko", ring_counters(s, 1));
+		json_object_set_new(rings, "npuprof.ko", ring_counters(s, st, NPUPROF_SRC_KMOD));
 	if (s->acl)
-		json_object_set_new(rings, "bpf", ring_counters(s, 0));
+		json_object_set_new(rings, "bpf", ring_counters(s, st, NPUPROF_SRC_BPF));
 	/* the app names itself (prctl PR_SET_NAME): any bytes but NUL */
 	doc = json_pack("{s:i, s:o, s:o, s:s, s:i, s:o, s:o, s:o, s:o, s:o}", "pid", (int)m->pid,
 			"pid_name", npuprof_name_json(m->comm, sizeof(m->comm)), "hostname",
 			npuprof_name_json(host, sizeof(host)), "platform_version",
 			s->host.backend ? s->host.backend->name : "unknown",
 			"record_version", NPUPROF_RECORD_VERSION, "clockSamples", clock_samples(s),
-			"devices", data_devices(m), "rings", rings, "drain",
+			"devices", data_devices(rst), "rings", rings, "drain",
 			drain_json(s, rst, st), "lost", lost_json(s, rst));
 	if (doc)
 		json_object_set_new(doc, "driver", driver_json(s));
@@ -1329,6 +1330,7 @@ void npuprof_session_close(struct npuprof_session *s)
 	free(s->output);
 	free(s->params_json);
 	free(s->cpu_loss);
+	free(s->rings);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }

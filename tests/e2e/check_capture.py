@@ -21,6 +21,8 @@ app.json by the pid in its info.json, or by the threads of its records):
     submitted match per task type exactly, each with exactly one submit,
     start and end record;
   - no record appears twice; every ring lost 0 records;
+  - info.json's rings and devices match the LOST records, the device_<id>
+    directories and the task records;
   - every record lies inside [start_info.clockMonotonicEnabled,
     end_info.clockMonotonicDisabled], read before the producers are enabled
     and after they are disabled: exact, however long an emulated CPU stalls;
@@ -83,6 +85,29 @@ def check_lost(prof, recs):
         for ring in rings:
             if ring["lost"]:
                 fail(f"{prof}: info.json {src} cpu {ring['cpu']} lost {ring['lost']}")
+
+
+def check_info_counts(prof, recs):
+    """info.json's "rings" and "devices" (the drain's own report) must say
+    what the files say: one ring per LOST record with its counters, and
+    the device ids of the device_<id> directories and task records."""
+    info = json.load(open(os.path.join(prof, "host", "info.json")))
+    names = {1: "npuprof.ko", 2: "bpf"}
+    from_recs = collections.defaultdict(list)
+    for r in recs:
+        if r["type"] == "lost":
+            from_recs[names.get(r["source"], str(r["source"]))].append(
+                {"cpu": r["cpu"], "written": r["written"], "lost": r["lost"]})
+    for src, rings in info.get("rings", {}).items():
+        want = sorted(from_recs.get(src, []), key=lambda x: x["cpu"])
+        if rings != want:
+            fail(f"{prof}: info.json rings {src} = {rings}, LOST records say {want}")
+    dirs = sorted(int(d[len("device_"):]) for d in os.listdir(prof)
+                  if d.startswith("device_") and d[len("device_"):].isdigit())
+    tasks = sorted({r["device"] for r in recs if r["type"] == "task"})
+    if info.get("devices") != dirs or dirs != tasks:
+        fail(f"{prof}: info.json devices {info.get('devices')}, directories {dirs}, "
+             f"task records {tasks}")
 
 
 def step_counts(recs, step):
@@ -212,6 +237,7 @@ def main():
             check_own_records(prof, recs, pid)
             check_no_duplicates(prof, recs)
             check_lost(prof, recs)
+            check_info_counts(prof, recs)
             if not any(r["type"] == "api" for r in recs):
                 fail(f"{prof}: the killed pid {pid} has no API record")
             continue
@@ -221,6 +247,7 @@ def main():
         check_own_records(prof, recs, pid)
         check_no_duplicates(prof, recs)
         check_lost(prof, recs)
+        check_info_counts(prof, recs)
         steps += check_steps(prof, recs, app)
         check_timeline(prof)
     if want_procs is not None and (len(per_pid) != want_procs or set(per_pid.values()) != {1}):

@@ -8,7 +8,7 @@
  * drain never blocks a producer: a full ring is the producer's loss to
  * count, not a reason to wait.
  *
- * Where records go inside the PROF_XXX directory:
+ * Where records go inside the PROF_XXX directory (names: npuprof/prof_layout.h):
  *   NPUPROF_REC_API   -> host/data/npuprof.api.slice_<n>
  *   NPUPROF_REC_TASK  -> device_<id>/data/npuprof.task.<id>.slice_<n>
  *   NPUPROF_REC_LOST  -> host/data/npuprof.api.slice_<n> (one per ring, at stop)
@@ -59,6 +59,28 @@ struct npuprof_drain_source {
 };
 
 /**
+ * struct npuprof_drain_ring - one CPU ring of a source as the drain saw it
+ * @name:    its source's name (npuprof_drain_source.name, the caller's string)
+ * @source:  enum npuprof_source
+ * @cpu:     the CPU id
+ * @written: the producer's written counter at stop (records, since enable)
+ * @lost:    the producer's lost counter at stop (records the full ring refused)
+ * @read:    records the drain read out of that ring
+ *
+ * The counters are the same the drain writes as that ring's
+ * NPUPROF_REC_LOST record; a ring without counters (stats() failed) has
+ * no entry.
+ */
+struct npuprof_drain_ring {
+	const char *name;
+	int source;
+	unsigned int cpu;
+	uint64_t written;
+	uint64_t lost;
+	uint64_t read;
+};
+
+/**
  * struct npuprof_drain_route - where one process's records go
  * @pid:      the tgid in the records' pid field
  * @prof_dir: its existing PROF_XXX directory (its path, for messages)
@@ -104,6 +126,12 @@ struct npuprof_drain_route {
  *               zeroed at start, complete when npuprof_drain_stop() returns
  * @nr_cpu_loss: entries of @cpu_loss; losses of higher CPUs count only in
  *               the totals
+ * @rings:       optional, caller-owned, @nr_rings entries: every CPU ring
+ *               with counters, source by source in @srcs order, CPUs
+ *               ascending; filled when npuprof_drain_stop() returns, which
+ *               sets stats.nr_rings (the sum of the sources' nr_cpus
+ *               always suffices; rings past @nr_rings are not listed)
+ * @nr_rings:    entries of @rings
  */
 struct npuprof_drain_config {
 	const char *prof_dir;
@@ -117,7 +145,12 @@ struct npuprof_drain_config {
 	unsigned int frame_ms;
 	struct npuprof_loss *cpu_loss;
 	unsigned int nr_cpu_loss;
+	struct npuprof_drain_ring *rings;
+	unsigned int nr_rings;
 };
+
+/* Device ids the stats tell apart, 0..63 (as the driver backends'). */
+#define NPUPROF_DRAIN_MAX_DEVICES 64
 
 /**
  * struct npuprof_drain_stats - totals at stop
@@ -150,6 +183,12 @@ struct npuprof_drain_stats {
 				 @loss as write errors */
 	struct npuprof_loss loss; /* records lost, by cause */
 	uint32_t pid;	      /* route stats only: the route's pid */
+	uint64_t devices;     /* bit d: device_<d>/data was made for device
+				 d's series (d < NPUPROF_DRAIN_MAX_DEVICES;
+				 higher ids are only in task_records) */
+	uint64_t device_records[NPUPROF_DRAIN_MAX_DEVICES]; /* of task_records:
+				 per device id, as records */
+	unsigned int nr_rings; /* totals only: entries of config.rings filled */
 };
 
 struct npuprof_drain;
