@@ -30,7 +30,7 @@ BPF_DIR ?= $(BUILD)/bpf
 SANFLAGS ?=
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
-	  -Iinclude -Iuser/include -I$(BPF_DIR) $(SANFLAGS)
+	  -Iinclude -Iuser/include -Iwire/include -I$(BPF_DIR) $(SANFLAGS)
 # The simulator's headers (its driver ABI, the ACL API) are for the
 # simulator, the tests and the benchmarks that drive it, and the one
 # product file that speaks the simulated driver's ioctl (its backend).
@@ -45,8 +45,19 @@ MSPROF_SRCS := $(sort $(wildcard tools/msprof/*.c))
 MSPROF_OBJS := $(MSPROF_SRCS:%.c=$(BUILD)/obj/%.o)
 MSPROF_MAIN := $(BUILD)/obj/tools/msprof/main.o
 MSPROF_LIB_OBJS := $(filter-out $(MSPROF_MAIN),$(MSPROF_OBJS))
-ACL_SRCS := $(sort $(wildcard sim/runtime/*.c)) user/dynprof_proto.c user/msg.c
-ACL_OBJS := $(ACL_SRCS:%.c=$(BUILD)/pic/%.o)
+# The dynamic-profiling wire codec (wire/): a library of its own, linked
+# by the product (msprof: libdynprof_wire.a) and by the simulated runtime
+# (its PIC objects).  It is compiled with its own header dir only, so it
+# cannot grow a dependency on product or simulator code.
+WIRE_SRCS := $(sort $(wildcard wire/*.c))
+WIRE_OBJS := $(WIRE_SRCS:%.c=$(BUILD)/obj/%.o)
+WIRE_PIC_OBJS := $(WIRE_SRCS:%.c=$(BUILD)/pic/%.o)
+WIRE_LIB := $(BUILD)/lib/libdynprof_wire.a
+WIRE_CFLAGS = $(filter-out -I%,$(CFLAGS)) -Iwire/include
+WIRE_TEST_SRCS := $(sort $(wildcard wire/tests/test_*.c))
+WIRE_TEST_BINS := $(WIRE_TEST_SRCS:wire/tests/%.c=$(BUILD)/tests/%)
+ACL_SRCS := $(sort $(wildcard sim/runtime/*.c))
+ACL_OBJS := $(ACL_SRCS:%.c=$(BUILD)/pic/%.o) $(WIRE_PIC_OBJS)
 APP_SRCS := $(sort $(wildcard sim/app/*.c))
 BPF_SRCS := $(sort $(wildcard bpf/*.bpf.c))
 BPF_OBJS := $(BPF_SRCS:bpf/%.bpf.c=$(BPF_DIR)/%.bpf.o)
@@ -96,7 +107,7 @@ $(BPF_DIR)/%.skel.h: $(BPF_DIR)/%.bpf.o
 
 bpf: $(BPF_SKELS) $(BENCH_SKELS)
 
-# libnpuprof.a: rings, drain, record format, protocol, session.
+# libnpuprof.a: rings, drain, record format, session.
 $(BUILD)/obj/%.o: %.c | $(BPF_SKELS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(OBJ_CFLAGS) -MMD -MP -c $< -o $@
@@ -108,12 +119,33 @@ $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SIM_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
 
+# The simulated runtime sees no product header: what it shares with the
+# product is the wire codec, through wire/include.
+ACL_CFLAGS = $(filter-out -Iinclude -Iuser/include,$(CFLAGS)) $(SIM_CFLAGS)
+$(BUILD)/pic/sim/runtime/%.o: sim/runtime/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ACL_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+
 $(BUILD)/lib/libnpuprof.a: $(LIB_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
 	ar rcs $@ $^
 
-libs: $(BUILD)/lib/libnpuprof.a
+# libdynprof_wire.a and the runtime's PIC copies: only wire/include.
+$(BUILD)/obj/wire/%.o: wire/%.c
+	@mkdir -p $(@D)
+	$(CC) $(WIRE_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/pic/wire/%.o: wire/%.c
+	@mkdir -p $(@D)
+	$(CC) $(WIRE_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+
+$(WIRE_LIB): $(WIRE_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+libs: $(BUILD)/lib/libnpuprof.a $(WIRE_LIB)
 
 # Tools: msprof.  Everything but main.o also goes into libmsprof.a so the
 # unit tests can call the option parser and the export directly.
@@ -122,9 +154,9 @@ $(BUILD)/lib/libmsprof.a: $(MSPROF_LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/bin/msprof: $(MSPROF_MAIN) $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a
+$(BUILD)/bin/msprof: $(MSPROF_MAIN) $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(MSPROF_MAIN) $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(LDLIBS_NPUPROF)
+	$(CC) $(CFLAGS) -o $@ $(MSPROF_MAIN) $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB) $(LDLIBS_NPUPROF)
 
 $(BUILD)/bin/npuprof-dump: tools/npuprof-dump/main.c $(BUILD)/lib/libnpuprof.a
 	@mkdir -p $(@D)
@@ -149,9 +181,14 @@ $(BUILD)/bin/run_ranks.sh: sim/app/run_ranks.sh
 sim: $(BUILD)/lib/libascendcl.so $(BUILD)/bin/ai_task $(BUILD)/bin/run_ranks.sh
 
 # Host unit tests: one program per behaviour.
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Itests/unit -Itools/msprof -o $@ $< $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(LDLIBS_NPUPROF)
+	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Itests/unit -Itools/msprof -o $@ $< $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB) $(LDLIBS_NPUPROF)
+
+# The wire codec's own tests: that library and libc, nothing else.
+$(WIRE_TEST_BINS): $(BUILD)/tests/%: wire/tests/%.c $(WIRE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(WIRE_CFLAGS) -Itests/unit -o $@ $< $(WIRE_LIB)
 
 # Stand-in libraries for the ELF symbol tests (tests/unit/acl_lib_fixture.c).
 FIXTURE_LIBS := $(foreach v,partial required pastend,$(BUILD)/tests/fixtures/libacl_$(v).so)
@@ -173,7 +210,7 @@ $(BUILD)/bench/%: bench/src/%.c $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascend
 
 bench-progs: $(BENCH_BINS)
 
-tests-unit: $(UNIT_BINS) $(FIXTURE_LIBS)
+tests-unit: $(UNIT_BINS) $(FIXTURE_LIBS) $(WIRE_TEST_BINS)
 
 tests: tests-unit $(VM_BINS)
 

@@ -9,8 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <npuprof/msg.h>
-
 #include "rt_internal.h"
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -46,12 +44,11 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
 	ret = check_config(configPath);
 	if (ret != ACL_SUCCESS)
 		goto out_unlock;
-	npuprof_msg_set_prog("libascendcl");
 	err = dynprof_server_start();
 	/* As in CANN, the application runs on without the server. */
 	if (err)
-		npuprof_warn("dynamic profiling server not started: %s; msprof --dynamic=on cannot attach to pid %d",
-			     strerror(-err), (int)getpid());
+		rt_warn("dynamic profiling server not started: %s; msprof --dynamic=on cannot attach to pid %d",
+			strerror(-err), (int)getpid());
 	initialized = 1;
 out_unlock:
 	pthread_mutex_unlock(&init_lock);

@@ -4,7 +4,7 @@
  * (shared/reference/msprof.md section 2): with PROFILING_MODE=dynamic,
  * aclInit starts one thread that listens on
  * $HOME/dynamic_profiling_socket_<key> (mode 0600) and serves one msprof
- * client at a time with the protocol of npuprof/dynprof_proto.h.
+ * client at a time with the protocol of wire/include/dynprof_wire.h.
  *
  * The server only keeps the collection state (started or not): the data
  * itself is collected by npuprof from outside the process (uprobes and
@@ -29,7 +29,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include <npuprof/dynprof_proto.h>
+#include <dynprof_wire.h>
 
 #include "rt_internal.h"
 

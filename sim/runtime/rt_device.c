@@ -96,6 +96,14 @@ static void handles_free_device_locked(struct rt_handle **list, int32_t id)
 	}
 }
 
+/* "<prefix>libascendcl: <message>\n" to stderr. */
+static void rt_vprint(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%slibascendcl: ", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void rt_log(const char *fmt, ...)
 {
 	const char *v = getenv("NPUSIM_VERBOSE");
@@ -103,11 +111,18 @@ void rt_log(const char *fmt, ...)
 
 	if (!v || strcmp(v, "1") != 0)
 		return;
-	fputs("[INFO] libascendcl: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	rt_vprint("[INFO] ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+void rt_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	rt_vprint("[WARNING] ", fmt, ap);
+	va_end(ap);
 }
 
 aclError rt_errno_to_acl(int err)

@@ -179,6 +179,12 @@ void rt_release_all_devices(void);
 void rt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /**
+ * rt_warn() - one line to stderr, "[WARNING] libascendcl: ...", always:
+ * the runtime's own printer (it does not link npuprof's messaging code).
+ */
+void rt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/**
  * dynprof_server_start() - start the dynamic-profiling server thread if
  * PROFILING_MODE=dynamic.  Return: 0 (also when not requested) or -errno;
  * the caller warns and goes on without the server.

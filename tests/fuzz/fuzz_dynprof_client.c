@@ -2,7 +2,7 @@
 /*
  * Fuzz target: the client side of the dynamic-profiling protocol, i.e.
  * msprof's prompt (tools/msprof/cmdloop.c) talking to one or two app
- * servers whose replies are fuzzed, over the codec of user/dynprof_proto.c,
+ * servers whose replies are fuzzed, over the codec of wire/dynprof_wire.c,
  * with the fake session calls of the command-loop unit tests.  One
  * thread: the requests are collected from the server ends between lines.
  *

@@ -3,7 +3,7 @@
  * Fuzz target: the server side of the dynamic-profiling protocol, i.e.
  * the message handling of sim/runtime/dynprof_server.c (included, so its
  * per-connection code runs without a thread or a listening socket) over
- * the codec of user/dynprof_proto.c.
+ * the codec of wire/dynprof_wire.c.
  *
  * Input: a flags byte (bit 0: the app holds a device open), then the byte
  * stream a client sends: the 4100-byte parameter block and 8-byte
@@ -12,7 +12,7 @@
  * other end to the end of the stream.
  *
  * Property beyond the sanitizers: the replies are exactly those of the
- * protocol (npuprof/dynprof_proto.h), computed here from the input by a
+ * protocol (wire/include/dynprof_wire.h), computed here from the input by a
  * model of the exchange: PARAMS_RSQ SUCCESS or FAIL, then one {type + 1,
  * status} per command with CANN's statuses, DISCONNECT_RSQ when the
  * stream ends, nothing after QUIT or the 100th message; and no collection

@@ -16,7 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <npuprof/dynprof_proto.h>
+#include <dynprof_wire.h>
 #include <npuprof/msg.h>
 
 #include "cmdloop.h"

@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include <acl/acl.h>
-#include <npuprof/dynprof_proto.h>
+#include <dynprof_wire.h>
 
 #include "check.h"
 

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include <npuprof/clock.h>
-#include <npuprof/dynprof_proto.h>
+#include <dynprof_wire.h>
 #include <npuprof/msg.h>
 
 #include "cmdloop.h"

@@ -10,7 +10,7 @@
  * one's trouble is named and the others go on.
  *
  * The capture itself (npuprof.ko rings, BPF uprobes, PROF_XXX writing) is
- * session.h's; the socket protocol is dynprof_proto.h's.  This file only
+ * session.h's; the socket protocol is dynprof_wire.h's.  This file only
  * sequences them and words their failures.
  */
 #include <dirent.h>
@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include <npuprof/clock.h>
-#include <npuprof/dynprof_proto.h>
+#include <dynprof_wire.h>
 #include <npuprof/msg.h>
 #include <npuprof/name_text.h>
 #include <npuprof/prof_fs.h>

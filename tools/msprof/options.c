@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <npuprof/dynprof_proto.h>
+#include <dynprof_wire.h>
 
 #include "options.h"
 

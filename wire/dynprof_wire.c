@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Codec and blocking-with-timeout transport of the dynamic-profiling socket
- * protocol (see npuprof/dynprof_proto.h).  Used by both ends: the server in
- * the simulated runtime and the msprof client, so the wire image is defined
- * in exactly one place.
+ * protocol (see dynprof_wire.h).  Used by both ends: the server in the
+ * simulated runtime and the msprof client, so the wire image is defined in
+ * exactly one place.
  *
  * Every integer on the wire is host endian (both ends run on one machine),
  * copied with memcpy so no alignment is assumed of the caller's buffers.
@@ -19,8 +19,16 @@
 #include <sys/un.h>
 #include <time.h>
 
-#include <npuprof/clock.h>
-#include <npuprof/dynprof_proto.h>
+#include <dynprof_wire.h>
+
+/* CLOCK_MONOTONIC in ms: deadlines, immune to wall clock steps. */
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 int dynprof_socket_path(char *buf, size_t size, const char *home, long key)
 {
@@ -77,7 +85,7 @@ void dynprof_decode_msg(const uint8_t in[DYNPROF_MSG_SIZE], struct dynprof_msg *
 }
 
 /*
- * Wait until @fd is ready for @events or @deadline (ms, npuprof_mono_ms() clock;
+ * Wait until @fd is ready for @events or @deadline (ms, mono_ms() clock;
  * < 0 waits for ever) passes.  Return: 0 ready, -ETIMEDOUT, or -errno.
  * POLLHUP/POLLERR count as ready: the following send/recv reports them.
  */
@@ -89,7 +97,7 @@ static int wait_fd(int fd, short events, int64_t deadline)
 	for (;;) {
 		timeout = -1;
 		if (deadline >= 0) {
-			int64_t left = deadline - npuprof_mono_ms();
+			int64_t left = deadline - mono_ms();
 
 			if (left <= 0)
 				return -ETIMEDOUT;
@@ -107,7 +115,7 @@ static int wait_fd(int fd, short events, int64_t deadline)
 
 static int64_t deadline_after(int timeout_ms)
 {
-	return timeout_ms < 0 ? -1 : npuprof_mono_ms() + timeout_ms;
+	return timeout_ms < 0 ? -1 : mono_ms() + timeout_ms;
 }
 
 int dynprof_send_all(int fd, const void *buf, size_t len, int timeout_ms)

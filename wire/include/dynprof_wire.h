@@ -19,10 +19,13 @@
  *
  * This codec is shared by the server inside the simulated runtime
  * (sim/runtime) and the client in msprof (tools/msprof); both sides use
- * it so the byte layout is defined once.
+ * it so the byte layout is defined once.  It is a library of its own
+ * (wire/, built as libdynprof_wire.a and as PIC objects for the runtime):
+ * it depends on libc only, never on npuprof's product code, and has its
+ * own tests (wire/tests/).
  */
-#ifndef NPUPROF_DYNPROF_PROTO_H
-#define NPUPROF_DYNPROF_PROTO_H
+#ifndef DYNPROF_WIRE_H
+#define DYNPROF_WIRE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -128,4 +131,4 @@ const char *dynprof_status_name(int32_t status);
 /** dynprof_type_name() - "START_REQ", ... for logs; "UNKNOWN" otherwise */
 const char *dynprof_type_name(int32_t type);
 
-#endif /* NPUPROF_DYNPROF_PROTO_H */
+#endif /* DYNPROF_WIRE_H */

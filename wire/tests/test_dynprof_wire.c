@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <npuprof/dynprof_proto.h>
+#include <dynprof_wire.h>
 
 #include "check.h"
 
