@@ -48,6 +48,7 @@
 #include <bpf/libbpf.h>
 
 #include <npuprof/acl_trace.h>
+#include <npuprof/bpf_log.h>
 
 #include "../bpf/acl_trace.h"
 #include "acl_symbols.h"
@@ -105,30 +106,6 @@ static int acl_fail(struct npuprof_acl_trace *t, enum npuprof_stage stage, int e
 {
 	npuprof_error_set(&t->error, stage, err, pid, object);
 	return err;
-}
-
-static int acl_trace_libbpf_print(enum libbpf_print_level level,
-				  const char *fmt, va_list ap)
-{
-	(void)level;
-	return vfprintf(stderr, fmt, ap);
-}
-
-/*
- * libbpf is silent unless NPUPROF_DEBUG=1 asks for its messages (and ours:
- * which programs the kernel got).  The print hook is process-wide in
- * libbpf; npuprof is its only user in msprof.
- */
-static bool acl_trace_debug(void)
-{
-	const char *debug = getenv("NPUPROF_DEBUG");
-
-	return debug && strcmp(debug, "1") == 0;
-}
-
-static void acl_trace_set_print(void)
-{
-	libbpf_set_print(acl_trace_debug() ? acl_trace_libbpf_print : NULL);
 }
 
 static int acl_trace_on_sample(void *ctx, void *data, size_t size)
@@ -218,7 +195,7 @@ static int acl_trace_load(struct npuprof_acl_trace *t, uint32_t ring_bytes,
 	bpf_program__set_autoload(t->skel->progs.acl_exit_process, follow);
 	t->follow = follow;
 	acl_trace_pick_programs(t);
-	if (acl_trace_debug())
+	if (npuprof_bpf_debug())
 		fprintf(stderr, "npuprof: calls in flight in %s, %s\n",
 			t->task_storage ? "task storage" : "a hash map",
 			t->multi ? "uprobe_multi links" : "a link per probe");
@@ -287,7 +264,6 @@ static int acl_trace_open(uint32_t ring_bytes, bool follow, struct npuprof_acl_t
 		return -ENOMEM;
 	t->nr_cpus = nr_cpus;
 	pthread_mutex_init(&t->lock, NULL);
-	acl_trace_set_print();
 	err = acl_trace_load(t, ring_bytes, follow);
 	if (err)
 		goto out_close;

@@ -51,6 +51,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <npuprof/acl_trace.h>
+#include <npuprof/bpf_log.h>
 
 #include "p1_floor.skel.h"
 
@@ -441,6 +442,7 @@ int main(int argc, char **argv)
 	long calls;
 	int err;
 
+	libbpf_set_print(npuprof_bpf_print_fn()); /* the program's, not the library's */
 	if (argc == 5 && strcmp(argv[1], "mix") == 0) {
 		func = argv[2];
 		err = run_mix(strtol(argv[3], NULL, 10), strtol(argv[4], NULL, 10));

@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <bpf/libbpf.h>
+#include <npuprof/bpf_log.h>
 #include <npuprof/loss.h>
 #include <npuprof/session.h>
 
@@ -87,6 +89,7 @@ int main(int argc, char **argv)
 	pthread_t th;
 	int ret;
 
+	libbpf_set_print(npuprof_bpf_print_fn()); /* the program's, not the library's */
 	if (argc != 5) {
 		fprintf(stderr, "usage: p4_loss OUTPUT_DIR COUNT RATE CPU\n");
 		return 2;

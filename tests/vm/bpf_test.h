@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <npuprof/acl_trace.h>
+#include <npuprof/bpf_log.h>
 
 #include "check.h"
 
@@ -77,6 +78,15 @@ static inline uint64_t test_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/*
+ * libbpf's print callback is the program's to set (npuprof/bpf_log.h):
+ * every test that includes this header sets msprof's, before main().
+ */
+__attribute__((constructor)) static void bpf_test_set_print(void)
+{
+	libbpf_set_print(npuprof_bpf_print_fn());
 }
 
 /* Open the capture with rings of @ring_bytes, or skip when we may not. */

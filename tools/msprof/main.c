@@ -13,6 +13,9 @@
 #include <malloc.h>
 #include <stdio.h>
 
+#include <bpf/libbpf.h>
+
+#include <npuprof/bpf_log.h>
 #include <npuprof/msg.h>
 
 #include "dynamic.h"
@@ -51,6 +54,7 @@ int main(int argc, char **argv)
 	char err[MSPROF_ERR_MAX];
 
 	npuprof_msg_set_prog("msprof");
+	libbpf_set_print(npuprof_bpf_print_fn()); /* process-wide: the tool's */
 	/*
 	 * A capture session runs for days and allocates its 1 MiB slice
 	 * blocks window after window.  A fixed mmap threshold keeps glibc
