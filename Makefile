@@ -114,6 +114,10 @@ $(BUILD)/obj/%.o: %.c | $(BPF_SKELS)
 
 # The npusim driver backend: the only product object built with SIM_CFLAGS.
 $(BUILD)/obj/user/drv_npusim.o: OBJ_CFLAGS := $(SIM_CFLAGS)
+# Driver backends, one user/drv_<name>.c each: their table in npu_backend.c.
+NPU_BACKENDS := $(patsubst user/drv_%.c,%,$(sort $(wildcard user/drv_*.c)))
+$(BUILD)/obj/user/npu_backend.o: OBJ_CFLAGS := "-DNPU_BACKENDS=$(foreach b,$(NPU_BACKENDS),X($(b)))"
+
 
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(@D)

@@ -23,12 +23,21 @@
 
 #include <npuprof/npu_backend.h>
 
-extern const struct npu_backend npu_backend_npusim;
-extern const struct npu_backend npu_backend_npustub;
+/*
+ * NPU_BACKENDS: X(<name>) for every user/drv_<name>.c, from the Makefile,
+ * so a new backend is one new file; each defines npu_backend_<name>.
+ */
+#ifndef NPU_BACKENDS
+#error "NPU_BACKENDS must list the driver backends (see the Makefile)"
+#endif
+#define X(b) extern const struct npu_backend npu_backend_##b;
+NPU_BACKENDS
+#undef X
 
 static const struct npu_backend *const backends[] = {
-	&npu_backend_npusim,
-	&npu_backend_npustub,
+#define X(b) &npu_backend_##b,
+	NPU_BACKENDS
+#undef X
 };
 
 #define NR_BACKENDS (sizeof(backends) / sizeof(backends[0]))

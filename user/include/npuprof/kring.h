@@ -147,7 +147,7 @@ int npuprof_kring_tp_attached(struct npuprof_kring *kr);
 /**
  * npuprof_kring_list_tp() - the driver tracepoints the module found
  * @list: out: list->count entries in list->tp[], each with its backend
- *        ("npusim"), tracepoint name, owning module ("kernel" for a
+ *        name, tracepoint name, owning module ("kernel" for a
  *        built-in driver), enum npuprof_tp_bit and whether the probe is
  *        registered now (a session captures); every string NUL-terminated
  *        here whatever the module sent.  A bit >= NPUPROF_TP_COUNT is an

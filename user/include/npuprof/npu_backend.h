@@ -7,8 +7,8 @@
  * map to task records (include/npuprof/npu_driver.h, for the BPF capture
  * path), and how to read host/device clock pairs, if the driver can.
  * Adding a driver is one backend file (user/drv_<name>.c, and
- * kmod/drv_<name>.c for npuprof.ko) and one line in the table of
- * user/npu_backend.c.
+ * kmod/drv_<name>.c for npuprof.ko); the build lists the backends from
+ * the file names.
  */
 #ifndef NPUPROF_NPU_BACKEND_H
 #define NPUPROF_NPU_BACKEND_H
@@ -22,7 +22,7 @@
 
 /**
  * struct npu_backend - one NPU driver
- * @name:     backend name, printed by msprof ("npusim")
+ * @name:     backend name, printed by msprof (the driver's own name)
  * @module:   name of the kernel module owning the device nodes, as
  *            /sys/dev/char/<major>:<minor>/device/driver/module names it
  * @tp_names: tracepoint names, in enum npuprof_tp_bit order (submit,
