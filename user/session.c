@@ -23,6 +23,13 @@
  * producers are disabled, and the drain is stopped only after both report
  * that no probe is still writing.
  *
+ * Device tasks come through npuprof.ko when /dev/npuprof opens; without
+ * the module (never loaded, or refused: Secure Boot, lockdown) they come
+ * through the BPF object's task programs on the driver's tracepoints, the
+ * same records in the BPF rings (open_task_path()).  The BPF object then
+ * exists for the tasks alone when no API capture is asked for: its tgid
+ * filter selects the processes, without resolving their libascendcl.so.
+ *
  * info.json carries host/device clock pairs per device, read through the
  * driver's backend (npuprof/npu_backend.h) right after start and right
  * before stop, so the export can map device counts onto the host clock
@@ -119,6 +126,8 @@ struct npuprof_session {
 	uint64_t stale_bytes; /* npuprof.ko bytes an earlier window left, dropped */
 	struct npuprof_kring *kring;
 	struct npuprof_acl_trace *acl;
+	bool api; /* runtime-API capture (uprobes) asked for */
+	struct npuprof_task_capture_info tasks;
 	struct npuprof_drain *drain;
 	struct npuprof_loss *cpu_loss; /* the drain's per-CPU losses */
 	unsigned int nr_cpu_loss;
@@ -206,27 +215,169 @@ static int acl_stats_src(void *obj, unsigned int cpu, uint64_t *w, uint64_t *l)
 	return npuprof_acl_trace_stats(obj, cpu, w, l);
 }
 
-/* npuprof.ko's rings and the BPF object, shared by every member. */
-static int open_producers(struct npuprof_session *s)
+/*
+ * The task capture mode: @s->opts.task_capture, or when that is AUTO the
+ * environment's NPUPROF_TASK_CAPTURE (kmod, bpf, auto; unset: auto).
+ * Return: an enum npuprof_task_capture, or -EINVAL for another value.
+ */
+static int task_capture_mode(struct npuprof_session *s)
 {
-	int err;
+	const char *env = getenv("NPUPROF_TASK_CAPTURE");
 
-	if (s->opts.task_time) {
-		err = npuprof_kring_open(s->opts.kdev, &s->kring);
-		if (err) {
-			set_error(s, s->opts.kdev ? s->opts.kdev : "/dev/npuprof", err);
-			return err;
+	if (s->opts.task_capture != NPUPROF_TASK_CAPTURE_AUTO)
+		return s->opts.task_capture;
+	if (!env || !*env || !strcmp(env, "auto"))
+		return NPUPROF_TASK_CAPTURE_AUTO;
+	if (!strcmp(env, "kmod"))
+		return NPUPROF_TASK_CAPTURE_KMOD;
+	if (!strcmp(env, "bpf"))
+		return NPUPROF_TASK_CAPTURE_BPF;
+	snprintf(s->error, sizeof(s->error), "NPUPROF_TASK_CAPTURE=%s: not kmod, bpf or auto", env);
+	return -EINVAL;
+}
+
+/*
+ * Append to @buf what keeps unsigned modules out, when it applies:
+ * "; kernel lockdown: <mode>" (/sys/kernel/security/lockdown names the
+ * active mode in brackets) and "; Secure Boot" (the SecureBoot EFI
+ * variable: 4 bytes of attributes, then 1 when enabled).
+ */
+static void add_module_barriers(char *buf, size_t size)
+{
+	char text[128], *open_b, *close_b;
+	unsigned char var[5];
+	size_t n;
+	FILE *f;
+
+	f = fopen("/sys/kernel/security/lockdown", "r");
+	if (f) {
+		n = fread(text, 1, sizeof(text) - 1, f);
+		fclose(f);
+		text[n] = '\0';
+		open_b = strchr(text, '[');
+		close_b = open_b ? strchr(open_b, ']') : NULL;
+		if (close_b && strncmp(open_b + 1, "none]", 5)) {
+			*close_b = '\0';
+			n = strlen(buf);
+			snprintf(buf + n, size - n, "; kernel lockdown: %s", open_b + 1);
 		}
 	}
-	if (s->opts.ascendcl || s->opts.runtime_api) {
-		err = s->opts.follow ? npuprof_acl_trace_open_follow(SESSION_BPF_RING_BYTES, &s->acl)
-				     : npuprof_acl_trace_open(SESSION_BPF_RING_BYTES, &s->acl);
-		if (err) {
-			set_error(s, "loading the BPF runtime-API probes", err);
-			return err;
+	f = fopen("/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c", "r");
+	if (f) {
+		if (fread(var, 1, sizeof(var), f) == sizeof(var) && var[4] == 1) {
+			n = strlen(buf);
+			snprintf(buf + n, size - n, "; Secure Boot");
 		}
+		fclose(f);
+	}
+}
+
+/* Why npuprof.ko is not used: @err of opening its device @dev. */
+static void kmod_missing_reason(struct npuprof_session *s, const char *dev, int err)
+{
+	char *r = s->tasks.reason;
+	size_t n;
+
+	if (err == -ENOENT)
+		snprintf(r, sizeof(s->tasks.reason), "npuprof.ko not loaded (no %s", dev);
+	else
+		snprintf(r, sizeof(s->tasks.reason), "npuprof.ko not usable (%s: %s", dev,
+			 strerror(-err));
+	add_module_barriers(r, sizeof(s->tasks.reason));
+	n = strlen(r);
+	snprintf(r + n, sizeof(s->tasks.reason) - n, ")");
+}
+
+/*
+ * Pick the task path: npuprof.ko's rings if its device opens (AUTO, KMOD),
+ * else BPF (AUTO after a missing module, or BPF asked for).  Only picks and
+ * opens npuprof.ko; the BPF side is loaded by open_producers().
+ */
+static int open_task_path(struct npuprof_session *s)
+{
+	const char *dev = s->opts.kdev ? s->opts.kdev : "/dev/npuprof";
+	int mode = task_capture_mode(s), err;
+
+	if (mode < 0)
+		return mode;
+	if (mode == NPUPROF_TASK_CAPTURE_BPF) {
+		s->tasks.path = NPUPROF_TASK_PATH_BPF;
+		snprintf(s->tasks.reason, sizeof(s->tasks.reason), "%s",
+			 s->opts.task_capture ? "BPF capture asked for" : "NPUPROF_TASK_CAPTURE=bpf");
+		return 0;
+	}
+	err = npuprof_kring_open(s->opts.kdev, &s->kring);
+	if (!err) {
+		s->tasks.path = NPUPROF_TASK_PATH_KMOD;
+		snprintf(s->tasks.reason, sizeof(s->tasks.reason), "npuprof.ko loaded");
+		return 0;
+	}
+	if (mode == NPUPROF_TASK_CAPTURE_KMOD || (err != -ENOENT && err != -ENODEV && err != -ENXIO)) {
+		set_error(s, dev, err);
+		return err;
+	}
+	s->tasks.path = NPUPROF_TASK_PATH_BPF;
+	kmod_missing_reason(s, dev, err);
+	return 0;
+}
+
+/* BPF path: attach the task programs to the driver's tracepoints. */
+static int attach_task_programs(struct npuprof_session *s, const struct npu_backend *drv)
+{
+	int n;
+
+	s->tasks.driver = drv->name;
+	memcpy(s->tasks.tp_names, drv->tp_names, sizeof(s->tasks.tp_names));
+	n = npuprof_acl_trace_attach_tasks(s->acl, drv->tp_names, s->tasks.tp_status);
+	if (n < 0) {
+		set_error(s, "attaching the BPF task programs", n);
+		return n;
 	}
 	return 0;
+}
+
+/*
+ * npuprof.ko's rings and the BPF object, shared by every member.  The BPF
+ * task programs need the tracepoints of the driver npu_host_detect()
+ * recognised; with none recognised the BPF path captures no task (and
+ * npuprof_session_task_capture() has no driver).
+ */
+static int open_producers(struct npuprof_session *s)
+{
+	const struct npu_backend *drv = s->host.backend;
+	struct npuprof_acl_trace_opts ao = { .ring_bytes = SESSION_BPF_RING_BYTES,
+					     .follow = s->opts.follow };
+	bool bpf_tasks;
+	int err;
+
+	s->api = s->opts.ascendcl || s->opts.runtime_api;
+	if (s->opts.task_time) {
+		err = open_task_path(s);
+		if (err)
+			return err;
+	}
+	bpf_tasks = s->tasks.path == NPUPROF_TASK_PATH_BPF && drv;
+	if (!s->api && !bpf_tasks)
+		return 0;
+	if (bpf_tasks)
+		ao.task_layout = &drv->layout;
+	err = npuprof_acl_trace_open_opts(&ao, &s->acl);
+	if (err) {
+		snprintf(s->error, sizeof(s->error), "%s%s%s: %s",
+			 bpf_tasks ? s->tasks.reason : "",
+			 bpf_tasks ? ", and loading the BPF task programs failed" : "",
+			 s->api ? (bpf_tasks ? " (with the runtime-API probes)"
+					     : "loading the BPF runtime-API probes") : "",
+			 strerror(-err));
+		return err;
+	}
+	return bpf_tasks ? attach_task_programs(s, drv) : 0;
+}
+
+const struct npuprof_task_capture_info *
+npuprof_session_task_capture(const struct npuprof_session *s)
+{
+	return &s->tasks;
 }
 
 /*
@@ -382,9 +533,12 @@ int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid)
 		}
 	}
 	if (s->acl) {
-		err = npuprof_acl_trace_attach_pid(s->acl, pid);
+		/* tasks alone: select the pid, no library to resolve */
+		err = s->api ? npuprof_acl_trace_attach_pid(s->acl, pid)
+			     : npuprof_acl_trace_select_pid(s->acl, pid);
 		if (err) {
-			snprintf(what, sizeof(what), "attaching uprobes to libascendcl.so of pid %d",
+			snprintf(what, sizeof(what), s->api ? "attaching uprobes to libascendcl.so of pid %d"
+							    : "selecting pid %d for the BPF task capture",
 				 (int)pid);
 			set_error(s, what, err);
 			if (s->kring)
@@ -449,7 +603,7 @@ int npuprof_session_probe_file(struct npuprof_session *s, const char *path)
 {
 	int err;
 
-	if (!s->acl)
+	if (!s->api)
 		return 0;
 	err = npuprof_acl_trace_attach_file(s->acl, path);
 	if (err)
@@ -462,7 +616,7 @@ int npuprof_session_probe_pid(struct npuprof_session *s, pid_t pid)
 	char what[96];
 	int err;
 
-	if (!s->acl)
+	if (!s->api)
 		return 0;
 	err = npuprof_acl_trace_attach_pid(s->acl, pid);
 	if (err) {
