@@ -577,6 +577,37 @@ static void say_cannot_profile(struct msprof_dyn *d, pid_t pid, int rc)
 			    context ? context : "");
 }
 
+/*
+ * Say once which path captures device tasks, and why (the session's
+ * reason), and name each driver tracepoint the BPF path could not attach.
+ */
+static void say_task_path(struct npuprof_session *s)
+{
+	const struct npuprof_task_capture_info *tc = npuprof_session_task_capture(s);
+	unsigned int i;
+
+	if (tc->path == NPUPROF_TASK_PATH_KMOD) {
+		npuprof_info("capturing device tasks through npuprof.ko");
+		return;
+	}
+	if (tc->path != NPUPROF_TASK_PATH_BPF)
+		return;
+	npuprof_info("%s; capturing device tasks through BPF", tc->reason);
+	for (i = 0; i < NPU_TP_EVENTS; i++) {
+		if (!tc->tp_status[i])
+			continue;
+		if (tc->tp_status[i] == -ENOENT)
+			npuprof_warn("driver %s: no tracepoint %s in this kernel (driver not loaded?): "
+				     "its device task events are not captured",
+				     tc->driver, tc->tp_names[i] ? tc->tp_names[i] : "?");
+		else
+			npuprof_warn("driver %s: tracepoint %s: cannot attach (%s): "
+				     "its device task events are not captured",
+				     tc->driver, tc->tp_names[i] ? tc->tp_names[i] : "?",
+				     strerror(-tc->tp_status[i]));
+	}
+}
+
 /* The capture session, with no process yet.  @pid: for the messages. */
 static int create_session(const struct msprof_options *o, const char *params, struct msprof_dyn *d,
 			  pid_t pid)
@@ -595,8 +626,10 @@ static int create_session(const struct msprof_options *o, const char *params, st
 	if (rc) {
 		d->s = NULL;
 		say_cannot_profile(d, pid, rc);
+		return rc;
 	}
-	return rc;
+	say_task_path(d->s);
+	return 0;
 }
 
 static int add_pid(struct msprof_dyn *d, pid_t pid)
