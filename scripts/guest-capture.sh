@@ -19,7 +19,8 @@
 #                 OUT/second.rc); the first capture goes on
 # Timing knobs (seconds, environment): E2E_BEFORE (before "start"),
 # E2E_WINDOW (between "start" and "stop").  E2E_APP: the program launch
-# mode starts instead of build/bin/ai_task.
+# mode starts instead of build/bin/ai_task.  E2E_KMOD=0: npuprof.ko is not
+# loaded, so msprof captures device tasks through BPF.
 set -eu
 mode=$1
 out=$2
@@ -29,7 +30,7 @@ window=${E2E_WINDOW:-4}
 ranks=${E2E_RANKS:-4}
 
 insmod build/kmod/npusim.ko devices="$ranks"
-insmod build/kmod/npuprof.ko
+[ "${E2E_KMOD:-1}" = 0 ] || insmod build/kmod/npuprof.ko
 
 # started PID: wait (at most 120 s) until msprof said PID's start succeeded.
 started() {
@@ -172,5 +173,5 @@ for d in "$out"/PROF_*; do
 	[ -d "$d" ] && mkdir -p "$out/records" &&
 		build/bin/npuprof-dump "$d" >"$out/records/$(basename "$d").jsonl"
 done
-rmmod npuprof
+[ "${E2E_KMOD:-1}" = 0 ] || rmmod npuprof
 rmmod npusim

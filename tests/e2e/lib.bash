@@ -36,3 +36,12 @@ e2e_run() {
 	python3 tests/e2e/check_capture.py "$out" ${E2E_PROCS:-} || return 1
 	e2e_layout "$out"
 }
+
+# e2e_task_path_bpf: after a capture without npuprof.ko (E2E_KMOD=0),
+# msprof's log in $out says once that device tasks went through BPF, and why.
+e2e_task_path_bpf() {
+	local line="npuprof.ko not loaded (no /dev/npuprof); capturing device tasks through BPF"
+	[[ $(grep -cF -- "$line" "$out/msprof.log") == 1 ]] ||
+		{ echo "msprof.log lacks, once: $line"; return 1; }
+	echo "ok: $line"
+}
