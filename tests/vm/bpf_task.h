@@ -9,11 +9,10 @@
 #ifndef NPUPROF_TEST_BPF_TASK_H
 #define NPUPROF_TEST_BPF_TASK_H
 
-#include <time.h>
-
 #include <npuprof/acl_trace.h>
 #include <npuprof/drv/npusim_tp.h>
 
+#include "bpf_test.h"
 #include "kmod_common.h"
 
 /* The stub's task names, as it fires them (npuprof keeps 31 bytes). */
@@ -35,52 +34,16 @@ static inline int task_log_add(void *ctx, const struct npuprof_rec_hdr *rec)
 		log->bad++;
 		return 0;
 	}
-	if (log->nr == log->cap) {
-		size_t cap = log->cap ? 2 * log->cap : 1024;
-		void *p = realloc(log->recs, cap * sizeof(*log->recs));
-
-		if (!p)
-			return -ENOMEM;
-		log->recs = p;
-		log->cap = cap;
-	}
+	if (bpf_test_log_grow((void **)&log->recs, &log->cap, log->nr, sizeof(*log->recs)))
+		return -ENOMEM;
 	memcpy(&log->recs[log->nr++], rec, sizeof(*log->recs));
 	return 0;
-}
-
-/* CLOCK_MONOTONIC ns: the clock of hdr.ts. */
-static inline uint64_t test_clock_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
 /* Consume until the rings are empty; return the number of records. */
 static inline long bt_drain(struct npuprof_acl_trace *t, struct task_log *log)
 {
-	long n, total = 0;
-
-	while ((n = npuprof_acl_trace_consume(t, task_log_add, log)) > 0)
-		total += n;
-	CHECK(n == 0);
-	return total;
-}
-
-/* Sum of the written and lost counters over all CPUs. */
-static inline void bt_totals(struct npuprof_acl_trace *t, uint64_t *written, uint64_t *lost)
-{
-	unsigned int cpu;
-
-	*written = *lost = 0;
-	for (cpu = 0; cpu < npuprof_acl_trace_nr_cpus(t); cpu++) {
-		uint64_t w = 0, l = 0;
-
-		CHECK_EQ(npuprof_acl_trace_stats(t, cpu, &w, &l), 0);
-		*written += w;
-		*lost += l;
-	}
+	return bpf_test_consume_all(t, task_log_add, log);
 }
 
 /* Load the stub driver alone: npuprof.ko is not loaded (the point). */

@@ -52,7 +52,7 @@ static void round_ctx(struct npuprof_acl_trace *t, const char *ctx, unsigned int
 	CHECK_EQ(npuprof_acl_trace_enable(t, 0), 0);
 	*missed = npuprof_acl_trace_task_missed(t);
 	CHECK(*missed >= 0);
-	bt_totals(t, &written, &lost);
+	bpf_test_totals(t, &written, &lost);
 	CHECK_EQ(written + (uint64_t)*missed, 4ull * ids);
 	CHECK_EQ(lost, (uint64_t)*missed);
 	CHECK_EQ(bt_drain(t, &log), (long)written);

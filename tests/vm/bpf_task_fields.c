@@ -44,9 +44,9 @@ int main(void)
 	/* all four events, process context */
 	base = bt_stub_seq();
 	CHECK_EQ(npuprof_acl_trace_enable(t, 1), 0);
-	before = test_clock_ns();
+	before = test_now_ns();
 	CHECK_EQ(kt_fire(KT_ALL, N, TGID, TID, "proc", ""), 0);
-	after = test_clock_ns();
+	after = test_now_ns();
 	CHECK_EQ(npuprof_acl_trace_enable(t, 0), 0);
 	CHECK_EQ(bt_drain(t, &log), 4 * N);
 	CHECK_EQ(log.bad, 0);
@@ -60,7 +60,7 @@ int main(void)
 		seen[r->event][id] = 1;
 		CHECK(r->hdr.ts >= before && r->hdr.ts <= after);
 	}
-	bt_totals(t, &written, &lost);
+	bpf_test_totals(t, &written, &lost);
 	CHECK_EQ(written, 4 * N);
 	CHECK_EQ(lost, 0);
 	CHECK_EQ(npuprof_acl_trace_task_missed(t), 0);
@@ -74,7 +74,7 @@ int main(void)
 
 	/* a tgid not selected: nothing, not even counted */
 	CHECK_EQ(capture(t, &log, KT_ALL, N, TGID + 1, ""), 0);
-	bt_totals(t, &written, &lost);
+	bpf_test_totals(t, &written, &lost);
 	CHECK_EQ(written, 0);
 	CHECK_EQ(lost, 0);
 

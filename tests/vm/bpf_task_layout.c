@@ -68,7 +68,7 @@ int main(void)
 	CHECK_EQ(per_event[NPUPROF_TASK_SUBMIT], N);
 	CHECK_EQ(per_event[NPUPROF_TASK_END], N);
 	CHECK_EQ(per_event[NPUPROF_TASK_STREAM_SYNC], N);
-	bt_totals(t, &written, &lost);
+	bpf_test_totals(t, &written, &lost);
 	CHECK_EQ(written, 3 * N);
 	CHECK_EQ(lost, 0);
 

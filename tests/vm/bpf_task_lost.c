@@ -35,7 +35,7 @@ int main(void)
 	CHECK_EQ(npuprof_acl_trace_stats(t, (unsigned int)cpu, &w, &l), 0);
 	CHECK_EQ(w, FITS);
 	CHECK_EQ(l, FIRED - FITS);
-	bt_totals(t, &written, &lost);
+	bpf_test_totals(t, &written, &lost);
 	CHECK_EQ(written, FITS);
 	CHECK_EQ(lost, FIRED - FITS);
 	CHECK_EQ(bt_drain(t, &log), (long)FITS);

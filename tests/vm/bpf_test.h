@@ -24,6 +24,26 @@ struct api_log {
 	unsigned int bad; /* records that were not well-formed API records */
 };
 
+/*
+ * Room for one more record of @size bytes in the array *@recs holding @nr
+ * of *@cap.  Return: 0 or -ENOMEM.
+ */
+static inline int bpf_test_log_grow(void **recs, size_t *cap, size_t nr, size_t size)
+{
+	size_t n;
+	void *p;
+
+	if (nr < *cap)
+		return 0;
+	n = *cap ? 2 * *cap : 256;
+	p = realloc(*recs, n * size);
+	if (!p)
+		return -ENOMEM;
+	*recs = p;
+	*cap = n;
+	return 0;
+}
+
 static inline int api_log_add(void *ctx, const struct npuprof_rec_hdr *rec)
 {
 	struct api_log *log = ctx;
@@ -33,15 +53,8 @@ static inline int api_log_add(void *ctx, const struct npuprof_rec_hdr *rec)
 		log->bad++;
 		return 0;
 	}
-	if (log->nr == log->cap) {
-		size_t cap = log->cap ? 2 * log->cap : 256;
-		void *p = realloc(log->recs, cap * sizeof(*log->recs));
-
-		if (!p)
-			return -ENOMEM;
-		log->recs = p;
-		log->cap = cap;
-	}
+	if (bpf_test_log_grow((void **)&log->recs, &log->cap, log->nr, sizeof(*log->recs)))
+		return -ENOMEM;
 	memcpy(&log->recs[log->nr++], rec, sizeof(*log->recs));
 	return 0;
 }
@@ -97,15 +110,21 @@ static inline struct npuprof_acl_trace *bpf_test_open(uint32_t ring_bytes)
 	return t;
 }
 
-/* Consume until the rings are empty; return the number of records. */
-static inline long bpf_test_drain(struct npuprof_acl_trace *t, struct api_log *log)
+/* Hand @fn every record until the rings are empty; return how many. */
+static inline long bpf_test_consume_all(struct npuprof_acl_trace *t, npuprof_rec_fn fn, void *ctx)
 {
 	long n, total = 0;
 
-	while ((n = npuprof_acl_trace_consume(t, api_log_add, log)) > 0)
+	while ((n = npuprof_acl_trace_consume(t, fn, ctx)) > 0)
 		total += n;
 	CHECK(n == 0);
 	return total;
+}
+
+/* Consume until the rings are empty; return the number of records. */
+static inline long bpf_test_drain(struct npuprof_acl_trace *t, struct api_log *log)
+{
+	return bpf_test_consume_all(t, api_log_add, log);
 }
 
 /* Sum of the written and lost counters over all CPUs. */
