@@ -15,6 +15,22 @@ has() { grep -qF -- "$2" "$1"; }
 # show FILE...: a failed case's logs, without the app's long JSON report
 show() { grep -hv '^{' "$@"; }
 
+# 0. neither npuprof.ko nor the NPU driver loaded: the BPF path names each
+#    driver tracepoint it could not attach, once, and still starts.
+printf 'start\nstop\nquit\n' | $msprof --dynamic=on --output="$out/nodrv" $app --steps=5 --quiet \
+	>"$out/nodrv.log" 2>&1
+rc=$?
+missing=0
+for tp in npusim_task_submit npusim_task_start npusim_task_end npusim_stream_sync; do
+	[ "$(grep -c "driver npusim: no tracepoint $tp in this kernel (driver not loaded?)" "$out/nodrv.log")" = 1 ] ||
+		missing=1
+done
+if [ $missing = 0 ] && has "$out/nodrv.log" "capturing device tasks through BPF"; then
+	ok "no driver, no module: the 4 missing tracepoints named once each (rc=$rc)"
+else
+	fail "no driver, no module (rc=$rc)"; show "$out/nodrv.log"
+fi
+
 # 1. npuprof.ko not loaded: msprof says so and captures device tasks
 #    through BPF instead (exit 0, device task events saved).
 insmod build/kmod/npusim.ko
@@ -45,6 +61,21 @@ else
 	fail "no module with NPUPROF_TASK_CAPTURE=kmod (rc=$rc)"; show "$out/nomodk.log"
 fi
 insmod build/kmod/npuprof.ko
+
+# 1c. npuprof.ko loaded and NPUPROF_TASK_CAPTURE=bpf: BPF all the same,
+#     the reason says it was asked for; task events saved, exit 0.
+{ sleep 1; echo start; sleep 2; echo stop; echo quit; } |
+	NPUPROF_TASK_CAPTURE=bpf $msprof --dynamic=on --output="$out/forcebpf" $app --steps=150 \
+		--step-gap-ms=20 --quiet >"$out/forcebpf.log" 2>&1
+rc=$?
+tasks=$(sed -n 's/.*PROF data saved in [^:]*: [0-9]* api records, \([0-9]*\) device task events.*/\1/p' \
+	"$out/forcebpf.log" | head -n 1)
+if [ $rc = 0 ] && has "$out/forcebpf.log" "NPUPROF_TASK_CAPTURE=bpf; capturing device tasks through BPF" &&
+	[ -n "$tasks" ] && [ "$tasks" -gt 0 ]; then
+	ok "module loaded, NPUPROF_TASK_CAPTURE=bpf: through BPF, $tasks task events saved, exit 0"
+else
+	fail "NPUPROF_TASK_CAPTURE=bpf with the module (rc=$rc, tasks=$tasks)"; show "$out/forcebpf.log"
+fi
 
 # 2. attach to a pid that has no dynamic profiling socket.
 sleep 30 &
