@@ -337,9 +337,41 @@ static int attach_task_programs(struct npuprof_session *s, const struct npu_back
 }
 
 /*
+ * The known driver whose task tracepoints this kernel has, judged by its
+ * submit tracepoint's "__tracepoint_<name>" symbol in /proc/kallsyms (a
+ * module's tracepoints are listed there while it is loaded; names only,
+ * no address needed).  For a driver sysfs does not name: a device node
+ * with no bound parent device (a misc device, as npusim's) has no
+ * driver/module link.  The names carry the driver's prefix, so one
+ * cannot be taken for another's.  NULL when none is there.
+ */
+static const struct npu_backend *task_backend_by_symbol(void)
+{
+	const struct npu_backend *const *list, *found = NULL;
+	unsigned int n, i;
+	char line[512], sym[256];
+	FILE *f;
+
+	list = npu_backend_list(&n);
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return NULL;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %*s %255s", sym) != 1 || strncmp(sym, "__tracepoint_", 13))
+			continue;
+		for (i = 0; i < n && !found; i++)
+			if (list[i]->tp_names[0] && !strcmp(sym + 13, list[i]->tp_names[0]))
+				found = list[i];
+	}
+	fclose(f);
+	return found;
+}
+
+/*
  * npuprof.ko's rings and the BPF object, shared by every member.  The BPF
  * task programs need the tracepoints of the driver npu_host_detect()
- * recognised; with none recognised the BPF path captures no task (and
+ * recognised, else of a known driver whose tracepoints the kernel has;
+ * with neither the BPF path captures no task (and
  * npuprof_session_task_capture() has no driver).
  */
 static int open_producers(struct npuprof_session *s)
@@ -356,6 +388,8 @@ static int open_producers(struct npuprof_session *s)
 		if (err)
 			return err;
 	}
+	if (s->tasks.path == NPUPROF_TASK_PATH_BPF && !drv)
+		drv = task_backend_by_symbol();
 	bpf_tasks = s->tasks.path == NPUPROF_TASK_PATH_BPF && drv;
 	if (!s->api && !bpf_tasks)
 		return 0;

@@ -96,9 +96,10 @@ struct npuprof_session_opts {
  *             "npuprof.ko not loaded (no /dev/npuprof; kernel lockdown:
  *             integrity; Secure Boot)", "NPUPROF_TASK_CAPTURE=bpf"; "" for
  *             NONE
- * @driver:    BPF path: the driver backend whose tracepoints are used;
- *             NULL when no known driver owns the device nodes (no task
- *             is captured then: the tracepoints are unknown)
+ * @driver:    BPF path: the driver backend whose tracepoints are used
+ *             (the one npu_host_detect() recognised, else a known one
+ *             whose tracepoints the kernel has); NULL when there is none
+ *             (no task is captured then: the tracepoints are unknown)
  * @tp_names:  BPF path: its tracepoints, in enum npuprof_tp_bit order
  * @tp_status: BPF path: per tracepoint, 0 attached, else -errno (-ENOENT:
  *             the kernel has no tracepoint of that name); its events are
