@@ -34,6 +34,7 @@
 #include <npuprof/dynprof_proto.h>
 #include <npuprof/msg.h>
 #include <npuprof/name_text.h>
+#include <npuprof/npu_backend.h>
 #include <npuprof/prof_fs.h>
 #include <npuprof/session.h>
 
@@ -593,6 +594,18 @@ static void say_task_path(struct npuprof_session *s)
 	if (tc->path != NPUPROF_TASK_PATH_BPF)
 		return;
 	npuprof_info("%s; capturing device tasks through BPF", tc->reason);
+	if (!tc->driver) {
+		const struct npu_host *h = npuprof_session_host(s);
+
+		if (h->nr_devices)
+			npuprof_warn("the NPU device nodes belong to %s, a driver npuprof has no "
+				     "backend for: its tracepoints are unknown, so no device task is "
+				     "captured", h->owner[0] ? h->owner : "an unknown module");
+		else
+			npuprof_warn("no NPU device (/dev/davinci<N>) found: no device task is "
+				     "captured");
+		return;
+	}
 	for (i = 0; i < NPU_TP_EVENTS; i++) {
 		if (!tc->tp_status[i])
 			continue;
