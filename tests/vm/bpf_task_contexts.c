@@ -75,5 +75,5 @@ int main(void)
 	CHECK_EQ(missed, 0);
 	round_ctx(t, "mixed", 2 * N, &missed);
 	bt_close(t);
-	return 0;
+	return CHECK_DONE();
 }

@@ -74,5 +74,5 @@ int main(void)
 
 	free(log.recs);
 	bt_close(t);
-	return 0;
+	return CHECK_DONE();
 }

@@ -47,5 +47,5 @@ int main(void)
 
 	free(log.recs);
 	bt_close(t);
-	return 0;
+	return CHECK_DONE();
 }
