@@ -345,7 +345,7 @@ static int attach_task_programs(struct npuprof_session *s, const struct npu_back
  * driver/module link.  The names carry the driver's prefix, so one
  * cannot be taken for another's.  NULL when none is there.
  */
-static const struct npu_backend *task_backend_by_symbol(void)
+static const struct npu_backend *backend_by_tracepoint(void)
 {
 	const struct npu_backend *const *list, *found = NULL;
 	unsigned int n, i;
@@ -368,10 +368,22 @@ static const struct npu_backend *task_backend_by_symbol(void)
 }
 
 /*
+ * The NPU driver and devices: as npu_host_detect() finds them through
+ * sysfs, or, when devices exist but sysfs names no module for them, the
+ * known driver whose tracepoints the kernel has.  An unreadable /dev
+ * leaves no devices: capture still runs, without clock pairs.
+ */
+static void find_host(struct npuprof_session *s)
+{
+	npu_host_detect(&s->host, NULL, NULL);
+	if (!s->host.backend && s->host.nr_devices && !s->host.owner[0])
+		s->host.backend = backend_by_tracepoint();
+}
+
+/*
  * npuprof.ko's rings and the BPF object, shared by every member.  The BPF
- * task programs need the tracepoints of the driver npu_host_detect()
- * recognised, else of a known driver whose tracepoints the kernel has;
- * with neither the BPF path captures no task (and
+ * task programs need the tracepoints of the host's driver (find_host());
+ * with none known the BPF path captures no task (and
  * npuprof_session_task_capture() has no driver).
  */
 static int open_producers(struct npuprof_session *s)
@@ -388,8 +400,6 @@ static int open_producers(struct npuprof_session *s)
 		if (err)
 			return err;
 	}
-	if (s->tasks.path == NPUPROF_TASK_PATH_BPF && !drv)
-		drv = task_backend_by_symbol();
 	bpf_tasks = s->tasks.path == NPUPROF_TASK_PATH_BPF && drv;
 	if (!s->api && !bpf_tasks)
 		return 0;
@@ -506,8 +516,7 @@ int npuprof_session_create(const struct npuprof_session_opts *opts, struct npupr
 		err = -ENOMEM;
 		goto out_close;
 	}
-	/* Unreadable /dev leaves no devices: capture still runs, without pairs. */
-	npu_host_detect(&s->host, NULL, NULL);
+	find_host(s);
 	err = open_producers(s);
 	if (err)
 		goto out_close;

@@ -96,10 +96,10 @@ struct npuprof_session_opts {
  *             "npuprof.ko not loaded (no /dev/npuprof; kernel lockdown:
  *             integrity; Secure Boot)", "NPUPROF_TASK_CAPTURE=bpf"; "" for
  *             NONE
- * @driver:    BPF path: the driver backend whose tracepoints are used
- *             (the one npu_host_detect() recognised, else a known one
- *             whose tracepoints the kernel has); NULL when there is none
- *             (no task is captured then: the tracepoints are unknown)
+ * @driver:    BPF path: name of the driver backend whose tracepoints are
+ *             used (npuprof_session_host()'s); NULL when the host has no
+ *             known driver (no task is captured then: the tracepoints are
+ *             unknown)
  * @tp_names:  BPF path: its tracepoints, in enum npuprof_tp_bit order
  * @tp_status: BPF path: per tracepoint, 0 attached, else -errno (-ENOENT:
  *             the kernel has no tracepoint of that name); its events are
@@ -274,7 +274,10 @@ struct npu_host;
  * npuprof_session_host() - the NPU driver and devices the session found
  * at create (npuprof/npu_backend.h): the backend that recognised the
  * driver (NULL when none), the module owning the device nodes, the device
- * ids.  Valid while @s lives.
+ * ids.  When sysfs names no module for existing device nodes (a misc
+ * device has no bound parent), the backend is the known driver whose
+ * tracepoints the kernel has (their names carry its prefix), owner "".
+ * Valid while @s lives.
  */
 const struct npu_host *npuprof_session_host(const struct npuprof_session *s);
 
