@@ -30,14 +30,8 @@ static inline int task_log_add(void *ctx, const struct npuprof_rec_hdr *rec)
 {
 	struct task_log *log = ctx;
 
-	if (rec->type != NPUPROF_REC_TASK || rec->size != sizeof(struct npuprof_rec_task)) {
-		log->bad++;
-		return 0;
-	}
-	if (bpf_test_log_grow((void **)&log->recs, &log->cap, log->nr, sizeof(*log->recs)))
-		return -ENOMEM;
-	memcpy(&log->recs[log->nr++], rec, sizeof(*log->recs));
-	return 0;
+	return bpf_test_log_add((void **)&log->recs, &log->nr, &log->cap, &log->bad, rec,
+				NPUPROF_REC_TASK, sizeof(*log->recs));
 }
 
 /* Consume until the rings are empty; return the number of records. */

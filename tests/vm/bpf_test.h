@@ -44,19 +44,30 @@ static inline int bpf_test_log_grow(void **recs, size_t *cap, size_t nr, size_t 
 	return 0;
 }
 
+/*
+ * Append @rec to the array *@recs (@nr of *@cap records of @size bytes) if
+ * it is a record of @type and @size, else count it in *@bad.
+ * Return: 0 or -ENOMEM.
+ */
+static inline int bpf_test_log_add(void **recs, size_t *nr, size_t *cap, unsigned int *bad,
+				   const struct npuprof_rec_hdr *rec, unsigned int type, size_t size)
+{
+	if (rec->type != type || rec->size != size) {
+		(*bad)++;
+		return 0;
+	}
+	if (bpf_test_log_grow(recs, cap, *nr, size))
+		return -ENOMEM;
+	memcpy((char *)*recs + (*nr)++ * size, rec, size);
+	return 0;
+}
+
 static inline int api_log_add(void *ctx, const struct npuprof_rec_hdr *rec)
 {
 	struct api_log *log = ctx;
 
-	if (rec->type != NPUPROF_REC_API ||
-	    rec->size != sizeof(struct npuprof_rec_api)) {
-		log->bad++;
-		return 0;
-	}
-	if (bpf_test_log_grow((void **)&log->recs, &log->cap, log->nr, sizeof(*log->recs)))
-		return -ENOMEM;
-	memcpy(&log->recs[log->nr++], rec, sizeof(*log->recs));
-	return 0;
+	return bpf_test_log_add((void **)&log->recs, &log->nr, &log->cap, &log->bad, rec,
+				NPUPROF_REC_API, sizeof(*log->recs));
 }
 
 static inline int api_log_cmp_ts(const void *a, const void *b)
