@@ -73,11 +73,30 @@
  * write is counted lost in that CPU's `counters` slot.  Ring buffers as
  * inner maps work on the Debian 6.1 test kernel (tests/vm/bpf_acl_trace.sh);
  * `nr_rings` and the modulo only guard against a CPU beyond the array.
+ *
+ * Device tasks without npuprof.ko: four raw tracepoint programs
+ * (acl_task_submit, _start, _end, _sync) on the NPU driver's task
+ * tracepoints write the same struct npuprof_rec_task records npuprof.ko
+ * would (kmod/probes.c) into the same rings.  They live in this object,
+ * not a second one, because everything they need is already here and must
+ * be the very same map: the tgid filter (so following a job selects its
+ * tasks too), the capture word and epoch (one enable and one stop for
+ * calls and tasks), the rings (one drain source) and the counters.  The
+ * loader loads them only for task capture through BPF and attaches them by
+ * tracepoint name, never automatically.  Where each record field sits
+ * among the tracepoint's arguments comes from `task_layout` (read-only,
+ * set before load, so the verifier sees constant argument positions).  A
+ * task's owner is the tgid *argument*: start and end fire from the
+ * driver's timers, in whatever process the interrupt hit.  One program per
+ * event, because the kernel skips (and counts in the program's
+ * recursion_misses) a raw tracepoint program that interrupts itself on a
+ * CPU: an end fired from a timer that interrupts a submit then runs.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
+#include <npuprof/npu_driver.h>
 #include <npuprof/record.h>
 #include "acl_trace.h"
 
@@ -93,6 +112,9 @@ const volatile __u32 nr_rings = 1;
 
 /* Bytes of every ring in `rings` (the loader creates them all alike). */
 const volatile __u64 ring_bytes = ACL_TRACE_RING_TEMPLATE_BYTES;
+
+/* Task records: where each field sits in the driver tracepoints' arguments. */
+const volatile struct npu_tp_layout task_layout;
 
 /*
  * Capture state, one word written by the loader through the skeleton:
@@ -308,16 +330,19 @@ static __always_inline __u64 wakeup_flag(void *ring)
 		       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 }
 
-/* Write @rec to this CPU's ring buffer and count it written or lost. */
-static __always_inline void emit(struct npuprof_rec_api *rec)
+/*
+ * Write @rec (@size bytes, a whole record) to this CPU's ring buffer and
+ * count it written or lost.
+ */
+static __always_inline void emit(struct npuprof_rec_hdr *rec, __u64 size)
 {
 	struct acl_trace_counters *cnt = this_cpu_counters();
 	__u32 idx = ring_index();
 	void *ring;
 
-	rec->hdr.cpu = idx;
+	rec->cpu = idx;
 	ring = bpf_map_lookup_elem(&rings, &idx);
-	if (ring && bpf_ringbuf_output(ring, rec, sizeof(*rec), wakeup_flag(ring)) == 0) {
+	if (ring && bpf_ringbuf_output(ring, rec, size, wakeup_flag(ring)) == 0) {
 		if (cnt)
 			cnt->written++;
 	} else if (cnt) {
@@ -373,7 +398,7 @@ static __always_inline void finish_call(struct pt_regs *ctx, __u64 now,
 	e->rec.exit_ts = now;
 	e->rec.ret = (__s32)PT_REGS_RC(ctx);
 	read_exit_args(e);
-	emit(&e->rec);
+	emit(&e->rec.hdr, sizeof(e->rec));
 }
 
 /*
@@ -579,4 +604,100 @@ int BPF_PROG(acl_exit_process, struct task_struct *task)
 		return 0;
 	bpf_map_delete_elem(&tgids, &tgid);
 	return 0;
+}
+
+/*
+ * Argument @pos of a raw tracepoint, masked to @bits.  @pos comes from
+ * task_layout, a constant to the verifier, so only one case survives and
+ * the program reads no argument beyond the ones it uses (the kernel
+ * refuses to attach a program reading past the tracepoint's arguments).
+ * barrier_var() keeps each load in its case: the verifier refuses a load
+ * through a ctx pointer clang computed in one place and used in another.
+ */
+static __always_inline __u64 task_arg(const __u64 *args, __u8 pos, __u8 bits)
+{
+	__u64 v;
+
+	if (pos >= task_layout.nr_args)
+		return 0;
+	switch (pos) {
+	case 0: v = args[0]; barrier_var(v); break;
+	case 1: v = args[1]; barrier_var(v); break;
+	case 2: v = args[2]; barrier_var(v); break;
+	case 3: v = args[3]; barrier_var(v); break;
+	case 4: v = args[4]; barrier_var(v); break;
+	case 5: v = args[5]; barrier_var(v); break;
+	case 6: v = args[6]; barrier_var(v); break;
+	case 7: v = args[7]; barrier_var(v); break;
+	case 8: v = args[8]; barrier_var(v); break;
+	case 9: v = args[9]; barrier_var(v); break;
+	case 10: v = args[10]; barrier_var(v); break;
+	case 11: v = args[11]; barrier_var(v); break;
+	default: return 0;
+	}
+	/* the ABI leaves the bits above a narrower argument undefined */
+	return bits && bits < 64 ? v & ((1ULL << bits) - 1) : v;
+}
+
+/* Field @f of the task record, from the arguments at @args. */
+#define TASK_FIELD(args, f) task_arg(args, task_layout.pos[f], task_layout.bits[f])
+
+/*
+ * One driver task event @event: a struct npuprof_rec_task filled as
+ * kmod/probes.c fills it (hdr.ts CLOCK_MONOTONIC ns, the name NUL-padded,
+ * at most 31 bytes), for a selected tgid while capture is on.
+ */
+static __always_inline int on_task(const __u64 *args, __u16 event)
+{
+	__u32 tgid = (__u32)TASK_FIELD(args, NPU_TP_TGID);
+	struct npuprof_rec_task rec;
+	const char *name;
+
+	if (!CAPTURE_ON(capture))
+		return 0;
+	if (!bpf_map_lookup_elem(&tgids, &tgid))
+		return 0;
+	__builtin_memset(&rec, 0, sizeof(rec));
+	rec.hdr.type = NPUPROF_REC_TASK;
+	rec.hdr.size = sizeof(rec);
+	rec.dev_ts = TASK_FIELD(args, NPU_TP_DEV_TS);
+	rec.pid = tgid;
+	rec.tid = (__u32)TASK_FIELD(args, NPU_TP_TID);
+	rec.device = (__u32)TASK_FIELD(args, NPU_TP_DEVICE);
+	rec.stream = (__u32)TASK_FIELD(args, NPU_TP_STREAM);
+	rec.task_id = (__u32)TASK_FIELD(args, NPU_TP_TASK_ID);
+	rec.event = event;
+	rec.task_type = (__u16)TASK_FIELD(args, NPU_TP_TASK_TYPE);
+	rec.arg = TASK_FIELD(args, NPU_TP_ARG);
+	name = (const char *)TASK_FIELD(args, NPU_TP_NAME);
+	/* a NULL or unreadable name leaves the zeroed "" */
+	if (name)
+		bpf_probe_read_kernel_str(rec.name, sizeof(rec.name), name);
+	rec.hdr.ts = bpf_ktime_get_ns();
+	emit(&rec.hdr, sizeof(rec));
+	return 0;
+}
+
+SEC("raw_tp")
+int acl_task_submit(struct bpf_raw_tracepoint_args *ctx)
+{
+	return on_task(ctx->args, NPUPROF_TASK_SUBMIT);
+}
+
+SEC("raw_tp")
+int acl_task_start(struct bpf_raw_tracepoint_args *ctx)
+{
+	return on_task(ctx->args, NPUPROF_TASK_START);
+}
+
+SEC("raw_tp")
+int acl_task_end(struct bpf_raw_tracepoint_args *ctx)
+{
+	return on_task(ctx->args, NPUPROF_TASK_END);
+}
+
+SEC("raw_tp")
+int acl_task_sync(struct bpf_raw_tracepoint_args *ctx)
+{
+	return on_task(ctx->args, NPUPROF_TASK_STREAM_SYNC);
 }

@@ -22,6 +22,8 @@
 # mode starts instead of build/bin/ai_task.  E2E_DRIVER: the simulated NPU
 # driver loaded, npusim (default) or npustub (other tracepoints, no clock
 # ioctl); the two are never loaded together.
+# E2E_KMOD=0: npuprof.ko is not loaded, so msprof captures device tasks
+# through BPF.
 set -eu
 mode=$1
 out=$2
@@ -36,7 +38,7 @@ npusim | npustub) ;;
 esac
 
 insmod build/kmod/"$driver".ko devices="$ranks"
-insmod build/kmod/npuprof.ko
+[ "${E2E_KMOD:-1}" = 0 ] || insmod build/kmod/npuprof.ko
 
 # started PID: wait (at most 120 s) until msprof said PID's start succeeded.
 started() {
@@ -179,5 +181,5 @@ for d in "$out"/PROF_*; do
 	[ -d "$d" ] && mkdir -p "$out/records" &&
 		build/bin/npuprof-dump "$d" >"$out/records/$(basename "$d").jsonl"
 done
-rmmod npuprof
+[ "${E2E_KMOD:-1}" = 0 ] || rmmod npuprof
 rmmod "$driver"

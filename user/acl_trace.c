@@ -83,6 +83,10 @@ struct npuprof_acl_trace {
 	bool follow;		    /* the fork/exit programs are loaded */
 	struct bpf_link *fork_link; /* follow: sched_process_fork, then exit */
 	struct bpf_link *exit_link;
+	bool tasks;		    /* the task programs are loaded */
+	bool tasks_attached;	    /* npuprof_acl_trace_attach_tasks() ran */
+	struct bpf_link *task_links[NPU_TP_EVENTS]; /* NULL: not attached */
+	uint64_t task_miss_base;    /* recursion misses at the last enable */
 	uint64_t epoch;	     /* last value written to the BPF side's epoch */
 	uint64_t stale;	     /* records discarded for the last enable */
 	uint64_t stale_next; /* discarded since then, for the next enable */
@@ -183,8 +187,32 @@ static void acl_trace_pick_programs(struct npuprof_acl_trace *t)
  * @ring_bytes.  The fork/exit programs (BTF-typed tracepoints) only when
  * @follow: plain capture works on a kernel without vmlinux BTF.
  */
+/* The task programs, in enum npuprof_tp_bit order. */
+static struct bpf_program *acl_task_prog(struct acl_trace_bpf *skel, unsigned int i)
+{
+	struct bpf_program *progs[NPU_TP_EVENTS] = {
+		skel->progs.acl_task_submit, skel->progs.acl_task_start,
+		skel->progs.acl_task_end, skel->progs.acl_task_sync,
+	};
+
+	return progs[i];
+}
+
+/* Task programs: loaded, with @layout in their read-only data, or not at all. */
+static void acl_trace_pick_tasks(struct npuprof_acl_trace *t,
+				 const struct npu_tp_layout *layout)
+{
+	unsigned int i;
+
+	t->tasks = layout != NULL;
+	for (i = 0; i < NPU_TP_EVENTS; i++)
+		bpf_program__set_autoload(acl_task_prog(t->skel, i), t->tasks);
+	if (layout)
+		memcpy((void *)&t->skel->rodata->task_layout, layout, sizeof(*layout));
+}
+
 static int acl_trace_load(struct npuprof_acl_trace *t, uint32_t ring_bytes,
-			  bool follow)
+			  bool follow, const struct npu_tp_layout *layout)
 {
 	int err;
 
@@ -195,6 +223,7 @@ static int acl_trace_load(struct npuprof_acl_trace *t, uint32_t ring_bytes,
 	bpf_program__set_autoload(t->skel->progs.acl_exit_process, follow);
 	t->follow = follow;
 	acl_trace_pick_programs(t);
+	acl_trace_pick_tasks(t, layout);
 	if (npuprof_bpf_debug())
 		fprintf(stderr, "npuprof: calls in flight in %s, %s\n",
 			t->task_storage ? "task storage" : "a hash map",
@@ -247,14 +276,19 @@ static int acl_trace_create_rings(struct npuprof_acl_trace *t,
 	return 0;
 }
 
-static int acl_trace_open(uint32_t ring_bytes, bool follow, struct npuprof_acl_trace **out)
+int npuprof_acl_trace_open_opts(const struct npuprof_acl_trace_opts *opts,
+				struct npuprof_acl_trace **out)
 {
+	const struct npu_tp_layout *layout = opts->task_layout;
+	uint32_t ring_bytes = opts->ring_bytes;
 	long page = sysconf(_SC_PAGESIZE);
 	struct npuprof_acl_trace *t;
 	int nr_cpus, err;
 
 	*out = NULL;
 	if (ring_bytes < (uint32_t)page || (ring_bytes & (ring_bytes - 1)))
+		return -EINVAL;
+	if (layout && layout->nr_args > NPU_TP_MAX_ARGS)
 		return -EINVAL;
 	nr_cpus = libbpf_num_possible_cpus();
 	if (nr_cpus < 0)
@@ -264,7 +298,7 @@ static int acl_trace_open(uint32_t ring_bytes, bool follow, struct npuprof_acl_t
 		return -ENOMEM;
 	t->nr_cpus = nr_cpus;
 	pthread_mutex_init(&t->lock, NULL);
-	err = acl_trace_load(t, ring_bytes, follow);
+	err = acl_trace_load(t, ring_bytes, opts->follow, layout);
 	if (err)
 		goto out_close;
 	err = acl_trace_create_rings(t, ring_bytes);
@@ -280,12 +314,67 @@ out_close:
 
 int npuprof_acl_trace_open(uint32_t ring_bytes, struct npuprof_acl_trace **out)
 {
-	return acl_trace_open(ring_bytes, false, out);
+	struct npuprof_acl_trace_opts opts = { .ring_bytes = ring_bytes };
+
+	return npuprof_acl_trace_open_opts(&opts, out);
 }
 
 int npuprof_acl_trace_open_follow(uint32_t ring_bytes, struct npuprof_acl_trace **out)
 {
-	return acl_trace_open(ring_bytes, true, out);
+	struct npuprof_acl_trace_opts opts = { .ring_bytes = ring_bytes, .follow = 1 };
+
+	return npuprof_acl_trace_open_opts(&opts, out);
+}
+
+int npuprof_acl_trace_attach_tasks(struct npuprof_acl_trace *t,
+				   const char *const names[NPU_TP_EVENTS],
+				   int status[NPU_TP_EVENTS])
+{
+	unsigned int i;
+	int n = 0;
+
+	if (!t->tasks)
+		return -EINVAL;
+	if (t->tasks_attached)
+		return -EALREADY;
+	t->tasks_attached = true;
+	for (i = 0; i < NPU_TP_EVENTS; i++) {
+		status[i] = -EOPNOTSUPP;
+		if (!names[i])
+			continue;
+		t->task_links[i] = bpf_program__attach_raw_tracepoint(acl_task_prog(t->skel, i),
+								      names[i]);
+		status[i] = t->task_links[i] ? 0 : -errno;
+		n += !status[i];
+	}
+	return n;
+}
+
+/* Sum of the task programs' recursion misses since load, or -errno. */
+static int64_t acl_trace_task_misses(struct npuprof_acl_trace *t)
+{
+	uint64_t sum = 0;
+	unsigned int i;
+
+	if (!t->tasks)
+		return 0;
+	for (i = 0; i < NPU_TP_EVENTS; i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(acl_task_prog(t->skel, i)), &info, &len))
+			return -errno;
+		sum += info.recursion_misses;
+	}
+	return (int64_t)sum;
+}
+
+int64_t npuprof_acl_trace_task_missed(struct npuprof_acl_trace *t)
+{
+	int64_t now = acl_trace_task_misses(t);
+
+	return now < 0 ? now : now - (int64_t)t->task_miss_base;
 }
 
 /*
@@ -379,6 +468,8 @@ void npuprof_acl_trace_close(struct npuprof_acl_trace *t)
 	}
 	bpf_link__destroy(t->fork_link);
 	bpf_link__destroy(t->exit_link);
+	for (cpu = 0; cpu < NPU_TP_EVENTS; cpu++)
+		bpf_link__destroy(t->task_links[cpu]);
 	ring_buffer__free(t->rb);
 	for (cpu = 0; t->ring_fds && cpu < t->nr_cpus; cpu++)
 		if (t->ring_fds[cpu] >= 0)
@@ -677,6 +768,13 @@ int npuprof_acl_trace_follow_pid(struct npuprof_acl_trace *t, pid_t pid)
 	return acl_trace_add_tgid(t, pid, ACL_TGID_SELECTED | ACL_TGID_FOLLOW);
 }
 
+int npuprof_acl_trace_select_pid(struct npuprof_acl_trace *t, pid_t pid)
+{
+	if (pid <= 0)
+		return -EINVAL;
+	return acl_trace_add_tgid(t, pid, ACL_TGID_SELECTED);
+}
+
 int npuprof_acl_trace_selected(const struct npuprof_acl_trace *t, pid_t pid)
 {
 	__u32 tgid = pid;
@@ -772,13 +870,21 @@ int npuprof_acl_trace_detach_pid(struct npuprof_acl_trace *t, pid_t pid)
 				    0);
 }
 
-/* Zero the written/lost/missed counters of every CPU. */
+/*
+ * Zero the written/lost/missed counters of every CPU, and take the task
+ * programs' recursion misses so far as the new base.
+ */
 static int acl_trace_reset_counters(struct npuprof_acl_trace *t)
 {
 	size_t sz = t->nr_cpus * sizeof(struct acl_trace_counters);
 	struct acl_trace_counters *zero;
+	int64_t misses = acl_trace_task_misses(t);
 	__u32 key = 0;
 	int err;
+
+	if (misses < 0)
+		return (int)misses;
+	t->task_miss_base = (uint64_t)misses;
 
 	zero = calloc(t->nr_cpus, sizeof(*zero));
 	if (!zero)
@@ -1020,5 +1126,12 @@ int npuprof_acl_trace_stats(struct npuprof_acl_trace *t, unsigned int cpu,
 		*lost = vals[cpu].lost + vals[cpu].missed;
 	}
 	free(vals);
+	if (!err && cpu == 0) {
+		int64_t missed = npuprof_acl_trace_task_missed(t);
+
+		if (missed < 0)
+			return (int)missed;
+		*lost += (uint64_t)missed;
+	}
 	return err;
 }

@@ -23,6 +23,13 @@
  * producers are disabled, and the drain is stopped only after both report
  * that no probe is still writing.
  *
+ * Device tasks come through npuprof.ko when /dev/npuprof opens; without
+ * the module (never loaded, or refused: Secure Boot, lockdown) they come
+ * through the BPF object's task programs on the driver's tracepoints, the
+ * same records in the BPF rings (open_task_path()).  The BPF object then
+ * exists for the tasks alone when no API capture is asked for: its tgid
+ * filter selects the processes, without resolving their libascendcl.so.
+ *
  * info.json carries host/device clock pairs per device, read through the
  * driver's backend (npuprof/npu_backend.h) right after start and right
  * before stop, so the export can map device counts onto the host clock
@@ -120,6 +127,8 @@ struct npuprof_session {
 	uint64_t stale_bytes; /* npuprof.ko bytes an earlier window left, dropped */
 	struct npuprof_kring *kring;
 	struct npuprof_acl_trace *acl;
+	bool api; /* runtime-API capture (uprobes) asked for */
+	struct npuprof_task_capture_info tasks;
 	struct npuprof_drain *drain;
 	struct npuprof_loss *cpu_loss; /* the drain's per-CPU losses */
 	unsigned int nr_cpu_loss;
@@ -263,28 +272,216 @@ static int acl_stats_src(void *obj, unsigned int cpu, uint64_t *w, uint64_t *l)
 	return npuprof_acl_trace_stats(obj, cpu, w, l);
 }
 
-/* npuprof.ko's rings and the BPF object, shared by every member. */
-static int open_producers(struct npuprof_session *s)
+/*
+ * The task capture mode: @s->opts.task_capture, or when that is AUTO the
+ * environment's NPUPROF_TASK_CAPTURE (kmod, bpf, auto; unset: auto).
+ * Return: an enum npuprof_task_capture, or -EINVAL for another value.
+ */
+static int task_capture_mode(struct npuprof_session *s)
 {
-	int err;
+	const char *env = getenv("NPUPROF_TASK_CAPTURE");
+	char what[160];
 
-	if (s->opts.task_time) {
-		err = npuprof_kring_open(s->opts.kdev, &s->kring);
-		if (err) {
-			set_error(s, NPUPROF_STAGE_MODULE, err, 0,
-				  s->opts.kdev ? s->opts.kdev : "/dev/npuprof");
-			return err;
+	if (s->opts.task_capture != NPUPROF_TASK_CAPTURE_AUTO)
+		return s->opts.task_capture;
+	if (!env || !*env || !strcmp(env, "auto"))
+		return NPUPROF_TASK_CAPTURE_AUTO;
+	if (!strcmp(env, "kmod"))
+		return NPUPROF_TASK_CAPTURE_KMOD;
+	if (!strcmp(env, "bpf"))
+		return NPUPROF_TASK_CAPTURE_BPF;
+	snprintf(what, sizeof(what), "NPUPROF_TASK_CAPTURE=%s: not kmod, bpf or auto", env);
+	set_error(s, NPUPROF_STAGE_SESSION, -EINVAL, 0, what);
+	return -EINVAL;
+}
+
+/*
+ * Append to @buf what keeps unsigned modules out, when it applies:
+ * "; kernel lockdown: <mode>" (/sys/kernel/security/lockdown names the
+ * active mode in brackets) and "; Secure Boot" (the SecureBoot EFI
+ * variable: 4 bytes of attributes, then 1 when enabled).
+ */
+static void add_module_barriers(char *buf, size_t size)
+{
+	char text[128], *open_b, *close_b;
+	unsigned char var[5];
+	size_t n;
+	FILE *f;
+
+	f = fopen("/sys/kernel/security/lockdown", "r");
+	if (f) {
+		n = fread(text, 1, sizeof(text) - 1, f);
+		fclose(f);
+		text[n] = '\0';
+		open_b = strchr(text, '[');
+		close_b = open_b ? strchr(open_b, ']') : NULL;
+		if (close_b && strncmp(open_b + 1, "none]", 5)) {
+			*close_b = '\0';
+			n = strlen(buf);
+			snprintf(buf + n, size - n, "; kernel lockdown: %s", open_b + 1);
 		}
 	}
-	if (s->opts.ascendcl || s->opts.runtime_api) {
-		err = s->opts.follow ? npuprof_acl_trace_open_follow(SESSION_BPF_RING_BYTES, &s->acl)
-				     : npuprof_acl_trace_open(SESSION_BPF_RING_BYTES, &s->acl);
-		if (err) {
-			set_error(s, NPUPROF_STAGE_BPF_LOAD, err, 0, "loading the BPF runtime-API probes");
-			return err;
+	f = fopen("/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c", "r");
+	if (f) {
+		if (fread(var, 1, sizeof(var), f) == sizeof(var) && var[4] == 1) {
+			n = strlen(buf);
+			snprintf(buf + n, size - n, "; Secure Boot");
 		}
+		fclose(f);
+	}
+}
+
+/* Why npuprof.ko is not used: @err of opening its device @dev. */
+static void kmod_missing_reason(struct npuprof_session *s, const char *dev, int err)
+{
+	char *r = s->tasks.reason;
+	size_t n;
+
+	if (err == -ENOENT)
+		snprintf(r, sizeof(s->tasks.reason), "npuprof.ko not loaded (no %s", dev);
+	else
+		snprintf(r, sizeof(s->tasks.reason), "npuprof.ko not usable (%s: %s", dev,
+			 strerror(-err));
+	add_module_barriers(r, sizeof(s->tasks.reason));
+	n = strlen(r);
+	snprintf(r + n, sizeof(s->tasks.reason) - n, ")");
+}
+
+/*
+ * Pick the task path: npuprof.ko's rings if its device opens (AUTO, KMOD),
+ * else BPF (AUTO after a missing module, or BPF asked for).  Only picks and
+ * opens npuprof.ko; the BPF side is loaded by open_producers().
+ */
+static int open_task_path(struct npuprof_session *s)
+{
+	const char *dev = s->opts.kdev ? s->opts.kdev : "/dev/npuprof";
+	int mode = task_capture_mode(s), err;
+
+	if (mode < 0)
+		return mode;
+	if (mode == NPUPROF_TASK_CAPTURE_BPF) {
+		s->tasks.path = NPUPROF_TASK_PATH_BPF;
+		snprintf(s->tasks.reason, sizeof(s->tasks.reason), "%s",
+			 s->opts.task_capture ? "BPF capture asked for" : "NPUPROF_TASK_CAPTURE=bpf");
+		return 0;
+	}
+	err = npuprof_kring_open(s->opts.kdev, &s->kring);
+	if (!err) {
+		s->tasks.path = NPUPROF_TASK_PATH_KMOD;
+		snprintf(s->tasks.reason, sizeof(s->tasks.reason), "npuprof.ko loaded");
+		return 0;
+	}
+	if (mode == NPUPROF_TASK_CAPTURE_KMOD || (err != -ENOENT && err != -ENODEV && err != -ENXIO)) {
+		set_error(s, NPUPROF_STAGE_MODULE, err, 0, dev);
+		return err;
+	}
+	s->tasks.path = NPUPROF_TASK_PATH_BPF;
+	kmod_missing_reason(s, dev, err);
+	return 0;
+}
+
+/* BPF path: attach the task programs to the driver's tracepoints. */
+static int attach_task_programs(struct npuprof_session *s, const struct npu_backend *drv)
+{
+	int n;
+
+	s->tasks.driver = drv->name;
+	memcpy(s->tasks.tp_names, drv->tp_names, sizeof(s->tasks.tp_names));
+	n = npuprof_acl_trace_attach_tasks(s->acl, drv->tp_names, s->tasks.tp_status);
+	if (n < 0) {
+		set_error(s, NPUPROF_STAGE_ATTACH, n, 0, "the BPF task programs");
+		return n;
 	}
 	return 0;
+}
+
+/*
+ * The known driver whose task tracepoints this kernel has, judged by its
+ * submit tracepoint's "__tracepoint_<name>" symbol in /proc/kallsyms (a
+ * module's tracepoints are listed there while it is loaded; names only,
+ * no address needed).  For a driver sysfs does not name: a device node
+ * with no bound parent device (a misc device registered without a parent)
+ * has no driver/module link.  The names carry the driver's prefix, so one
+ * cannot be taken for another's.  NULL when none is there.
+ */
+static const struct npu_backend *backend_by_tracepoint(void)
+{
+	const struct npu_backend *const *list, *found = NULL;
+	unsigned int n, i;
+	char line[512], sym[256];
+	FILE *f;
+
+	list = npu_backend_list(&n);
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return NULL;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %*s %255s", sym) != 1 || strncmp(sym, "__tracepoint_", 13))
+			continue;
+		for (i = 0; i < n && !found; i++)
+			if (list[i]->tp_names[0] && !strcmp(sym + 13, list[i]->tp_names[0]))
+				found = list[i];
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * The NPU driver and devices: as npu_host_detect() finds them through
+ * sysfs, or, when devices exist but sysfs names no module for them, the
+ * known driver whose tracepoints the kernel has.  An unreadable /dev
+ * leaves no devices: capture still runs, without clock pairs.
+ */
+static void find_host(struct npuprof_session *s)
+{
+	npu_host_detect(&s->host, NULL, NULL);
+	if (!s->host.backend && s->host.nr_devices && !s->host.owner[0])
+		s->host.backend = backend_by_tracepoint();
+}
+
+/*
+ * npuprof.ko's rings and the BPF object, shared by every member.  The BPF
+ * task programs need the tracepoints of the host's driver (find_host());
+ * with none known the BPF path captures no task (and
+ * npuprof_session_task_capture() has no driver).
+ */
+static int open_producers(struct npuprof_session *s)
+{
+	const struct npu_backend *drv = s->host.backend;
+	struct npuprof_acl_trace_opts ao = { .ring_bytes = SESSION_BPF_RING_BYTES,
+					     .follow = s->opts.follow };
+	bool bpf_tasks;
+	int err;
+
+	s->api = s->opts.ascendcl || s->opts.runtime_api;
+	if (s->opts.task_time) {
+		err = open_task_path(s);
+		if (err)
+			return err;
+	}
+	bpf_tasks = s->tasks.path == NPUPROF_TASK_PATH_BPF && drv;
+	if (!s->api && !bpf_tasks)
+		return 0;
+	if (bpf_tasks)
+		ao.task_layout = &drv->layout;
+	err = npuprof_acl_trace_open_opts(&ao, &s->acl);
+	if (err) {
+		char what[NPUPROF_TASK_REASON_LEN + 96];
+
+		snprintf(what, sizeof(what), "%s%s%s", bpf_tasks ? s->tasks.reason : "",
+			 bpf_tasks ? ", and loading the BPF task programs failed" : "",
+			 s->api ? (bpf_tasks ? " (with the runtime-API probes)"
+					     : "loading the BPF runtime-API probes") : "");
+		set_error(s, NPUPROF_STAGE_BPF_LOAD, err, 0, what);
+		return err;
+	}
+	return bpf_tasks ? attach_task_programs(s, drv) : 0;
+}
+
+const struct npuprof_task_capture_info *
+npuprof_session_task_capture(const struct npuprof_session *s)
+{
+	return &s->tasks;
 }
 
 /*
@@ -385,8 +582,7 @@ int npuprof_session_create(const struct npuprof_session_opts *opts, struct npupr
 		set_error(s, NPUPROF_STAGE_NONE, err, 0, NULL);
 		goto out_close;
 	}
-	/* Unreadable /dev leaves no devices: capture still runs, without pairs. */
-	npu_host_detect(&s->host, NULL, NULL);
+	find_host(s);
 	err = open_producers(s);
 	if (err)
 		goto out_close;
@@ -449,9 +645,15 @@ int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid)
 		}
 	}
 	if (s->acl) {
-		err = npuprof_acl_trace_attach_pid(s->acl, pid);
+		/* tasks alone: select the pid, no library to resolve */
+		err = s->api ? npuprof_acl_trace_attach_pid(s->acl, pid)
+			     : npuprof_acl_trace_select_pid(s->acl, pid);
 		if (err) {
-			set_acl_error(s, err, pid);
+			if (s->api)
+				set_acl_error(s, err, pid);
+			else
+				set_error(s, NPUPROF_STAGE_ATTACH, err, pid,
+					  "selecting the process for the BPF task capture");
 			if (s->kring)
 				npuprof_kring_del_tgid(s->kring, pid);
 			return err;
@@ -517,7 +719,7 @@ int npuprof_session_probe_file(struct npuprof_session *s, const char *path)
 {
 	int err;
 
-	if (!s->acl)
+	if (!s->api)
 		return 0;
 	err = npuprof_acl_trace_attach_file(s->acl, path);
 	if (err)
@@ -531,7 +733,7 @@ int npuprof_session_probe_pid(struct npuprof_session *s, pid_t pid)
 {
 	int err;
 
-	if (!s->acl)
+	if (!s->api)
 		return 0;
 	err = npuprof_acl_trace_attach_pid(s->acl, pid);
 	if (err)

@@ -61,3 +61,12 @@ e2e_clocks() {
 	((n)) || { echo "no PROF dir"; return 1; }
 	echo "clock placement said for $n PROF dir(s)"
 }
+
+# e2e_task_path_bpf: after a capture without npuprof.ko (E2E_KMOD=0),
+# msprof's log in $out says once that device tasks went through BPF, and why.
+e2e_task_path_bpf() {
+	local line="npuprof.ko not loaded (no /dev/npuprof); capturing device tasks through BPF"
+	[[ $(grep -cF -- "$line" "$out/msprof.log") == 1 ]] ||
+		{ echo "msprof.log lacks, once: $line"; return 1; }
+	echo "ok: $line"
+}

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Defined outcomes in the VM: no module, no socket, odd command orders,
+# Defined outcomes in the VM: neither driver nor module (no device named),
+# no module (device tasks through BPF), BPF forced with the module, no
+# module with NPUPROF_TASK_CAPTURE=kmod (refused), no socket, odd command orders,
 # the app exiting mid-capture, rmmod during capture, not root, app mode's
 # job ending before --delay, a launcher leaving its rank behind, --output
 # under /proc, a full disk (in dynamic and in app mode), the only process

@@ -41,11 +41,16 @@ static void check_words(const struct npuprof_error *e, pid_t pid, const char *wa
 	CHECK_STR(words, want);
 }
 
-/* npuprof.ko's device node missing, with --task-time: stage MODULE. */
+/*
+ * npuprof.ko's device node missing, with --task-time and the module path
+ * asked for (by default the session would capture tasks through BPF):
+ * stage MODULE.
+ */
 static void check_no_module(const char *dir)
 {
 	struct npuprof_session_opts o = { .output = dir, .task_time = 1,
-					  .kdev = "/nonexistent/npuprof" };
+					  .kdev = "/nonexistent/npuprof",
+					  .task_capture = NPUPROF_TASK_CAPTURE_KMOD };
 	struct npuprof_session *s = NULL;
 
 	CHECK_EQ(npuprof_session_create(&o, &s), -ENOENT);

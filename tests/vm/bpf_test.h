@@ -25,26 +25,50 @@ struct api_log {
 	unsigned int bad; /* records that were not well-formed API records */
 };
 
+/*
+ * Room for one more record of @size bytes in the array *@recs holding @nr
+ * of *@cap.  Return: 0 or -ENOMEM.
+ */
+static inline int bpf_test_log_grow(void **recs, size_t *cap, size_t nr, size_t size)
+{
+	size_t n;
+	void *p;
+
+	if (nr < *cap)
+		return 0;
+	n = *cap ? 2 * *cap : 256;
+	p = realloc(*recs, n * size);
+	if (!p)
+		return -ENOMEM;
+	*recs = p;
+	*cap = n;
+	return 0;
+}
+
+/*
+ * Append @rec to the array *@recs (@nr of *@cap records of @size bytes) if
+ * it is a record of @type and @size, else count it in *@bad.
+ * Return: 0 or -ENOMEM.
+ */
+static inline int bpf_test_log_add(void **recs, size_t *nr, size_t *cap, unsigned int *bad,
+				   const struct npuprof_rec_hdr *rec, unsigned int type, size_t size)
+{
+	if (rec->type != type || rec->size != size) {
+		(*bad)++;
+		return 0;
+	}
+	if (bpf_test_log_grow(recs, cap, *nr, size))
+		return -ENOMEM;
+	memcpy((char *)*recs + (*nr)++ * size, rec, size);
+	return 0;
+}
+
 static inline int api_log_add(void *ctx, const struct npuprof_rec_hdr *rec)
 {
 	struct api_log *log = ctx;
 
-	if (rec->type != NPUPROF_REC_API ||
-	    rec->size != sizeof(struct npuprof_rec_api)) {
-		log->bad++;
-		return 0;
-	}
-	if (log->nr == log->cap) {
-		size_t cap = log->cap ? 2 * log->cap : 256;
-		void *p = realloc(log->recs, cap * sizeof(*log->recs));
-
-		if (!p)
-			return -ENOMEM;
-		log->recs = p;
-		log->cap = cap;
-	}
-	memcpy(&log->recs[log->nr++], rec, sizeof(*log->recs));
-	return 0;
+	return bpf_test_log_add((void **)&log->recs, &log->nr, &log->cap, &log->bad, rec,
+				NPUPROF_REC_API, sizeof(*log->recs));
 }
 
 static inline int api_log_cmp_ts(const void *a, const void *b)
@@ -107,15 +131,21 @@ static inline struct npuprof_acl_trace *bpf_test_open(uint32_t ring_bytes)
 	return t;
 }
 
-/* Consume until the rings are empty; return the number of records. */
-static inline long bpf_test_drain(struct npuprof_acl_trace *t, struct api_log *log)
+/* Hand @fn every record until the rings are empty; return how many. */
+static inline long bpf_test_consume_all(struct npuprof_acl_trace *t, npuprof_rec_fn fn, void *ctx)
 {
 	long n, total = 0;
 
-	while ((n = npuprof_acl_trace_consume(t, api_log_add, log)) > 0)
+	while ((n = npuprof_acl_trace_consume(t, fn, ctx)) > 0)
 		total += n;
 	CHECK(n == 0);
 	return total;
+}
+
+/* Consume until the rings are empty; return the number of records. */
+static inline long bpf_test_drain(struct npuprof_acl_trace *t, struct api_log *log)
+{
+	return bpf_test_consume_all(t, api_log_add, log);
 }
 
 /* Sum of the written and lost counters over all CPUs. */

@@ -34,6 +34,7 @@
 #include <dynprof_wire.h>
 #include <npuprof/msg.h>
 #include <npuprof/name_text.h>
+#include <npuprof/npu_backend.h>
 #include <npuprof/prof_fs.h>
 #include <npuprof/session.h>
 
@@ -552,6 +553,49 @@ static void say_cannot_profile(struct msprof_dyn *d, pid_t pid)
 		npuprof_err("cannot profile: %s", words);
 }
 
+/*
+ * Say once which path captures device tasks, and why (the session's
+ * reason), and name each driver tracepoint the BPF path could not attach.
+ */
+static void say_task_path(struct npuprof_session *s)
+{
+	const struct npuprof_task_capture_info *tc = npuprof_session_task_capture(s);
+	unsigned int i;
+
+	if (tc->path == NPUPROF_TASK_PATH_KMOD) {
+		npuprof_info("capturing device tasks through npuprof.ko");
+		return;
+	}
+	if (tc->path != NPUPROF_TASK_PATH_BPF)
+		return;
+	npuprof_info("%s; capturing device tasks through BPF", tc->reason);
+	if (!tc->driver) {
+		const struct npu_host *h = npuprof_session_host(s);
+
+		if (h->nr_devices)
+			npuprof_warn("the NPU device nodes belong to %s, a driver npuprof has no "
+				     "backend for: its tracepoints are unknown, so no device task is "
+				     "captured", h->owner[0] ? h->owner : "an unknown module");
+		else
+			npuprof_warn("no NPU device (/dev/davinci<N>) found: no device task is "
+				     "captured");
+		return;
+	}
+	for (i = 0; i < NPU_TP_EVENTS; i++) {
+		if (!tc->tp_status[i])
+			continue;
+		if (tc->tp_status[i] == -ENOENT)
+			npuprof_warn("driver %s: no tracepoint %s in this kernel (driver not loaded?): "
+				     "its device task events are not captured",
+				     tc->driver, tc->tp_names[i] ? tc->tp_names[i] : "?");
+		else
+			npuprof_warn("driver %s: tracepoint %s: cannot attach (%s): "
+				     "its device task events are not captured",
+				     tc->driver, tc->tp_names[i] ? tc->tp_names[i] : "?",
+				     strerror(-tc->tp_status[i]));
+	}
+}
+
 /* The capture session, with no process yet.  @pid: for the messages. */
 static int create_session(const struct msprof_options *o, const char *params, struct msprof_dyn *d,
 			  pid_t pid)
@@ -570,8 +614,10 @@ static int create_session(const struct msprof_options *o, const char *params, st
 	if (rc) {
 		d->s = NULL;
 		say_cannot_profile(d, pid);
+		return rc;
 	}
-	return rc;
+	say_task_path(d->s);
+	return 0;
 }
 
 static int add_pid(struct msprof_dyn *d, pid_t pid)

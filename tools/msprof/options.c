@@ -624,6 +624,15 @@ void msprof_print_help(FILE *out)
 	}
 	fprintf(out, "  %-26s msprof's alias of --task-time\n", "--task-trace=...");
 	fprintf(out,
+		"\nDevice tasks (--task-time) are captured in one of two ways, said at start:\n"
+		"  npuprof.ko   when /dev/npuprof exists (insmod npuprof.ko): the module's probes on the\n"
+		"               NPU driver's tracepoints write into its per-CPU rings;\n"
+		"  BPF          when npuprof.ko is not loaded or cannot be (Secure Boot, kernel lockdown,\n"
+		"               no kernel headers): BPF programs on the same tracepoints write the same\n"
+		"               records into the BPF ring buffers the API capture uses. A tracepoint the\n"
+		"               kernel lacks is named in a warning; its events are not captured.\n"
+		"  NPUPROF_TASK_CAPTURE=kmod|bpf|auto (environment; default auto) forces one; with kmod\n"
+		"  and no module msprof refuses to start (status %d).\n"
 		"\nCommands at the dynamic profiling prompt: start, stop, quit (q), status, help (h).\n"
 		"One prompt controls every process of --pid: each command goes to all of them.\n"
 		"Exit status: 0 when every requested capture (or export) succeeded and is complete;\n"
@@ -632,5 +641,5 @@ void msprof_print_help(FILE *out)
 		"  %d  incomplete: data saved but known to miss records or end early (said why);\n"
 		"  %d  partial: some processes were captured and others not (each is named).\n"
 		"In launch and app mode a non-zero exit status of the app is returned instead.\n",
-		MSPROF_EXIT_FAILURE, MSPROF_EXIT_USAGE, MSPROF_EXIT_INCOMPLETE, MSPROF_EXIT_PARTIAL);
+		MSPROF_EXIT_FAILURE, MSPROF_EXIT_FAILURE, MSPROF_EXIT_USAGE, MSPROF_EXIT_INCOMPLETE, MSPROF_EXIT_PARTIAL);
 }

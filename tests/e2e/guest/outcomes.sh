@@ -15,19 +15,63 @@ has() { grep -qF -- "$2" "$1"; }
 # show FILE...: a failed case's logs, without the app's long JSON report
 show() { grep -hv '^{' "$@"; }
 
-# 1. npuprof.ko not loaded: a clear error, exit 1, no --output created, the
-#    app runs on to its end.
-insmod build/kmod/npusim.ko
-printf 'start\nstop\n' | $msprof --dynamic=on --output="$out/nomod" $app --steps=60 --step-gap-ms=20 \
-	--quiet >"$out/nomod.log" 2>&1
+# 0. neither npuprof.ko nor the NPU driver loaded: the BPF path says once
+#    that no device exists, so no device task is captured, and still starts.
+printf 'start\nstop\nquit\n' | $msprof --dynamic=on --output="$out/nodrv" $app --steps=5 --quiet \
+	>"$out/nodrv.log" 2>&1
 rc=$?
-if [ $rc = 1 ] && has "$out/nomod.log" "npuprof.ko is not loaded: load it with insmod" &&
-	[ ! -e "$out/nomod" ] && has "$out/nomod.log" '"steps"'; then
-	ok "no module: named, exit 1, nothing created, app finished"
+if [ "$(grep -c "no NPU device (/dev/davinci<N>) found: no device task is captured" "$out/nodrv.log")" = 1 ] &&
+	has "$out/nodrv.log" "capturing device tasks through BPF"; then
+	ok "no driver, no module: no device named once (rc=$rc)"
 else
-	fail "no module (rc=$rc)"; show "$out/nomod.log"
+	fail "no driver, no module (rc=$rc)"; show "$out/nodrv.log"
+fi
+
+# 1. npuprof.ko not loaded: msprof says so and captures device tasks
+#    through BPF instead (exit 0, device task events saved).
+insmod build/kmod/npusim.ko
+{ sleep 1; echo start; sleep 2; echo stop; echo quit; } |
+	$msprof --dynamic=on --output="$out/nomod" $app --steps=150 --step-gap-ms=20 --quiet \
+		>"$out/nomod.log" 2>&1
+rc=$?
+tasks=$(sed -n 's/.*PROF data saved in [^:]*: [0-9]* api records, \([0-9]*\) device task events.*/\1/p' \
+	"$out/nomod.log" | head -n 1)
+if [ $rc = 0 ] &&
+	has "$out/nomod.log" "npuprof.ko not loaded (no /dev/npuprof); capturing device tasks through BPF" &&
+	[ -n "$tasks" ] && [ "$tasks" -gt 0 ]; then
+	ok "no module: device tasks through BPF, said so, $tasks task events saved, exit 0"
+else
+	fail "no module, BPF path (rc=$rc, tasks=$tasks)"; show "$out/nomod.log"
+fi
+
+# 1b. npuprof.ko not loaded and NPUPROF_TASK_CAPTURE=kmod (the BPF path
+#     refused): neither path works: a clear error, exit 1, no --output
+#     created, the app runs on to its end.
+printf 'start\nstop\n' | NPUPROF_TASK_CAPTURE=kmod $msprof --dynamic=on --output="$out/nomodk" $app \
+	--steps=60 --step-gap-ms=20 --quiet >"$out/nomodk.log" 2>&1
+rc=$?
+if [ $rc = 1 ] && has "$out/nomodk.log" "npuprof.ko is not loaded: load it with insmod" &&
+	! has "$out/nomodk.log" "through BPF" && [ ! -e "$out/nomodk" ] && has "$out/nomodk.log" '"steps"'; then
+	ok "no module, BPF not allowed: named, exit 1, nothing created, app finished"
+else
+	fail "no module with NPUPROF_TASK_CAPTURE=kmod (rc=$rc)"; show "$out/nomodk.log"
 fi
 insmod build/kmod/npuprof.ko
+
+# 1c. npuprof.ko loaded and NPUPROF_TASK_CAPTURE=bpf: BPF all the same,
+#     the reason says it was asked for; task events saved, exit 0.
+{ sleep 1; echo start; sleep 2; echo stop; echo quit; } |
+	NPUPROF_TASK_CAPTURE=bpf $msprof --dynamic=on --output="$out/forcebpf" $app --steps=150 \
+		--step-gap-ms=20 --quiet >"$out/forcebpf.log" 2>&1
+rc=$?
+tasks=$(sed -n 's/.*PROF data saved in [^:]*: [0-9]* api records, \([0-9]*\) device task events.*/\1/p' \
+	"$out/forcebpf.log" | head -n 1)
+if [ $rc = 0 ] && has "$out/forcebpf.log" "NPUPROF_TASK_CAPTURE=bpf; capturing device tasks through BPF" &&
+	[ -n "$tasks" ] && [ "$tasks" -gt 0 ]; then
+	ok "module loaded, NPUPROF_TASK_CAPTURE=bpf: through BPF, $tasks task events saved, exit 0"
+else
+	fail "NPUPROF_TASK_CAPTURE=bpf with the module (rc=$rc, tasks=$tasks)"; show "$out/forcebpf.log"
+fi
 
 # 2. attach to a pid that has no dynamic profiling socket.
 sleep 30 &

@@ -27,9 +27,28 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <npuprof/error.h>
+#include <npuprof/npu_driver.h>
 #include <npuprof/record_io.h>
 
 struct npuprof_acl_trace;
+
+/**
+ * struct npuprof_acl_trace_opts - what npuprof_acl_trace_open_opts() loads
+ * @ring_bytes:  bytes of each per-CPU ring buffer (a power of two >= the
+ *               page size)
+ * @follow:      1 to load the fork/exit programs that follow forked
+ *               processes (npuprof_acl_trace_follow_pid(); needs kernel BTF)
+ * @task_layout: NULL, or the argument layout of the NPU driver's task
+ *               tracepoints (include/npuprof/npu_driver.h): loads the four
+ *               raw tracepoint programs that capture device tasks without
+ *               npuprof.ko (npuprof_acl_trace_attach_tasks()).  Copied into
+ *               the programs' read-only data before load.
+ */
+struct npuprof_acl_trace_opts {
+	uint32_t ring_bytes;
+	int follow;
+	const struct npu_tp_layout *task_layout;
+};
 
 /**
  * npuprof_acl_trace_open() - load the BPF programs and create one ring
@@ -44,6 +63,45 @@ int npuprof_acl_trace_open(uint32_t ring_bytes, struct npuprof_acl_trace **out);
  * BTF-typed tracepoint programs, so it needs the kernel's BTF.
  */
 int npuprof_acl_trace_open_follow(uint32_t ring_bytes, struct npuprof_acl_trace **out);
+
+/**
+ * npuprof_acl_trace_open_opts() - npuprof_acl_trace_open() with the
+ * choices of @opts.  Return: as npuprof_acl_trace_open(); -EINVAL for a
+ * @opts->task_layout with more than NPU_TP_MAX_ARGS arguments.
+ */
+int npuprof_acl_trace_open_opts(const struct npuprof_acl_trace_opts *opts,
+				struct npuprof_acl_trace **out);
+
+/**
+ * npuprof_acl_trace_attach_tasks() - capture device task events through
+ * BPF: attach the task programs to the driver tracepoints named @names (in
+ * enum npuprof_tp_bit order: submit, start, end, stream sync; a NULL name
+ * is skipped), as raw tracepoints, by name
+ * @status: out: per tracepoint, 0 when attached, else -errno: -ENOENT when
+ *          the kernel has no tracepoint of that name (its driver is not
+ *          loaded, or has other names), -EINVAL when it has fewer arguments
+ *          than the layout reads, -EOPNOTSUPP for a NULL name
+ *
+ * A tracepoint that cannot be attached is not an error: its events are
+ * not captured, and @status says why, by position.  Records of selected
+ * tgids (the tgid *argument*, the task's owner) go into the rings while
+ * capture is enabled, as the calls' do, and count in
+ * npuprof_acl_trace_stats().  Attached until npuprof_acl_trace_close().
+ * Return: number of tracepoints attached (0..NPU_TP_EVENTS); -EINVAL when
+ * @t was opened without a task layout; -EALREADY when called before.
+ */
+int npuprof_acl_trace_attach_tasks(struct npuprof_acl_trace *t,
+				   const char *const names[NPU_TP_EVENTS],
+				   int status[NPU_TP_EVENTS]);
+
+/**
+ * npuprof_acl_trace_select_pid() - record @pid's device tasks (and calls,
+ * on libraries some attach placed probes on) without resolving its
+ * libascendcl.so: the task-only capture of a process.
+ * Return: 0; -EINVAL; -errno from the bpf() system call (-E2BIG: the
+ * filter holds ACL_TRACE_MAX_PIDS processes already).
+ */
+int npuprof_acl_trace_select_pid(struct npuprof_acl_trace *t, pid_t pid);
 
 /** npuprof_acl_trace_close() - detach everything, free. NULL is a no-op. */
 void npuprof_acl_trace_close(struct npuprof_acl_trace *t);
@@ -182,14 +240,28 @@ unsigned int npuprof_acl_trace_nr_cpus(const struct npuprof_acl_trace *t);
 
 /**
  * npuprof_acl_trace_stats() - counts on @cpu since the last enable(t, 1)
- * @written: records committed to @cpu's ring buffer
- * @lost:    calls that have no record: failed ring buffer reserves plus
- *           calls whose in-flight state could not be kept (no memory for
- *           it, the in-flight map full, or overwritten by the same thread
- *           and function)
+ * @written: records committed to @cpu's ring buffer (calls and tasks)
+ * @lost:    calls and tasks that have no record: failed ring buffer
+ *           reserves plus calls whose in-flight state could not be kept
+ *           (no memory for it, the in-flight map full, or overwritten by
+ *           the same thread and function); on CPU 0 also the task events
+ *           the kernel did not run a task program for
+ *           (npuprof_acl_trace_task_missed(): the kernel does not say on
+ *           which CPU)
  * Return: 0; -EINVAL for a @cpu beyond npuprof_acl_trace_nr_cpus(); -errno.
  */
 int npuprof_acl_trace_stats(struct npuprof_acl_trace *t, unsigned int cpu,
 			    uint64_t *written, uint64_t *lost);
+
+/**
+ * npuprof_acl_trace_task_missed() - task events since the last
+ * enable(t, 1) that had no record because the kernel skipped the task
+ * program: a raw tracepoint program interrupted on its CPU by a hit of
+ * the same tracepoint (an interrupt handler firing it) is not run again
+ * inside itself; the kernel counts that per program (recursion_misses),
+ * not per CPU.  0 without task capture.
+ * Return: the count, or a negative errno from reading the programs' info.
+ */
+int64_t npuprof_acl_trace_task_missed(struct npuprof_acl_trace *t);
 
 #endif /* NPUPROF_ACL_TRACE_H */

@@ -29,6 +29,7 @@
 
 #include <npuprof/error.h>
 #include <npuprof/loss.h>
+#include <npuprof/npu_driver.h>
 #include <npuprof/npuprof_ioctl.h>
 
 /* CPUs a stop's result lists with their losses (info.json has them all). */
@@ -36,6 +37,25 @@
 
 /* Processes one session can profile: what one npuprof.ko session holds. */
 #define NPUPROF_SESSION_MAX_PIDS NPUPROF_MAX_TGIDS
+
+/*
+ * How device tasks are captured (npuprof_session_opts.task_capture):
+ * through npuprof.ko's rings, or through BPF programs on the NPU driver's
+ * tracepoints (the same records, when the module is absent or cannot be
+ * loaded: Secure Boot, kernel lockdown, no headers to build it).
+ */
+enum npuprof_task_capture {
+	NPUPROF_TASK_CAPTURE_AUTO = 0, /* npuprof.ko if /dev/npuprof opens, else BPF */
+	NPUPROF_TASK_CAPTURE_KMOD = 1, /* npuprof.ko or nothing */
+	NPUPROF_TASK_CAPTURE_BPF = 2,  /* BPF, even with npuprof.ko loaded */
+};
+
+/* The path a session captures device tasks through. */
+enum npuprof_task_path {
+	NPUPROF_TASK_PATH_NONE = 0, /* no task capture (--task-time=off) */
+	NPUPROF_TASK_PATH_KMOD = 1,
+	NPUPROF_TASK_PATH_BPF = 2,
+};
 
 /**
  * struct npuprof_session_opts - what to collect and where
@@ -53,6 +73,8 @@
  * @kdev:        npuprof.ko device path, NULL for /dev/npuprof
  * @follow:      1 when npuprof_session_follow_pid() will be used (loads
  *               the BPF programs that follow forks; needs kernel BTF)
+ * @task_capture: enum npuprof_task_capture; AUTO lets the environment
+ *               decide: NPUPROF_TASK_CAPTURE=kmod|bpf|auto (unset: auto)
  */
 struct npuprof_session_opts {
 	const char *output;
@@ -63,6 +85,34 @@ struct npuprof_session_opts {
 	const char *params_json;
 	const char *kdev;
 	int follow;
+	int task_capture;
+};
+
+/* Room for the words of npuprof_task_capture_info.reason. */
+#define NPUPROF_TASK_REASON_LEN 192
+
+/**
+ * struct npuprof_task_capture_info - how a session captures device tasks
+ * @path:      enum npuprof_task_path
+ * @reason:    why that path, for a person: "npuprof.ko loaded",
+ *             "npuprof.ko not loaded (no /dev/npuprof; kernel lockdown:
+ *             integrity; Secure Boot)", "NPUPROF_TASK_CAPTURE=bpf"; "" for
+ *             NONE
+ * @driver:    BPF path: name of the driver backend whose tracepoints are
+ *             used (npuprof_session_host()'s); NULL when the host has no
+ *             known driver (no task is captured then: the tracepoints are
+ *             unknown)
+ * @tp_names:  BPF path: its tracepoints, in enum npuprof_tp_bit order
+ * @tp_status: BPF path: per tracepoint, 0 attached, else -errno (-ENOENT:
+ *             the kernel has no tracepoint of that name); its events are
+ *             then not captured
+ */
+struct npuprof_task_capture_info {
+	int path;
+	char reason[NPUPROF_TASK_REASON_LEN];
+	const char *driver;
+	const char *tp_names[NPU_TP_EVENTS];
+	int tp_status[NPU_TP_EVENTS];
 };
 
 /**
@@ -127,15 +177,29 @@ struct npuprof_session;
 
 /**
  * npuprof_session_create() - open the producers, with no process yet
- * Return: 0; -ENOENT when /dev/npuprof is missing (module not loaded)
- * and @task_time is on; -EPERM/-EACCES without root; -EUSERS when
- * npuprof.ko has max_sessions sessions open already [MODULE]; -errno of
- * loading the BPF programs [BPF_LOAD]; -errno of opening --output
- * [OUTPUT].  On failure nothing stays open; npuprof_session_error(NULL)
- * has the stage.
+ *
+ * Device tasks (@task_time): through npuprof.ko when /dev/npuprof opens;
+ * when it is missing or has no module behind it (-ENOENT, -ENODEV,
+ * -ENXIO) and task_capture is AUTO, through BPF programs on the driver's
+ * tracepoints instead (npuprof_session_task_capture() says which and why).
+ * A tracepoint the kernel lacks does not fail the session.
+ * Return: 0; -ENOENT when /dev/npuprof is missing and task_capture is
+ * KMOD, -EPERM/-EACCES without root, -EUSERS when npuprof.ko has
+ * max_sessions sessions open already [MODULE]; -EINVAL for a bad
+ * NPUPROF_TASK_CAPTURE [SESSION]; -errno of loading the BPF programs
+ * (with the module missing too: neither path works) [BPF_LOAD]; -errno
+ * of opening --output [OUTPUT].  On failure nothing stays open;
+ * npuprof_session_error(NULL) has the stage.
  */
 int npuprof_session_create(const struct npuprof_session_opts *opts,
 			   struct npuprof_session **out);
+
+/**
+ * npuprof_session_task_capture() - how @s captures device tasks (valid
+ * while @s is open)
+ */
+const struct npuprof_task_capture_info *
+npuprof_session_task_capture(const struct npuprof_session *s);
 
 /**
  * npuprof_session_add_pid() - profile process @pid too (between windows)
@@ -230,7 +294,10 @@ struct npu_host;
  * npuprof_session_host() - the NPU driver and devices the session found
  * at create (npuprof/npu_backend.h): the backend that recognised the
  * driver (NULL when none), the module owning the device nodes, the device
- * ids.  Valid while @s lives.
+ * ids.  When sysfs names no module for existing device nodes (a misc
+ * device has no bound parent), the backend is the known driver whose
+ * tracepoints the kernel has (their names carry its prefix), owner "".
+ * Valid while @s lives.
  */
 const struct npu_host *npuprof_session_host(const struct npuprof_session *s);
 
