@@ -348,6 +348,39 @@ static void kmod_missing_reason(struct npuprof_session *s, const char *dev, int 
 }
 
 /*
+ * npuprof.ko path: which of the driver's tracepoints the module found
+ * (NPUPROF_IOC_LIST_TP), as the BPF path reports its attachments.  The
+ * driver is the host's backend, or, when sysfs named none, the backend
+ * the module found tracepoints of.  A module older than ABI 1.3 lists
+ * nothing: tasks.list_err says so and no driver is named.
+ */
+static void kmod_tracepoints(struct npuprof_session *s)
+{
+	const struct npu_backend *b = s->host.backend;
+	struct npuprof_tp_list list;
+	unsigned int i, k;
+	int err;
+
+	err = npuprof_kring_list_tp(s->kring, &list);
+	if (err) {
+		s->tasks.list_err = err;
+		return;
+	}
+	if (!b && list.count)
+		b = npu_backend_find(list.tp[0].backend);
+	if (!b)
+		return;
+	s->tasks.driver = b->name;
+	for (i = 0; i < NPU_TP_EVENTS; i++) {
+		s->tasks.tp_names[i] = b->tp_names[i];
+		s->tasks.tp_status[i] = -ENOENT;
+		for (k = 0; k < list.count; k++)
+			if (!strcmp(list.tp[k].name, b->tp_names[i]))
+				s->tasks.tp_status[i] = 0;
+	}
+}
+
+/*
  * Pick the task path: npuprof.ko's rings if its device opens (AUTO, KMOD),
  * else BPF (AUTO after a missing module, or BPF asked for).  Only picks and
  * opens npuprof.ko; the BPF side is loaded by open_producers().
@@ -369,6 +402,7 @@ static int open_task_path(struct npuprof_session *s)
 	if (!err) {
 		s->tasks.path = NPUPROF_TASK_PATH_KMOD;
 		snprintf(s->tasks.reason, sizeof(s->tasks.reason), "npuprof.ko loaded");
+		kmod_tracepoints(s);
 		return 0;
 	}
 	if (mode == NPUPROF_TASK_CAPTURE_KMOD || (err != -ENOENT && err != -ENODEV && err != -ENXIO)) {

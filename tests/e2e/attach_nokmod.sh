@@ -4,5 +4,4 @@
 # checks as attach_mode.sh.
 source "$(dirname "$0")/lib.bash"
 export E2E_KMOD=0
-e2e_run attach --steps=300 --step-gap-ms=30 --streams=2 || exit 1
-e2e_task_path_bpf
+e2e_run attach --steps=300 --step-gap-ms=30 --streams=2 && e2e_clocks && e2e_task_path

@@ -4,4 +4,4 @@
 # captured exactly once, nothing lost, export passes the layout checker and
 # says device times were placed by npusim's clock samples.
 source "$(dirname "$0")/lib.bash"
-e2e_run launch --steps=300 --step-gap-ms=30 --threads=2 && e2e_clocks
+e2e_run launch --steps=300 --step-gap-ms=30 --threads=2 && e2e_clocks && e2e_task_path

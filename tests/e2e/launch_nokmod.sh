@@ -5,5 +5,4 @@
 # once, nothing lost, the export against the layout checker).
 source "$(dirname "$0")/lib.bash"
 export E2E_KMOD=0
-e2e_run launch --steps=300 --step-gap-ms=30 --threads=2 || exit 1
-e2e_task_path_bpf
+e2e_run launch --steps=300 --step-gap-ms=30 --threads=2 && e2e_clocks && e2e_task_path

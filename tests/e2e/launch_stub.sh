@@ -5,4 +5,4 @@
 # over the task records, since the driver gives no clock samples.
 source "$(dirname "$0")/lib.bash"
 export E2E_DRIVER=npustub
-e2e_run launch --steps=300 --step-gap-ms=30 --threads=2 && e2e_clocks
+e2e_run launch --steps=300 --step-gap-ms=30 --threads=2 && e2e_clocks && e2e_task_path

@@ -62,11 +62,25 @@ e2e_clocks() {
 	echo "clock placement said for $n PROF dir(s)"
 }
 
-# e2e_task_path_bpf: after a capture without npuprof.ko (E2E_KMOD=0),
-# msprof's log in $out says once that device tasks went through BPF, and why.
-e2e_task_path_bpf() {
-	local line="npuprof.ko not loaded (no /dev/npuprof); capturing device tasks through BPF"
+# e2e_task_path: after a capture, msprof's log in $out says once which path
+# captured device tasks (npuprof.ko, or BPF with E2E_KMOD=0, and why), the
+# driver (E2E_DRIVER) and its four tracepoints, and warns of none missing.
+e2e_task_path() {
+	local driver=${E2E_DRIVER:-npusim} tps line
+	case $driver in
+	npustub) tps="npustub_sq_submit, npustub_task_exec_begin, npustub_task_exec_end, npustub_sq_sync_done" ;;
+	*) tps="npusim_task_submit, npusim_task_start, npusim_task_end, npusim_stream_sync" ;;
+	esac
+	if [[ ${E2E_KMOD:-1} == 0 ]]; then
+		line="npuprof.ko not loaded (no /dev/npuprof); capturing device tasks through BPF: driver $driver, tracepoints $tps"
+	else
+		line="capturing device tasks through npuprof.ko: driver $driver, tracepoints $tps"
+	fi
 	[[ $(grep -cF -- "$line" "$out/msprof.log") == 1 ]] ||
 		{ echo "msprof.log lacks, once: $line"; return 1; }
+	! grep -F "its device task events are not captured" "$out/msprof.log" "$out/msprof.err" ||
+		{ echo "msprof warned of a missing tracepoint"; return 1; }
+	echo "ok: $line"
+}
 	echo "ok: $line"
 }

@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -554,40 +555,59 @@ static void say_cannot_profile(struct msprof_dyn *d, pid_t pid)
 }
 
 /*
- * Say once which path captures device tasks, and why (the session's
- * reason), and name each driver tracepoint the BPF path could not attach.
+ * Say once which path captures device tasks and why (the session's
+ * reason), the driver and the tracepoints in use, and name each driver
+ * tracepoint that is missing or could not be attached.
  */
 static void say_task_path(struct npuprof_session *s)
 {
 	const struct npuprof_task_capture_info *tc = npuprof_session_task_capture(s);
+	const bool kmod = tc->path == NPUPROF_TASK_PATH_KMOD;
+	const char *how = kmod ? "found by npuprof.ko" : "in this kernel";
+	char used[4 * 80] = "";
 	unsigned int i;
+	size_t n;
 
-	if (tc->path == NPUPROF_TASK_PATH_KMOD) {
-		npuprof_info("capturing device tasks through npuprof.ko");
+	if (tc->path != NPUPROF_TASK_PATH_KMOD && tc->path != NPUPROF_TASK_PATH_BPF)
 		return;
-	}
-	if (tc->path != NPUPROF_TASK_PATH_BPF)
-		return;
-	npuprof_info("%s; capturing device tasks through BPF", tc->reason);
 	if (!tc->driver) {
 		const struct npu_host *h = npuprof_session_host(s);
 
+		if (kmod)
+			npuprof_info("capturing device tasks through npuprof.ko%s",
+				     tc->list_err == -ENOTTY
+					     ? " (a module older than this msprof: it does not list its tracepoints)"
+					     : "");
+		else
+			npuprof_info("%s; capturing device tasks through BPF", tc->reason);
 		if (h->nr_devices)
 			npuprof_warn("the NPU device nodes belong to %s, a driver npuprof has no "
 				     "backend for: its tracepoints are unknown, so no device task is "
 				     "captured", h->owner[0] ? h->owner : "an unknown module");
-		else
+		else if (!kmod || !tc->list_err)
 			npuprof_warn("no NPU device (/dev/davinci<N>) found: no device task is "
 				     "captured");
 		return;
 	}
 	for (i = 0; i < NPU_TP_EVENTS; i++) {
+		if (tc->tp_status[i] || !tc->tp_names[i])
+			continue;
+		n = strlen(used);
+		snprintf(used + n, sizeof(used) - n, "%s%s", n ? ", " : "", tc->tp_names[i]);
+	}
+	if (kmod)
+		npuprof_info("capturing device tasks through npuprof.ko: driver %s, tracepoints %s",
+			     tc->driver, used[0] ? used : "none");
+	else
+		npuprof_info("%s; capturing device tasks through BPF: driver %s, tracepoints %s",
+			     tc->reason, tc->driver, used[0] ? used : "none");
+	for (i = 0; i < NPU_TP_EVENTS; i++) {
 		if (!tc->tp_status[i])
 			continue;
 		if (tc->tp_status[i] == -ENOENT)
-			npuprof_warn("driver %s: no tracepoint %s in this kernel (driver not loaded?): "
+			npuprof_warn("driver %s: no tracepoint %s %s (driver not loaded?): "
 				     "its device task events are not captured",
-				     tc->driver, tc->tp_names[i] ? tc->tp_names[i] : "?");
+				     tc->driver, tc->tp_names[i] ? tc->tp_names[i] : "?", how);
 		else
 			npuprof_warn("driver %s: tracepoint %s: cannot attach (%s): "
 				     "its device task events are not captured",

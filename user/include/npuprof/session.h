@@ -98,14 +98,17 @@ struct npuprof_session_opts {
  *             "npuprof.ko not loaded (no /dev/npuprof; kernel lockdown:
  *             integrity; Secure Boot)", "NPUPROF_TASK_CAPTURE=bpf"; "" for
  *             NONE
- * @driver:    BPF path: name of the driver backend whose tracepoints are
- *             used (npuprof_session_host()'s); NULL when the host has no
- *             known driver (no task is captured then: the tracepoints are
- *             unknown)
- * @tp_names:  BPF path: its tracepoints, in enum npuprof_tp_bit order
- * @tp_status: BPF path: per tracepoint, 0 attached, else -errno (-ENOENT:
- *             the kernel has no tracepoint of that name); its events are
- *             then not captured
+ * @driver:    name of the driver backend whose tracepoints are used
+ *             (npuprof_session_host()'s, or on the npuprof.ko path the one
+ *             the module found tracepoints of); NULL when no known driver
+ *             is there (BPF: no task is captured, the tracepoints are
+ *             unknown; npuprof.ko: the module attaches whatever it knows)
+ * @tp_names:  its tracepoints, in enum npuprof_tp_bit order
+ * @tp_status: per tracepoint, 0 attached (BPF) or found by the module
+ *             (npuprof.ko), else -errno (-ENOENT: the kernel has no
+ *             tracepoint of that name); its events are then not captured
+ * @list_err:  npuprof.ko path: -errno of listing the module's tracepoints
+ *             (-ENOTTY: a module older than ABI 1.3), 0 when listed
  */
 struct npuprof_task_capture_info {
 	int path;
@@ -113,6 +116,7 @@ struct npuprof_task_capture_info {
 	const char *driver;
 	const char *tp_names[NPU_TP_EVENTS];
 	int tp_status[NPU_TP_EVENTS];
+	int list_err;
 };
 
 /**
