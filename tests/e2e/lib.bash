@@ -82,5 +82,3 @@ e2e_task_path() {
 		{ echo "msprof warned of a missing tracepoint"; return 1; }
 	echo "ok: $line"
 }
-	echo "ok: $line"
-}
