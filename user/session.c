@@ -1353,14 +1353,21 @@ static json_t *lost_json(struct npuprof_session *s, const struct npuprof_drain_s
  * info.json "driver": the backend that recognised the NPU driver (null when
  * none did), the module sysfs names as the owner of the device nodes, and
  * whether the driver gave clock pairs ("driver") or the export must fit
- * the clocks over the task records ("records").
+ * the clocks over the task records ("records"); "taskCapture": the path
+ * device tasks took ("npuprof.ko", "bpf", or null when not captured) and
+ * why, as msprof said at start.
  */
 static json_t *driver_json(const struct npuprof_session *s)
 {
 	const struct npu_backend *b = s->host.backend;
+	const char *path = s->tasks.path == NPUPROF_TASK_PATH_KMOD  ? "npuprof.ko"
+			   : s->tasks.path == NPUPROF_TASK_PATH_BPF ? "bpf"
+								    : NULL;
 
-	return json_pack("{s:o, s:s, s:s}", "backend", b ? json_string(b->name) : json_null(),
-			 "module", s->host.owner, "clock", b && b->clock ? "driver" : "records");
+	return json_pack("{s:o, s:s, s:s, s:{s:o, s:s}}", "backend",
+			 b ? json_string(b->name) : json_null(), "module", s->host.owner, "clock",
+			 b && b->clock ? "driver" : "records", "taskCapture", "path",
+			 path ? json_string(path) : json_null(), "reason", s->tasks.reason);
 }
 
 /*

@@ -80,5 +80,18 @@ e2e_task_path() {
 		{ echo "msprof.log lacks, once: $line"; return 1; }
 	! grep -F "its device task events are not captured" "$out/msprof.log" "$out/msprof.err" ||
 		{ echo "msprof warned of a missing tracepoint"; return 1; }
+	# info.json keeps the same: backend, module, clock source, task path
+	python3 - "$out" "$driver" "$([[ ${E2E_KMOD:-1} == 0 ]] && echo bpf || echo npuprof.ko)" <<-'PY' || return 1
+		import glob, json, sys
+		out, driver, path = sys.argv[1:]
+		clock = "records" if driver == "npustub" else "driver"
+		infos = glob.glob(out + "/PROF_*/host/info.json")
+		assert infos, "no info.json"
+		for f in infos:
+		    d = json.load(open(f))["driver"]
+		    got = (d["backend"], d["module"], d["clock"], d["taskCapture"]["path"])
+		    assert got == (driver, driver, clock, path), (f, got)
+		print("ok: info.json driver", driver, clock, path, "in", len(infos), "PROF dirs")
+	PY
 	echo "ok: $line"
 }
