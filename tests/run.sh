@@ -3,16 +3,16 @@
 # (tests/vm/*.sh, tests/e2e/*.sh: each boots the Debian kernel under qemu
 # through scripts/vm-run.sh, which also fails a run whose guest kernel
 # printed BUG/WARNING/Oops; what they run inside the guest lives in
-# tests/e2e/guest/ and is not a test of its own), then tests/bench/*.sh
-# (make bench's benchmarks once at a tiny size: they must run, their
-# figures are not judged).  A test is a program: exit 0 pass, 77 skip,
+# tests/e2e/guest/ and is not a test of its own).  With --bench, only
+# tests/bench/*.sh (make bench's benchmarks once at a tiny size: they must
+# run, their figures are not judged; make check-all runs them).  A test is a program: exit 0 pass, 77 skip,
 # anything else fail; each runs under a timeout.  The last line is
 # "N passed, N failed, N skipped".
 #
 # The unit tests built under AddressSanitizer and UBSan (make asan:
 # build-asan/tests/test_*) run as asan/test_*, halting at the first report.
 #
-#   tests/run.sh [--unit|--vm] [NAME_FILTER]
+#   tests/run.sh [--unit|--vm|--bench] [NAME_FILTER]
 # NPUPROF_VM_TEST_TIMEOUT: seconds each VM test may take (default 900).
 set -u
 cd "$(dirname "$0")/.."
@@ -21,6 +21,7 @@ mode=all
 case "${1:-}" in
 --unit) mode=unit; shift ;;
 --vm) mode=vm; shift ;;
+--bench) mode=bench; shift ;;
 esac
 filter="${1:-}"
 log_dir=build/test-logs
@@ -48,7 +49,7 @@ run_one() { # NAME TIMEOUT CMD...
 	esac
 }
 
-if [[ $mode != vm ]]; then
+if [[ $mode == all || $mode == unit ]]; then
 	for t in build/tests/test_*; do
 		[[ -x $t ]] || continue
 		run_one "unit/$(basename "$t")" 120 "$t"
@@ -60,12 +61,13 @@ if [[ $mode != vm ]]; then
 			UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$t"
 	done
 fi
-if [[ $mode != unit ]]; then
-	for t in tests/vm/*.sh tests/e2e/*.sh tests/bench/*.sh; do
-		[[ -f $t ]] || continue
-		run_one "${t#tests/}" "${NPUPROF_VM_TEST_TIMEOUT:-900}" bash "$t"
-	done
-fi
+vm_tests=()
+[[ $mode == all || $mode == vm ]] && vm_tests=(tests/vm/*.sh tests/e2e/*.sh)
+[[ $mode == bench ]] && vm_tests=(tests/bench/*.sh)
+for t in "${vm_tests[@]}"; do
+	[[ -f $t ]] || continue
+	run_one "${t#tests/}" "${NPUPROF_VM_TEST_TIMEOUT:-900}" bash "$t"
+done
 
 echo
 if ((failed)); then
