@@ -554,14 +554,8 @@ static void say_cannot_profile(struct msprof_dyn *d, pid_t pid)
 		npuprof_err("cannot profile: %s", words);
 }
 
-/*
- * Say once which path captures device tasks and why (the session's
- * reason), the driver and the tracepoints in use, and name each driver
- * tracepoint that is missing or could not be attached.
- */
-static void say_task_path(struct npuprof_session *s)
+void msprof_say_task_path(const struct npuprof_task_capture_info *tc, const struct npu_host *h)
 {
-	const struct npuprof_task_capture_info *tc = npuprof_session_task_capture(s);
 	const bool kmod = tc->path == NPUPROF_TASK_PATH_KMOD;
 	const char *how = kmod ? "found by npuprof.ko" : "in this kernel";
 	char used[4 * 80] = "";
@@ -571,8 +565,6 @@ static void say_task_path(struct npuprof_session *s)
 	if (tc->path != NPUPROF_TASK_PATH_KMOD && tc->path != NPUPROF_TASK_PATH_BPF)
 		return;
 	if (!tc->driver) {
-		const struct npu_host *h = npuprof_session_host(s);
-
 		if (kmod)
 			npuprof_info("capturing device tasks through npuprof.ko%s",
 				     tc->list_err == -ENOTTY
@@ -580,7 +572,11 @@ static void say_task_path(struct npuprof_session *s)
 					     : "");
 		else
 			npuprof_info("%s; capturing device tasks through BPF", tc->reason);
-		if (h->nr_devices)
+		/*
+		 * A known driver goes unnamed only when a module older than
+		 * ABI 1.3 cannot list its tracepoints: it attaches them anyway.
+		 */
+		if (h->nr_devices && !h->backend)
 			npuprof_warn("the NPU device nodes belong to %s, a driver npuprof has no "
 				     "backend for: its tracepoints are unknown, so no device task is "
 				     "captured", h->owner[0] ? h->owner : "an unknown module");
@@ -636,7 +632,7 @@ static int create_session(const struct msprof_options *o, const char *params, st
 		say_cannot_profile(d, pid);
 		return rc;
 	}
-	say_task_path(d->s);
+	msprof_say_task_path(npuprof_session_task_capture(d->s), npuprof_session_host(d->s));
 	return 0;
 }
 

@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include <npuprof/npu_backend.h>
+#include <npuprof/session.h>
+
 #include "options.h"
 
 /* Wait for PARAMS_RSQ after sending the parameters, ms.  Longer than
@@ -70,5 +73,17 @@ int msprof_run_status(const struct msprof_dyn *d, int setup_rc);
  * msprof_dynamic_run().
  */
 int msprof_app_run(const struct msprof_options *o);
+
+/**
+ * msprof_say_task_path() - say once, at start, which path captures device
+ * tasks and why (@tc->reason), the driver and the tracepoints in use, and
+ * name each driver tracepoint that is missing or could not be attached
+ * @tc: npuprof_session_task_capture() of the new session
+ * @h:  npuprof_session_host() of it: the devices and their driver
+ *
+ * Prints [INFO] lines on stdout and [WARNING] lines on stderr
+ * (npuprof/msg.h); nothing for a session that captures no device task.
+ */
+void msprof_say_task_path(const struct npuprof_task_capture_info *tc, const struct npu_host *h);
 
 #endif /* MSPROF_DYNAMIC_H */
