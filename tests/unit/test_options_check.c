@@ -4,6 +4,9 @@
  * --output checked without being created (a usage error leaves no
  * directory behind; prepare creates it), and --pid checked against
  * /proc/<pid> and the process's dynamic-profiling socket.
+ * NPUPROF_TASK_CAPTURE=yes (found by a new user: it used to fail only after
+ * the app was launched, with status 1) is a usage error naming the
+ * allowed values; kmod, bpf, auto and empty pass; export ignores it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -162,11 +165,30 @@ static void test_pid(void)
 	unlink(addr.sun_path);
 }
 
+static void test_task_capture(void)
+{
+	const char *ok[] = { "kmod", "bpf", "auto", "" };
+	char output[sizeof(tmp) + 16];
+	unsigned int i;
+
+	snprintf(output, sizeof(output), "--output=%s", tmp);
+	setenv("NPUPROF_TASK_CAPTURE", "yes", 1);
+	BAD("NPUPROF_TASK_CAPTURE=yes (environment) is not valid: use kmod, bpf or auto.",
+	    "--dynamic=on", output, "./app");
+	CHECK_EQ(run("--export=on", output, NULL), 0);
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		setenv("NPUPROF_TASK_CAPTURE", ok[i], 1);
+		CHECK_EQ(run("--dynamic=on", output, "./app", NULL), 0);
+	}
+	unsetenv("NPUPROF_TASK_CAPTURE");
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmp))
 		CHECK_SKIP("mkdtemp failed");
 	test_modes();
+	test_task_capture();
 	test_output();
 	test_no_dir_on_usage_error();
 	test_pid();

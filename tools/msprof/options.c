@@ -534,6 +534,22 @@ static int check_result(const struct msprof_options *o, char *err)
 	return 0;
 }
 
+/*
+ * NPUPROF_TASK_CAPTURE (the environment's choice of device-task path, read
+ * by the session): a bad value is a usage error before anything starts,
+ * not a failure after the app was launched.
+ */
+static int check_task_capture(const struct msprof_options *o, char *err)
+{
+	const char *v = getenv("NPUPROF_TASK_CAPTURE");
+
+	if (o->export_on || !v || !*v || !strcmp(v, "auto") || !strcmp(v, "kmod") ||
+	    !strcmp(v, "bpf"))
+		return 0;
+	return fail(err, "NPUPROF_TASK_CAPTURE=%s (environment) is not valid: use kmod, bpf or auto.",
+		    v);
+}
+
 int msprof_options_check(struct msprof_options *o, char *err)
 {
 	int rc;
@@ -542,6 +558,8 @@ int msprof_options_check(struct msprof_options *o, char *err)
 	if (o->help)
 		return 0;
 	rc = check_mode(o, err);
+	if (!rc)
+		rc = check_task_capture(o, err);
 	if (rc)
 		return rc;
 	rc = resolve_output(o, err);
