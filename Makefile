@@ -119,6 +119,8 @@ $(BUILD)/obj/user/drv_npusim.o: OBJ_CFLAGS := $(SIM_CFLAGS)
 # Driver backends, one user/drv_<name>.c each: their table in npu_backend.c.
 NPU_BACKENDS := $(patsubst user/drv_%.c,%,$(sort $(wildcard user/drv_*.c)))
 $(BUILD)/obj/user/npu_backend.o: OBJ_CFLAGS := "-DNPU_BACKENDS=$(foreach b,$(NPU_BACKENDS),X($(b)))"
+# A backend file added (newer than the object) rebuilds the table.
+$(BUILD)/obj/user/npu_backend.o: $(wildcard user/drv_*.c)
 
 
 $(BUILD)/pic/%.o: %.c

@@ -342,11 +342,17 @@ static __always_inline void emit(struct npuprof_rec_hdr *rec, __u64 size)
 
 	rec->cpu = idx;
 	ring = bpf_map_lookup_elem(&rings, &idx);
+	/*
+	 * One atomic add each: the uprobe programs run in process context and
+	 * the task programs from the driver's timers, so a task program can
+	 * interrupt a uprobe program between the load and the store of a
+	 * plain ++ on this CPU's counters, and one count would be lost.
+	 */
 	if (ring && bpf_ringbuf_output(ring, rec, size, wakeup_flag(ring)) == 0) {
 		if (cnt)
-			cnt->written++;
+			__sync_fetch_and_add(&cnt->written, 1);
 	} else if (cnt) {
-		cnt->lost++;
+		__sync_fetch_and_add(&cnt->lost, 1);
 	}
 }
 
@@ -356,7 +362,7 @@ static __always_inline void count_missed(__u64 n)
 	struct acl_trace_counters *cnt = this_cpu_counters();
 
 	if (cnt)
-		cnt->missed += n;
+		__sync_fetch_and_add(&cnt->missed, n); /* atomic: see emit() */
 }
 
 /*

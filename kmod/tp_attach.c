@@ -139,7 +139,8 @@ static const struct npuprof_drv *npuprof_tp_lookup(const char *name,
 	for (i = 0; i < ARRAY_SIZE(npuprof_drivers); i++) {
 		drv = npuprof_drivers[i];
 		for (b = 0; b < NPUPROF_TP_COUNT; b++) {
-			if (!strcmp(name, drv->tp[b])) {
+			/* a backend may lack an event: NULL name */
+			if (drv->tp[b] && !strcmp(name, drv->tp[b])) {
 				*bit = b;
 				return drv;
 			}

@@ -182,11 +182,6 @@ static void acl_trace_pick_programs(struct npuprof_acl_trace *t)
 	}
 }
 
-/*
- * Load the programs with the outer ring map sized for @nr_cpus and rings of
- * @ring_bytes.  The fork/exit programs (BTF-typed tracepoints) only when
- * @follow: plain capture works on a kernel without vmlinux BTF.
- */
 /* The task programs, in enum npuprof_tp_bit order. */
 static struct bpf_program *acl_task_prog(struct acl_trace_bpf *skel, unsigned int i)
 {
@@ -211,6 +206,11 @@ static void acl_trace_pick_tasks(struct npuprof_acl_trace *t,
 		memcpy((void *)&t->skel->rodata->task_layout, layout, sizeof(*layout));
 }
 
+/*
+ * Load the programs with the outer ring map sized for @nr_cpus and rings of
+ * @ring_bytes.  The fork/exit programs (BTF-typed tracepoints) only when
+ * @follow: plain capture works on a kernel without vmlinux BTF.
+ */
 static int acl_trace_load(struct npuprof_acl_trace *t, uint32_t ring_bytes,
 			  bool follow, const struct npu_tp_layout *layout)
 {

@@ -78,7 +78,7 @@ _Static_assert(NPUPROF_DRAIN_MAX_ROUTES >= NPUPROF_SESSION_MAX_PIDS,
  * crash it stays behind (the export ignores it).
  */
 #define SESSION_CONTROL_RESERVE (64u << 10) /* bytes */
-#define SESSION_RESERVE_FILE "host/.control_reserve"
+#define SESSION_RESERVE_FILE NPUPROF_PROF_HOST_DIR "/.control_reserve"
 
 /* Host/device clock pairs of one device, from the driver. */
 struct clock_pairs {
@@ -1240,7 +1240,7 @@ int npuprof_session_start(struct npuprof_session *s)
 	pthread_mutex_lock(&s->lock); /* the drain may add followed members */
 	for (i = 0; !err && i < s->nr_members; i++)
 		if (!s->members[i].followed) /* theirs is written at stop */
-			err = write_time_file(s, &s->members[i], "host/start_info", 1);
+			err = write_time_file(s, &s->members[i], NPUPROF_PROF_START_INFO, 1);
 	pthread_mutex_unlock(&s->lock);
 	if (err)
 		goto out_disable;
@@ -1310,12 +1310,6 @@ static json_t *data_devices(const struct npuprof_drain_stats *rst)
 	return arr;
 }
 
-/*
- * info.json "drain": what the drain saved, and every way a record did not
- * make it that is not a ring's "lost": dropped (a series could not take
- * it), skippedBytes (a corrupt ring header), staleKmodBytes/staleBpfRecords
- * (an earlier window's leftovers, dropped at start).
- */
 /*
  * info.json "drain": what the drain saved in this directory, and every way
  * a record did not make it that is not a ring's "lost": dropped (a series
@@ -1440,7 +1434,7 @@ static int write_info(struct npuprof_session *s, const struct session_member *m,
 		json_object_set_new(doc, "followMissed", json_integer((json_int_t)follow_missed(s)));
 	if (doc && s->untraced[0])
 		json_object_set_new(doc, "untracedFunctions", untraced_json(s->untraced));
-	return write_json(s, m, "host/info.json", doc);
+	return write_json(s, m, NPUPROF_PROF_INFO_JSON, doc);
 }
 
 static int write_sample(struct npuprof_session *s, const struct session_member *m)
@@ -1450,7 +1444,7 @@ static int write_sample(struct npuprof_session *s, const struct session_member *
 
 	if (!doc)
 		doc = json_pack("{s:s}", "params", s->params_json);
-	return write_json(s, m, "host/sample.json", doc);
+	return write_json(s, m, NPUPROF_PROF_SAMPLE_JSON, doc);
 }
 
 /* Note control file @rel of @res as not written (error @e), if @e. */
@@ -1478,13 +1472,13 @@ static int finish_member(struct npuprof_session *s, struct session_member *m,
 		memset(res, 0, sizeof(*res));
 	release_control_space(m);
 	if (m->followed) /* made by the drain before the clocks were sure */
-		err = note_unwritten(res, "host/start_info",
-				     write_time_file(s, m, "host/start_info", 1));
-	e = note_unwritten(res, "host/end_info", write_time_file(s, m, "host/end_info", 0));
+		err = note_unwritten(res, NPUPROF_PROF_START_INFO,
+				     write_time_file(s, m, NPUPROF_PROF_START_INFO, 1));
+	e = note_unwritten(res, NPUPROF_PROF_END_INFO, write_time_file(s, m, NPUPROF_PROF_END_INFO, 0));
 	err = err ? err : e;
-	e = note_unwritten(res, "host/info.json", write_info(s, m, rst, st));
+	e = note_unwritten(res, NPUPROF_PROF_INFO_JSON, write_info(s, m, rst, st));
 	err = err ? err : e;
-	e = note_unwritten(res, "host/sample.json", write_sample(s, m));
+	e = note_unwritten(res, NPUPROF_PROF_SAMPLE_JSON, write_sample(s, m));
 	err = err ? err : e;
 	if (!res)
 		return err;

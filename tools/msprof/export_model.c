@@ -29,7 +29,6 @@
 #include "export_outcome.h"
 #include "export_sort.h"
 
-
 /* Make room for @need elements in *@arr (capacity *@cap). Return 0 or -ENOMEM. */
 static int grow(void **arr, size_t *cap, size_t need, size_t elem)
 {
@@ -452,6 +451,8 @@ static int read_info(struct export_model *m)
 	v = json_object_get(json_object_get(info, "drain"), "write_error");
 	if (json_is_integer(v) && json_integer_value(v) < 0 && json_integer_value(v) > -4096)
 		m->write_error = (int)json_integer_value(v);
+	v = json_object_get(json_object_get(info, "driver"), "clock");
+	m->driver_clock = json_is_string(v) && !strcmp(json_string_value(v), "driver");
 	err = read_loss(m, json_object_get(info, "lost"));
 	if (!err)
 		err = read_clock_samples(m, info);

@@ -12,6 +12,7 @@
 #ifndef MSPROF_EXPORT_MODEL_H
 #define MSPROF_EXPORT_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -240,6 +241,7 @@ struct export_model {
 	uint64_t truncated_bytes;
 	uint64_t bad_records;
 	int64_t wall_offset_ns; /* added to every time: monotonic -> wall clock */
+	bool driver_clock;      /* info.json driver.clock "driver": samples were due */
 	int64_t window_start_ns; /* start_info's clockMonotonic, then shifted; 0 if none */
 	/* private to the loader and the join */
 	size_t cap_rings;

@@ -147,7 +147,10 @@ static int series_reasons(struct export_model *m, const struct xm_series *x)
 	return err;
 }
 
-/* Devices whose times could not be fitted at all. */
+/*
+ * Devices whose times could not be fitted at all, or whose driver's clock
+ * samples, due by info.json, are missing.
+ */
 static int clock_reasons(struct export_model *m)
 {
 	int err = 0;
@@ -157,6 +160,9 @@ static int clock_reasons(struct export_model *m)
 
 		if (d->clock == XM_CLOCK_TRACEPOINT)
 			err = add_reason(m, "device %u: no clock samples and too few task records for a fit, so device times are the tracepoints' host times",
+					 d->id);
+		else if (d->clock == XM_CLOCK_RECORDS && m->driver_clock)
+			err = add_reason(m, "device %u: no clock samples although its driver has a clock read (info.json driver.clock), so device times are placed by a fit over task records instead",
 					 d->id);
 	}
 	return err;

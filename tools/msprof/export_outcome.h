@@ -21,7 +21,7 @@
  * How a device's times were placed on the host clock is said for every
  * device, complete or not (export_clock_placement()): a fit over the
  * driver's clock samples in info.json, or, for a driver that gives none
- * (no clock read, as the npustub driver), the documented fit over the
+ * (a driver without a clock read), the documented fit over the
  * task records' START/END host times (clock_sync.h).  The latter is a
  * method, not missing data, so it is no reason.
  */
