@@ -29,6 +29,7 @@ max_len() {
 	case $1 in
 	dynprof_server) echo 6000 ;;
 	export | slice_reader) echo 32768 ;;
+	acl_symbols) echo 20000 ;; # a small shared object
 	*) echo 4096 ;;
 	esac
 }
