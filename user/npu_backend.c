@@ -103,9 +103,41 @@ static void node_owner(const char *sys_dir, const struct stat *st, char *buf, si
 		memcpy(buf, base, strlen(base) + 1);
 }
 
+/* One davinci<N> node found: its id and the module sysfs says owns it. */
+struct npu_node {
+	int id;
+	char owner[sizeof(((struct npu_host *)0)->owner)];
+};
+
+static int cmp_node(const void *a, const void *b)
+{
+	return cmp_int(&((const struct npu_node *)a)->id, &((const struct npu_node *)b)->id);
+}
+
+/*
+ * The owner the host's devices are taken from, among @nodes (ascending
+ * ids): the owner of the lowest-numbered node whose owner has a backend,
+ * else of the lowest-numbered node sysfs names any owner for, else "".
+ */
+static const char *pick_owner(const struct npu_node *nodes, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (nodes[i].owner[0] && npu_backend_find(nodes[i].owner))
+			return nodes[i].owner;
+	for (i = 0; i < n; i++)
+		if (nodes[i].owner[0])
+			return nodes[i].owner;
+	return "";
+}
+
 int npu_host_detect(struct npu_host *host, const char *dev_dir, const char *sys_dir)
 {
+	struct npu_node nodes[NPU_BACKEND_MAX_DEVICES];
+	unsigned int n = 0, i;
 	char path[PATH_MAX];
+	const char *owner;
 	struct dirent *de;
 	struct stat st;
 	DIR *d;
@@ -117,21 +149,31 @@ int npu_host_detect(struct npu_host *host, const char *dev_dir, const char *sys_
 	d = opendir(dev_dir);
 	if (!d)
 		return -errno;
-	while ((de = readdir(d))) {
+	/* ids are 0..63 and unique in one directory: n stays in bounds */
+	while ((de = readdir(d)) && n < NPU_BACKEND_MAX_DEVICES) {
 		id = davinci_id(de->d_name);
 		if (id < 0)
 			continue;
+		/* A driver makes nodes, not symlinks: a link is not its device. */
 		snprintf(path, sizeof(path), "%s/%s", dev_dir, de->d_name);
-		if (stat(path, &st) || !S_ISCHR(st.st_mode))
+		if (lstat(path, &st) || !S_ISCHR(st.st_mode))
 			continue;
-		if (host->nr_devices < NPU_BACKEND_MAX_DEVICES)
-			host->devices[host->nr_devices++] = id;
-		/* The owner of the first node decides; they share one driver. */
-		if (!host->owner[0])
-			node_owner(sys_dir, &st, host->owner, sizeof(host->owner));
+		nodes[n].id = id;
+		node_owner(sys_dir, &st, nodes[n].owner, sizeof(nodes[n].owner));
+		n++;
 	}
 	closedir(d);
-	qsort(host->devices, host->nr_devices, sizeof(host->devices[0]), cmp_int);
+	qsort(nodes, n, sizeof(nodes[0]), cmp_node);
+	/*
+	 * Nodes of one driver only: a davinci<N> name another driver (or none,
+	 * when others have one) owns is not an NPU, and must not get the
+	 * chosen driver's private requests (its clock ioctl).
+	 */
+	owner = pick_owner(nodes, n);
+	snprintf(host->owner, sizeof(host->owner), "%s", owner);
+	for (i = 0; i < n; i++)
+		if (!strcmp(nodes[i].owner, host->owner))
+			host->devices[host->nr_devices++] = nodes[i].id;
 	if (host->nr_devices && host->owner[0])
 		host->backend = npu_backend_find(host->owner);
 	return 0;

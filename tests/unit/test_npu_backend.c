@@ -12,6 +12,13 @@
  *     the task type at argument 3 with 16 bits, no clock;
  *   - an owner no backend knows ("drv_ascend") keeps its name, backend NULL;
  *   - no sysfs link: owner "", backend NULL; no node: no device, NULL;
+ *   - nodes of several owners (issue 8 attack): davinci0 of npusim next to
+ *     davinci1 and davinci9 of module "otherdrv" (241:1, 241:9, made last
+ *     so a directory listing may give them first), davinci3 a character
+ *     device sysfs names no driver for (1:3, as /dev/null) and davinci4 a
+ *     symlink to davinci0: devices [0] only, owner and backend npusim;
+ *     without the npusim node, "otherdrv" (no backend) owns davinci1 and
+ *     davinci9: devices [1, 9], backend NULL;
  *   - a missing /dev directory: -ENOENT.
  * Character nodes need mknod (CAP_MKNOD): skipped without it.
  */
@@ -44,12 +51,26 @@ static void run(const char *fmt, ...)
 	CHECK_EQ(system(cmd), 0);
 }
 
-static int node(const char *name, unsigned int minor_nr)
+static int node_of(const char *name, unsigned int major_nr, unsigned int minor_nr)
 {
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s/%s", dev_dir, name);
-	return mknod(path, S_IFCHR | 0600, makedev(240, minor_nr));
+	return mknod(path, S_IFCHR | 0600, makedev(major_nr, minor_nr));
+}
+
+static int node(const char *name, unsigned int minor_nr)
+{
+	return node_of(name, 240, minor_nr);
+}
+
+/* Character device 241:@minor_nr of module @owner: node and sysfs link. */
+static int foreign_node(const char *name, unsigned int minor_nr, const char *owner)
+{
+	run("cd %s/sys/dev/char && mkdir -p 241:%u/device/driver && "
+	    "ln -s ../../../../../module/%s 241:%u/device/driver/module",
+	    root, minor_nr, owner, minor_nr);
+	return node_of(name, 241, minor_nr);
 }
 
 /* Fresh dev/ and sys/ trees; nodes 240:0, :1, :2, :10 belong to module @owner. */
@@ -61,6 +82,32 @@ static void fresh(const char *owner)
 	run("cd %s/sys/dev/char && for m in 0 1 2 10; do mkdir -p 240:$m/device/driver && "
 	    "ln -s ../../../../../module/%s 240:$m/device/driver/module; done",
 	    root, owner);
+}
+
+/* davinci0 of npusim among nodes of other owners, of none, and a symlink. */
+static void check_mixed_owners(void)
+{
+	struct npu_host h;
+
+	fresh("npusim");
+	CHECK_EQ(node("davinci0", 0), 0);
+	CHECK_EQ(node_of("davinci3", 1, 3), 0);
+	run("ln -s davinci0 %s/davinci4", dev_dir);
+	CHECK_EQ(foreign_node("davinci1", 1, "otherdrv"), 0);
+	CHECK_EQ(foreign_node("davinci9", 9, "otherdrv"), 0);
+	CHECK_EQ(npu_host_detect(&h, dev_dir, sys_dir), 0);
+	CHECK_EQ(h.nr_devices, 1);
+	CHECK_EQ(h.devices[0], 0);
+	CHECK_STR(h.owner, "npusim");
+	CHECK(h.backend == npu_backend_find("npusim"));
+
+	run("rm %s/davinci0", dev_dir);
+	CHECK_EQ(npu_host_detect(&h, dev_dir, sys_dir), 0);
+	CHECK_EQ(h.nr_devices, 2);
+	CHECK_EQ(h.devices[0], 1);
+	CHECK_EQ(h.devices[1], 9);
+	CHECK_STR(h.owner, "otherdrv");
+	CHECK(h.backend == NULL);
 }
 
 int main(void)
@@ -129,6 +176,8 @@ int main(void)
 	CHECK_EQ(h.nr_devices, 1);
 	CHECK_STR(h.owner, "");
 	CHECK(h.backend == NULL);
+
+	check_mixed_owners();
 
 	fresh("npusim");
 	CHECK_EQ(npu_host_detect(&h, dev_dir, sys_dir), 0);

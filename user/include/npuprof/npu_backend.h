@@ -63,8 +63,13 @@ struct npu_host {
  * @dev_dir: directory holding the device nodes, NULL for "/dev" (tests)
  * @sys_dir: sysfs root, NULL for "/sys" (tests)
  *
- * Lists davinci<N> nodes (not opening them), and names the module owning
- * them through sysfs.  No driver ioctl is sent.
+ * Lists davinci<N> character nodes (not opening them; symlinks and other
+ * files are skipped), and names the module owning each through sysfs.
+ * The host's driver is the owner of the lowest-numbered node whose owner
+ * has a backend (else whose owner sysfs names at all); its nodes are the
+ * devices, and nodes of another owner, or of none while others have one,
+ * are left out.  With no owner for any node, every node is a device and
+ * @host->owner is "".  No driver ioctl is sent.
  *
  * Return: 0 (with @host->backend NULL when the owner is not a known
  * driver, or no device exists); -errno when @dev_dir cannot be read.
