@@ -95,3 +95,20 @@ e2e_task_path() {
 	PY
 	echo "ok: $line"
 }
+
+# e2e_second_refused MAX_S TEXT: after "second" mode, the second msprof
+# exited 1 within MAX_S seconds saying TEXT (an extended regex; FIRST in
+# it stands for the first msprof's pid), created nothing, and the first
+# msprof exited 0.
+e2e_second_refused() {
+	local max=$1 want rc first secs
+	read -r rc first secs <"$out/second.rc"
+	want=${2//FIRST/$first}
+	echo "--- second msprof (exit $rc after ${secs}s; first msprof pid $first)"
+	cat "$out/second.log"
+	[[ $rc == 1 ]] || { echo "second msprof exited $rc, want 1"; return 1; }
+	((secs <= max)) || { echo "second msprof took ${secs}s to be refused, want at most $max"; return 1; }
+	grep -qE -- "$want" "$out/second.log" || { echo "second.log lacks: $want"; return 1; }
+	[[ ! -e $out/second ]] || { echo "the refused msprof created $out/second"; return 1; }
+	[[ $(cat "$out/msprof.rc") == 0 ]] || { echo "the first msprof exited $(cat "$out/msprof.rc")"; return 1; }
+}
