@@ -215,7 +215,7 @@ report_paths() { # report_paths CASE TEXT
 		--note "BPF path / npuprof.ko on added cost (minus nothing attached): $add_bt / $add_np ns/event; raw $(ratio "$bt" "$np")" \
 		--note "each / nothing attached (raw): BPF path $(ratio "$bt" "$none"), npuprof.ko $(ratio "$np" "$none"), BPF ringbuf $(ratio "$rb" "$none"); BPF path / BPF ringbuf on added cost $(ratio "$add_bt" "$add_rb")" \
 		--note "counts exact: npuprof.ko $ex_np, BPF path $ex_bt; records lost (all rounds): npuprof.ko ${lost[$k.npuprof]:-n/a}, BPF path ${lost[$k.bpftask]:-n/a} (both rings hold the whole run)" \
-		--note "BPF path: bpf/acl_trace.bpf.c acl_task_end, tgid filter in a hash map, record built on the stack and copied into the CPU's own ring (per-CPU rings, an array of maps); BPF ringbuf: one shared ring, record written in place; median of $ROUNDS interleaved round(s)"
+		--note "BPF path: bpf/acl_trace.bpf.c acl_task_end, tgid filter in a hash map, record built on the stack and copied into the CPU's own ring (per-CPU rings, an array of maps); BPF ringbuf: one shared ring, record written in place; median of $ROUNDS interleaved round(s); spread (max - min) of the rounds: BPF path $(spread "$k" bpftask), npuprof.ko $(spread "$k" npuprof) ns/event"
 }
 
 measure one "$ONE"
