@@ -52,6 +52,7 @@
 
 #include <bpf/libbpf.h>
 #include <npuprof/acl_trace.h>
+#include <npuprof/drain.h>
 #include <npuprof/kring.h>
 #include <npuprof/npu_backend.h>
 #include <npuprof/npuprof_ioctl.h>
@@ -143,24 +144,75 @@ static int count_rec(void *ctx, const struct npuprof_rec_hdr *rec)
 	return 0;
 }
 
-static void *kring_reader(void *arg)
+/*
+ * A capture path as the drain sees it (user/include/npuprof/drain.h: fd,
+ * nr_cpus, obj, consume, stats), and how to stop its producers.
+ */
+struct capture {
+	struct npuprof_drain_source src;
+	void (*stop)(void *obj);
+};
+
+static void *capture_reader(void *arg)
 {
-	struct npuprof_kring *kr = arg;
-	struct pollfd p = { .fd = npuprof_kring_fd(kr), .events = POLLIN };
+	const struct npuprof_drain_source *src = arg;
+	struct pollfd p = { .fd = src->fd, .events = POLLIN };
 
 	while (!atomic_load(&stop_consumer)) {
 		poll(&p, 1, 50);
-		npuprof_kring_consume(kr, count_rec, NULL);
+		src->consume(src->obj, count_rec, NULL);
 	}
 	return NULL;
+}
+
+/*
+ * Run the writers while a thread drains @c, stop its producers, read what
+ * is left; print the records read and its written and lost counters
+ * summed over CPUs.  Return run_writers()'s 0 or 1.
+ */
+static int run_captured(struct writer *w, int nw, const struct capture *c)
+{
+	uint64_t written, lost, lost_sum = 0, written_sum = 0;
+	pthread_t reader;
+	unsigned int cpu;
+	int ret;
+
+	pthread_create(&reader, NULL, capture_reader, (void *)&c->src);
+	ret = run_writers(w, nw);
+	c->stop(c->src.obj);
+	atomic_store(&stop_consumer, 1);
+	pthread_join(reader, NULL);
+	c->src.consume(c->src.obj, count_rec, NULL);
+	for (cpu = 0; cpu < c->src.nr_cpus; cpu++)
+		if (!c->src.stats(c->src.obj, cpu, &written, &lost)) {
+			written_sum += written;
+			lost_sum += lost;
+		}
+	printf("consumed=%lu lost=%llu written=%llu\n", atomic_load(&consumed),
+	       (unsigned long long)lost_sum, (unsigned long long)written_sum);
+	return ret;
+}
+
+static long kring_consume_src(void *obj, npuprof_rec_fn fn, void *ctx)
+{
+	return npuprof_kring_consume(obj, fn, ctx);
+}
+
+static int kring_stats_src(void *obj, unsigned int cpu, uint64_t *written,
+			   uint64_t *lost)
+{
+	return npuprof_kring_stats(obj, cpu, written, lost);
+}
+
+static void kring_stop(void *obj)
+{
+	npuprof_kring_disable(obj);
 }
 
 static int run_npuprof(struct writer *w, int nw)
 {
 	struct npuprof_kring *kr;
-	uint64_t written, lost, lost_sum = 0, written_sum = 0;
-	pthread_t reader;
-	unsigned int cpu;
+	struct capture c;
 	int ret;
 
 	ret = npuprof_kring_open(NULL, &kr);
@@ -173,19 +225,15 @@ static int run_npuprof(struct writer *w, int nw)
 		npuprof_kring_close(kr);
 		return 1;
 	}
-	pthread_create(&reader, NULL, kring_reader, kr);
-	ret = run_writers(w, nw);
-	npuprof_kring_disable(kr);
-	atomic_store(&stop_consumer, 1);
-	pthread_join(reader, NULL);
-	npuprof_kring_consume(kr, count_rec, NULL);
-	for (cpu = 0; cpu < npuprof_kring_nr_cpus(kr); cpu++)
-		if (!npuprof_kring_stats(kr, cpu, &written, &lost)) {
-			written_sum += written;
-			lost_sum += lost;
-		}
-	printf("consumed=%lu lost=%llu written=%llu\n", atomic_load(&consumed),
-	       (unsigned long long)lost_sum, (unsigned long long)written_sum);
+	c = (struct capture){
+		.src = { .fd = npuprof_kring_fd(kr),
+			 .nr_cpus = npuprof_kring_nr_cpus(kr),
+			 .obj = kr,
+			 .consume = kring_consume_src,
+			 .stats = kring_stats_src },
+		.stop = kring_stop,
+	};
+	ret = run_captured(w, nw, &c);
 	npuprof_kring_close(kr);
 	return ret;
 }
@@ -316,16 +364,21 @@ static int run_bpf(struct writer *w, int nw)
 	return ret;
 }
 
-static void *acl_reader(void *arg)
+static long acl_consume_src(void *obj, npuprof_rec_fn fn, void *ctx)
 {
-	struct npuprof_acl_trace *t = arg;
-	struct pollfd p = { .fd = npuprof_acl_trace_fd(t), .events = POLLIN };
+	return npuprof_acl_trace_consume(obj, fn, ctx);
+}
 
-	while (!atomic_load(&stop_consumer)) {
-		poll(&p, 1, 50);
-		npuprof_acl_trace_consume(t, count_rec, NULL);
-	}
-	return NULL;
+/* lost on CPU 0 includes the events the kernel skipped the program for */
+static int acl_stats_src(void *obj, unsigned int cpu, uint64_t *written,
+			 uint64_t *lost)
+{
+	return npuprof_acl_trace_stats(obj, cpu, written, lost);
+}
+
+static void acl_stop(void *obj)
+{
+	npuprof_acl_trace_enable(obj, 0);
 }
 
 /*
@@ -376,10 +429,8 @@ static uint32_t acl_ring_bytes(uint64_t records)
 static int run_bpftask(struct writer *w, int nw)
 {
 	const struct npu_backend *be = npu_backend_find(BENCH_BACKEND);
-	uint64_t written, lost, lost_sum = 0, written_sum = 0;
 	struct npuprof_acl_trace *t = NULL;
-	pthread_t reader;
-	unsigned int cpu;
+	struct capture c;
 	int ret;
 
 	/* each writer is pinned, so one CPU's ring takes one writer's N */
@@ -389,20 +440,15 @@ static int run_bpftask(struct writer *w, int nw)
 			BENCH_BACKEND, strerror(-ret));
 		return 1;
 	}
-	pthread_create(&reader, NULL, acl_reader, t);
-	ret = run_writers(w, nw);
-	npuprof_acl_trace_enable(t, 0);
-	atomic_store(&stop_consumer, 1);
-	pthread_join(reader, NULL);
-	npuprof_acl_trace_consume(t, count_rec, NULL);
-	/* lost on CPU 0 includes the events the kernel skipped the program for */
-	for (cpu = 0; cpu < npuprof_acl_trace_nr_cpus(t); cpu++)
-		if (!npuprof_acl_trace_stats(t, cpu, &written, &lost)) {
-			written_sum += written;
-			lost_sum += lost;
-		}
-	printf("consumed=%lu lost=%llu written=%llu\n", atomic_load(&consumed),
-	       (unsigned long long)lost_sum, (unsigned long long)written_sum);
+	c = (struct capture){
+		.src = { .fd = npuprof_acl_trace_fd(t),
+			 .nr_cpus = npuprof_acl_trace_nr_cpus(t),
+			 .obj = t,
+			 .consume = acl_consume_src,
+			 .stats = acl_stats_src },
+		.stop = acl_stop,
+	};
+	ret = run_captured(w, nw, &c);
 	npuprof_acl_trace_close(t);
 	return ret;
 }
