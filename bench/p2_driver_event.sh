@@ -21,6 +21,15 @@
 #                      run, drained by ring_buffer__poll())
 #   perf record        perf record -e npusim:npusim_task_end on the writer
 #                      process, into a tmpfs file
+#   BPF task path      npuprof's capture without npuprof.ko (not loaded):
+#                      bpf/acl_trace.bpf.c's acl_task_end raw tracepoint
+#                      program loaded by user/acl_trace.c with npusim's
+#                      backend, as msprof does, into its per-CPU BPF ring
+#                      buffers (sized for the whole run), drained as they fill
+# Besides npuprof.ko's rows, a row compares the two capture paths of
+# npuprof (issue 8) against the floor and the plain BPF ring buffer, and
+# checks that both count exactly: records read = records written = events
+# fired - lost, in every round.
 # The rounds are interleaved (each round runs every consumer once) and the
 # median of the rounds is reported.  Figures are raw ns per event; the
 # ratios use the added cost (figure minus nothing attached), which is what
@@ -33,6 +42,7 @@ REC=88 # bytes of struct npuprof_rec_task
 NCPU=$(nproc)
 ONE=$((NCPU > 1 ? 1 : 0))
 ALL=$(seq -s, 0 $((NCPU - 1)))
+CONSUMERS="none idle npuprof ftrace bpf bpftask perf"
 EVENT=/sys/kernel/tracing/events/npusim/npusim_task_end/enable
 P2=build/bench/p2_event
 work=$(mktemp -d)
@@ -73,6 +83,7 @@ run_one() {
 		out=$($P2 none "$N" "$cpus")
 		echo 0 >"$EVENT" ;;
 	bpf) out=$($P2 bpf "$N" "$cpus") ;;
+	bpftask) out=$($P2 bpftask "$N" "$cpus") ;;
 	perf)
 		out=$(perf record -q -e npusim:npusim_task_end -o "$work/perf.data" -- \
 			$P2 none "$N" "$cpus" 2>>"$work/perf.err")
@@ -87,11 +98,22 @@ run_one() {
 
 median() { sort -g | awk '{a[NR] = $1} END {if (NR) print a[int((NR + 1) / 2)]; else print "n/a"}'; }
 
-declare -A ns lost
+# check_counts CASE CONSUMER LINE: count a round whose records do not add
+# up (read != written, or written + lost != events) in inexact[].
+declare -A ns lost inexact
+check_counts() {
+	local e c w l
+	e=$(field events "$3") c=$(field consumed "$3") w=$(field written "$3") l=$(field lost "$3")
+	if [[ -z $e || -z $c || -z $w || -z $l ]] || ((c != w || w + l != e)); then
+		bench_log "$1 $2: records do not add up: events=$e consumed=$c written=$w lost=$l"
+		inexact[$1.$2]=$((${inexact[$1.$2]:-0} + 1))
+	fi
+}
+
 measure() { # measure CASE CPUS
 	local k=$1 cpus=$2 r c line
 	for ((r = 0; r < ROUNDS; r++)); do
-		for c in none idle npuprof ftrace bpf perf; do
+		for c in $CONSUMERS; do
 			# perf record takes ~50 s to start under TCG: full size only.
 			[[ $c == perf ]] && { ! have perf || [[ $BENCH_SIZE == tiny ]]; } && continue
 			line=$(run_one "$c" "$cpus")
@@ -99,9 +121,10 @@ measure() { # measure CASE CPUS
 			[[ -n $line ]] || continue
 			echo "$(field ns_per_event "$line")" >>"$work/$k.$c"
 			lost[$k.$c]=$((${lost[$k.$c]:-0} + $(field lost "$line")))
+			[[ $c == npuprof || $c == bpftask ]] && check_counts "$k" "$c" "$line"
 		done
 	done
-	for c in none idle npuprof ftrace bpf perf; do
+	for c in $CONSUMERS; do
 		ns[$k.$c]=$([[ -s $work/$k.$c ]] && median <"$work/$k.$c" || echo n/a)
 	done
 }
@@ -163,11 +186,45 @@ report_idle() { # report_idle CASE TEXT
 		--note "the probe is registered only while a session captures (kmod/tp_attach.c), so idle the tracepoint's static branch is not taken"
 }
 
+# exact CASE CONSUMER: "yes" when every round of it added up, "n/a" when none ran.
+exact() {
+	[[ -s $work/$1.$2 ]] || { echo n/a; return; }
+	((${inexact[$1.$2]:-0} == 0)) && echo yes || echo "no (${inexact[$1.$2]} round(s), log)"
+}
+
+report_paths() { # report_paths CASE TEXT
+	local k=$1 none=${ns[$1.none]} bt=${ns[$1.bpftask]} np=${ns[$1.npuprof]} rb=${ns[$1.bpf]}
+	local add_bt add_np add_rb ex_np ex_bt met=no
+	add_bt=$(minus "$bt" "$none")
+	add_np=$(minus "$np" "$none")
+	add_rb=$(minus "$rb" "$none")
+	ex_np=$(exact "$k" npuprof) ex_bt=$(exact "$k" bpftask)
+	[[ $ex_np == yes && $ex_bt == yes ]] && met=yes
+	[[ $ex_np == n/a || $ex_bt == n/a ]] && met=n/a
+	row --bench P2 --title "device task capture: BPF path (no npuprof.ko) vs npuprof.ko" \
+		--case "npusim_task_end x $N per writer, $2, BPF task path" \
+		--metric "cost per event (raw)" --unit ns/event --npuprof "$bt" \
+		--baseline "$(baseline "npuprof.ko" "$np" "module load or session failed (log)")" \
+		--baseline "$(baseline "nothing attached" "$none" "did not run")" \
+		--baseline "$(baseline "BPF ringbuf" "$rb" "BPF load or attach failed (log)")" \
+		--ratio "npuprof.ko=$(ratio "$add_bt" "$add_np")" \
+		--ratio "BPF ringbuf=$(ratio "$add_bt" "$add_rb")" \
+		--ratio "nothing attached=$(ratio "$bt" "$none")" \
+		--goal "both paths count exactly: records read = written = events - lost, every round (timing not judged)" \
+		--met "$met" \
+		--note "BPF path / npuprof.ko on added cost (minus nothing attached): $add_bt / $add_np ns/event; raw $(ratio "$bt" "$np")" \
+		--note "each / nothing attached (raw): BPF path $(ratio "$bt" "$none"), npuprof.ko $(ratio "$np" "$none"), BPF ringbuf $(ratio "$rb" "$none"); BPF path / BPF ringbuf on added cost $(ratio "$add_bt" "$add_rb")" \
+		--note "counts exact: npuprof.ko $ex_np, BPF path $ex_bt; records lost (all rounds): npuprof.ko ${lost[$k.npuprof]:-n/a}, BPF path ${lost[$k.bpftask]:-n/a} (both rings hold the whole run)" \
+		--note "BPF path: bpf/acl_trace.bpf.c acl_task_end, tgid filter in a hash map, record built on the stack and copied into the CPU's own ring (per-CPU rings, an array of maps); BPF ringbuf: one shared ring, record written in place; median of $ROUNDS interleaved round(s); spread (max - min) of the rounds: BPF path $(spread "$k" bpftask), npuprof.ko $(spread "$k" npuprof) ns/event"
+}
+
 measure one "$ONE"
 report one "1 writer on CPU $ONE"
 report_idle one "1 writer on CPU $ONE"
+report_paths one "1 writer on CPU $ONE"
 if ((NCPU > 1)); then
 	measure all "$ALL"
 	report all "$NCPU writers, one per CPU ($ALL)"
 	report_idle all "$NCPU writers, one per CPU ($ALL)"
+	report_paths all "$NCPU writers, one per CPU ($ALL)"
 fi

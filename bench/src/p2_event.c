@@ -21,11 +21,21 @@
  *            ring buffer large enough for every record of the run (a
  *            power of two, at least 1 MiB per possible CPU), drained by a
  *            thread in ring_buffer__poll()
+ *   bpftask  npuprof's own capture path without npuprof.ko: the task
+ *            programs of bpf/acl_trace.bpf.c, loaded and attached by
+ *            user/acl_trace.c with npusim's backend (layout and
+ *            tracepoint names) as msprof loads them, capturing this
+ *            process into the per-CPU BPF ring buffers (each sized for
+ *            every record of the run), drained by a thread polling
+ *            npuprof_acl_trace_fd() and calling npuprof_acl_trace_consume()
  *
  * Output, one line:
- *   ns_per_event=X max_ns_per_event=Y events=E consumed=C lost=L
+ *   ns_per_event=X max_ns_per_event=Y events=E consumed=C lost=L written=W
  * X is the writers' mean of (write time / N), Y the slowest writer's;
- * consumed and lost are the consumer's counts (0 for none).
+ * consumed is what the reader got, lost and written the consumer's own
+ * counters (npuprof and bpftask: summed over CPUs; bpf: written is
+ * consumed; none and idle: 0).  A consumer that counts exactly has
+ * written == consumed and written + lost == E.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,11 +51,17 @@
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
+#include <npuprof/acl_trace.h>
+#include <npuprof/drain.h>
 #include <npuprof/kring.h>
+#include <npuprof/npu_backend.h>
+#include <npuprof/npuprof_ioctl.h>
 #include <npuprof/record.h>
 #include "p2_ringbuf.skel.h"
 
 #define BENCH_HOOK "/sys/kernel/debug/npusim/bench"
+/* The driver backend whose tracepoints the hook fires (bpftask). */
+#define BENCH_BACKEND "npusim"
 #define MAX_WRITERS 64
 
 struct writer {
@@ -128,24 +144,75 @@ static int count_rec(void *ctx, const struct npuprof_rec_hdr *rec)
 	return 0;
 }
 
-static void *kring_reader(void *arg)
+/*
+ * A capture path as the drain sees it (user/include/npuprof/drain.h: fd,
+ * nr_cpus, obj, consume, stats), and how to stop its producers.
+ */
+struct capture {
+	struct npuprof_drain_source src;
+	void (*stop)(void *obj);
+};
+
+static void *capture_reader(void *arg)
 {
-	struct npuprof_kring *kr = arg;
-	struct pollfd p = { .fd = npuprof_kring_fd(kr), .events = POLLIN };
+	const struct npuprof_drain_source *src = arg;
+	struct pollfd p = { .fd = src->fd, .events = POLLIN };
 
 	while (!atomic_load(&stop_consumer)) {
 		poll(&p, 1, 50);
-		npuprof_kring_consume(kr, count_rec, NULL);
+		src->consume(src->obj, count_rec, NULL);
 	}
 	return NULL;
+}
+
+/*
+ * Run the writers while a thread drains @c, stop its producers, read what
+ * is left; print the records read and its written and lost counters
+ * summed over CPUs.  Return run_writers()'s 0 or 1.
+ */
+static int run_captured(struct writer *w, int nw, const struct capture *c)
+{
+	uint64_t written, lost, lost_sum = 0, written_sum = 0;
+	pthread_t reader;
+	unsigned int cpu;
+	int ret;
+
+	pthread_create(&reader, NULL, capture_reader, (void *)&c->src);
+	ret = run_writers(w, nw);
+	c->stop(c->src.obj);
+	atomic_store(&stop_consumer, 1);
+	pthread_join(reader, NULL);
+	c->src.consume(c->src.obj, count_rec, NULL);
+	for (cpu = 0; cpu < c->src.nr_cpus; cpu++)
+		if (!c->src.stats(c->src.obj, cpu, &written, &lost)) {
+			written_sum += written;
+			lost_sum += lost;
+		}
+	printf("consumed=%lu lost=%llu written=%llu\n", atomic_load(&consumed),
+	       (unsigned long long)lost_sum, (unsigned long long)written_sum);
+	return ret;
+}
+
+static long kring_consume_src(void *obj, npuprof_rec_fn fn, void *ctx)
+{
+	return npuprof_kring_consume(obj, fn, ctx);
+}
+
+static int kring_stats_src(void *obj, unsigned int cpu, uint64_t *written,
+			   uint64_t *lost)
+{
+	return npuprof_kring_stats(obj, cpu, written, lost);
+}
+
+static void kring_stop(void *obj)
+{
+	npuprof_kring_disable(obj);
 }
 
 static int run_npuprof(struct writer *w, int nw)
 {
 	struct npuprof_kring *kr;
-	uint64_t written, lost, lost_sum = 0;
-	pthread_t reader;
-	unsigned int cpu;
+	struct capture c;
 	int ret;
 
 	ret = npuprof_kring_open(NULL, &kr);
@@ -158,17 +225,15 @@ static int run_npuprof(struct writer *w, int nw)
 		npuprof_kring_close(kr);
 		return 1;
 	}
-	pthread_create(&reader, NULL, kring_reader, kr);
-	ret = run_writers(w, nw);
-	npuprof_kring_disable(kr);
-	atomic_store(&stop_consumer, 1);
-	pthread_join(reader, NULL);
-	npuprof_kring_consume(kr, count_rec, NULL);
-	for (cpu = 0; cpu < npuprof_kring_nr_cpus(kr); cpu++)
-		if (!npuprof_kring_stats(kr, cpu, &written, &lost))
-			lost_sum += lost;
-	printf("consumed=%lu lost=%llu\n", atomic_load(&consumed),
-	       (unsigned long long)lost_sum);
+	c = (struct capture){
+		.src = { .fd = npuprof_kring_fd(kr),
+			 .nr_cpus = npuprof_kring_nr_cpus(kr),
+			 .obj = kr,
+			 .consume = kring_consume_src,
+			 .stats = kring_stats_src },
+		.stop = kring_stop,
+	};
+	ret = run_captured(w, nw, &c);
 	npuprof_kring_close(kr);
 	return ret;
 }
@@ -188,7 +253,7 @@ static int run_idle(struct writer *w, int nw)
 		return 1;
 	}
 	ret = run_writers(w, nw);
-	printf("consumed=0 lost=0\n");
+	printf("consumed=0 lost=0 written=0\n");
 	npuprof_kring_close(kr);
 	return ret;
 }
@@ -292,9 +357,99 @@ static int run_bpf(struct writer *w, int nw)
 	atomic_store(&stop_consumer, 1);
 	pthread_join(reader, NULL);
 	ring_buffer__consume(rb);
-	printf("consumed=%lu lost=%llu\n", atomic_load(&consumed), bpf_lost(skel));
+	printf("consumed=%lu lost=%llu written=%lu\n", atomic_load(&consumed),
+	       bpf_lost(skel), atomic_load(&consumed));
 	ring_buffer__free(rb);
 	p2_ringbuf_bpf__destroy(skel);
+	return ret;
+}
+
+static long acl_consume_src(void *obj, npuprof_rec_fn fn, void *ctx)
+{
+	return npuprof_acl_trace_consume(obj, fn, ctx);
+}
+
+/* lost on CPU 0 includes the events the kernel skipped the program for */
+static int acl_stats_src(void *obj, unsigned int cpu, uint64_t *written,
+			 uint64_t *lost)
+{
+	return npuprof_acl_trace_stats(obj, cpu, written, lost);
+}
+
+static void acl_stop(void *obj)
+{
+	npuprof_acl_trace_enable(obj, 0);
+}
+
+/*
+ * Open npuprof's BPF capture with task programs for @be, per-CPU rings of
+ * @ring_bytes, this process selected, the end tracepoint attached (the
+ * only one the hook fires), capture on.  0 or -errno.
+ */
+static int acl_setup(const struct npu_backend *be, uint32_t ring_bytes,
+		     struct npuprof_acl_trace **out)
+{
+	struct npuprof_acl_trace_opts o = {
+		.ring_bytes = ring_bytes,
+		.task_layout = &be->layout,
+	};
+	int status[NPU_TP_EVENTS];
+	struct npuprof_acl_trace *t;
+	int ret;
+
+	ret = npuprof_acl_trace_open_opts(&o, &t);
+	if (ret)
+		return ret;
+	ret = npuprof_acl_trace_attach_tasks(t, be->tp_names, status);
+	if (ret >= 0)
+		ret = status[NPUPROF_TP_TASK_END];
+	if (!ret)
+		ret = npuprof_acl_trace_select_pid(t, getpid());
+	if (!ret)
+		ret = npuprof_acl_trace_enable(t, 1);
+	if (ret) {
+		npuprof_acl_trace_close(t);
+		return ret;
+	}
+	*out = t;
+	return 0;
+}
+
+/* Per-CPU ring bytes holding @records on one CPU: a power of two >= 1 MiB. */
+static uint32_t acl_ring_bytes(uint64_t records)
+{
+	uint64_t need = records * (sizeof(struct npuprof_rec_task) + 8);
+	uint64_t p2 = 1 << 20;
+
+	while (p2 < need && p2 < (1ULL << 31))
+		p2 <<= 1;
+	return (uint32_t)p2;
+}
+
+static int run_bpftask(struct writer *w, int nw)
+{
+	const struct npu_backend *be = npu_backend_find(BENCH_BACKEND);
+	struct npuprof_acl_trace *t = NULL;
+	struct capture c;
+	int ret;
+
+	/* each writer is pinned, so one CPU's ring takes one writer's N */
+	ret = be ? acl_setup(be, acl_ring_bytes(w[0].n), &t) : -ENOENT;
+	if (ret) {
+		fprintf(stderr, "p2_event: BPF task capture (%s backend): %s\n",
+			BENCH_BACKEND, strerror(-ret));
+		return 1;
+	}
+	c = (struct capture){
+		.src = { .fd = npuprof_acl_trace_fd(t),
+			 .nr_cpus = npuprof_acl_trace_nr_cpus(t),
+			 .obj = t,
+			 .consume = acl_consume_src,
+			 .stats = acl_stats_src },
+		.stop = acl_stop,
+	};
+	ret = run_captured(w, nw, &c);
+	npuprof_acl_trace_close(t);
 	return ret;
 }
 
@@ -325,7 +480,7 @@ int main(int argc, char **argv)
 
 	if (argc != 4 || (n = strtoull(argv[2], NULL, 10)) == 0 ||
 	    !(nw = parse_cpus(argv[3], n, w))) {
-		fprintf(stderr, "usage: p2_event none|npuprof|idle|bpf N CPU[,CPU...]\n");
+		fprintf(stderr, "usage: p2_event none|npuprof|idle|bpf|bpftask N CPU[,CPU...]\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "npuprof"))
@@ -334,12 +489,14 @@ int main(int argc, char **argv)
 		return run_idle(w, nw);
 	if (!strcmp(argv[1], "bpf"))
 		return run_bpf(w, nw);
+	if (!strcmp(argv[1], "bpftask"))
+		return run_bpftask(w, nw);
 	if (strcmp(argv[1], "none")) {
-		fprintf(stderr, "p2_event: mode '%s': allowed none, npuprof, idle, bpf\n",
+		fprintf(stderr, "p2_event: mode '%s': allowed none, npuprof, idle, bpf, bpftask\n",
 			argv[1]);
 		return 2;
 	}
 	ret = run_writers(w, nw);
-	printf("consumed=0 lost=0\n");
+	printf("consumed=0 lost=0 written=0\n");
 	return ret;
 }
