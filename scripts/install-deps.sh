@@ -53,81 +53,48 @@ install_packages() {
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null
 }
 
-# KVER: the kernel release linux-headers-amd64 points at, e.g. 6.1.0-57-amd64.
-kernel_version() {
-	"$ROOT/scripts/vm-kernel.sh" version ||
-		die "linux-headers-amd64 is not installed; cannot tell which kernel the VM boots"
+# The other kernels the VM tests boot come from bullseye (5.10) and
+# bookworm-backports (6.12), arm64 ones from the arm64 foreign architecture.
+# Only kernel images and headers are fetched from them (never installed, see
+# scripts/vm-kernel.sh); bullseye is pinned low so that no host package is
+# ever taken from it.
+APT_SOURCES=/etc/apt/sources.list.d/npuprof-kernels.sources
+APT_PIN=/etc/apt/preferences.d/npuprof-kernels
+add_apt_sources() {
+	local changed=0 want
+	want="Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bullseye bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg"
+	if [[ ! -f $APT_SOURCES || $(cat "$APT_SOURCES") != "$want" ]]; then
+		[[ $(id -u) == 0 ]] || die "need root to add $APT_SOURCES"
+		printf '%s\n' "$want" >"$APT_SOURCES"
+		printf 'Package: *\nPin: release n=bullseye\nPin-Priority: 100\n' >"$APT_PIN"
+		changed=1
+	fi
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		[[ $(id -u) == 0 ]] || die "need root to add the arm64 architecture"
+		dpkg --add-architecture arm64
+		changed=1
+	fi
+	if ((changed)); then
+		say "apt sources: bullseye, bookworm-backports, arm64 added"
+		apt-get update -qq </dev/null
+	fi
 }
 
-# Find linux-image-KVER (or the -unsigned flavour) in a local cache or
-# download it into $CACHE; set KERNEL_DEB to the path of the .deb.
-fetch_kernel_deb() {
-	local kver=$1 name deb dl
-	for name in "linux-image-$kver" "linux-image-$kver-unsigned"; do
-		for deb in "$CACHE/${name}_"*.deb /var/cache/apt/archives/"${name}_"*.deb; do
-			[[ -f $deb ]] && { KERNEL_DEB=$deb; return 0; }
-		done
-	done
-	dl="$CACHE/download"
-	mkdir -p "$dl"
-	# apt-get download drops root to _apt; give it a directory it can write.
-	if [[ $(id -u) == 0 ]] && id _apt >/dev/null 2>&1; then
-		chown _apt "$dl"
-	fi
-	for name in "linux-image-$kver" "linux-image-$kver-unsigned"; do
-		say "downloading $name"
-		if (cd "$dl" && apt-get download -qq "$name" </dev/null) ||
-		   { apt-get update -qq </dev/null && (cd "$dl" && apt-get download -qq "$name" </dev/null); }; then
-			for deb in "$dl/${name}_"*.deb; do
-				[[ -f $deb ]] || continue
-				mv "$deb" "$CACHE/"
-				deb="$CACHE/$(basename "$deb")"
-				# Keep a copy where the next fresh clone (CI) finds it.
-				if [[ -w /var/cache/apt/archives ]]; then
-					cp -f "$deb" /var/cache/apt/archives/ 2>/dev/null || true
-				fi
-				rmdir "$dl" 2>/dev/null || true
-				KERNEL_DEB=$deb
-				return 0
-			done
-		fi
-	done
-	die "could not download linux-image-$kver (nor -unsigned); check apt sources"
-}
-
-# Unpack the kernel image into $CACHE/KVER and make its module tree usable:
-# modules.dep (the package leaves that to depmod at install time) and the
-# build/source links the headers package put in the host's /lib/modules.
-extract_kernel() {
-	local kver=$1 dest="$CACHE/$1" moddir deb tmp l
-	moddir="$dest/lib/modules/$kver"
-	if [[ -f $dest/boot/vmlinuz-$kver && -f $moddir/modules.dep ]]; then
-		say "VM kernel $kver: $dest"
-		return 0
-	fi
-	mkdir -p "$CACHE"
-	fetch_kernel_deb "$kver"
-	deb=$KERNEL_DEB
-	say "unpacking $(basename "$deb")"
-	tmp="$dest.tmp.$$"
-	rm -rf "$tmp"
-	mkdir -p "$tmp"
-	dpkg-deb -x "$deb" "$tmp"
-	depmod -b "$tmp" "$kver"
-	for l in build source; do
-		if [[ -L /lib/modules/$kver/$l ]]; then
-			ln -sfn "$(readlink "/lib/modules/$kver/$l")" "$tmp/lib/modules/$kver/$l"
-		fi
-	done
-	[[ -f $tmp/boot/vmlinuz-$kver ]] || die "$deb has no boot/vmlinuz-$kver"
-	rm -rf "$dest"
-	mv "$tmp" "$dest"
-	say "VM kernel $kver: $dest"
-}
+# The VM targets install-deps fetches (scripts/vm-kernel.sh targets lists
+# them all; make check-all fetches the rest on demand).
+VM_TARGETS=(amd64-6.1 amd64-5.10 amd64-6.12 arm64-6.1)
 
 main() {
+	add_apt_sources
 	install_packages
-	extract_kernel "$(kernel_version)"
+	local t
+	for t in "${VM_TARGETS[@]}"; do
+		"$ROOT/scripts/vm-kernel.sh" --target "$t" fetch
+	done
 	# The ELF vmlinux: BTF for vmlinux.h, and the VM boots it directly.
 	"$ROOT/scripts/gen-vmlinux-h.sh" --vmlinux >/dev/null
 }
