@@ -6,7 +6,8 @@
 #   make check      install dependencies, build, run every test (the unit
 #                   tests also built under ASan+UBSan in build-asan/)
 #   make check-all  make check, then every benchmark once at a tiny size
-#                   (tests/bench/smoke.sh) and the long soak and
+#                   (tests/bench/smoke.sh), npuprof.ko built through dkms
+#                   (tests/pkg/dkms_build.sh), and the long soak and
 #                   kernel-interface fuzz (tests/e2e/soak.sh, tests/vm/kfuzz.sh
 #                   at full size)
 #   make bench      install dependencies, build, run every benchmark against
@@ -248,6 +249,7 @@ check: deps
 # The soak and the fuzz test at full size take long under TCG (see README).
 check-all: check
 	tests/run.sh --bench
+	tests/run.sh --pkg
 	E2E_SOAK_CYCLES=200 E2E_SOAK_LOADS=50 NPUPROF_VM_TEST_TIMEOUT=3600 \
 		tests/run.sh --vm e2e/soak
 	NPUPROF_FUZZ_CALLS=$${NPUPROF_FUZZ_CALLS:-200000} NPUPROF_VM_TEST_TIMEOUT=3600 \
