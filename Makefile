@@ -6,13 +6,18 @@
 #   make check      install dependencies, build, run every test (the unit
 #                   tests also built under ASan+UBSan in build-asan/)
 #   make check-all  make check, then every benchmark once at a tiny size
-#                   (tests/bench/smoke.sh) and the long soak and
+#                   (tests/bench/smoke.sh), npuprof.ko built through dkms
+#                   (tests/pkg/dkms_build.sh), and the long soak and
 #                   kernel-interface fuzz (tests/e2e/soak.sh, tests/vm/kfuzz.sh
 #                   at full size)
 #   make bench      install dependencies, build, run every benchmark against
 #                   its baselines (bench/run.sh): a table and bench-out/bench.json
 #   make fuzz       build the libFuzzer targets in build-fuzz/ and run each
 #                   for FUZZ_SECONDS (tests/fuzz/fuzz.mk)
+#   make install    install the tools, libnpuprof.a and its headers, the man
+#                   pages, msprof's bash completion and npuprof.ko's DKMS
+#                   source under DESTDIR+PREFIX (default /usr/local); make
+#                   uninstall removes them.  make dkms-src: the DKMS source only.
 #
 # KDIR selects the kernel the modules are built for; the default is the
 # Debian kernel the test VM boots (scripts/vm-kernel.sh).  For the running
@@ -73,7 +78,8 @@ BENCH_SKELS := $(BENCH_BPF_SRCS:bench/bpf/%.bpf.c=$(BPF_DIR)/%.skel.h)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps modules bpf libs tools sim tests bench-progs tests-unit asan demo check check-all bench clean
+.PHONY: all deps modules bpf libs tools sim tests bench-progs tests-unit asan demo check check-all bench clean \
+	install uninstall dkms-src
 .DELETE_ON_ERROR:
 
 all: modules bpf libs tools sim tests bench-progs
@@ -243,6 +249,7 @@ check: deps
 # The soak and the fuzz test at full size take long under TCG (see README).
 check-all: check
 	tests/run.sh --bench
+	tests/run.sh --pkg
 	E2E_SOAK_CYCLES=200 E2E_SOAK_LOADS=50 NPUPROF_VM_TEST_TIMEOUT=3600 \
 		tests/run.sh --vm e2e/soak
 	NPUPROF_FUZZ_CALLS=$${NPUPROF_FUZZ_CALLS:-200000} NPUPROF_VM_TEST_TIMEOUT=3600 \
@@ -252,6 +259,70 @@ check-all: check
 bench: deps
 	$(MAKE) all
 	bench/run.sh $(BENCH_ARGS)
+
+# Installation: GNU directory variables, each overridable; DESTDIR stages
+# the whole tree elsewhere (packaging, tests/host/install.sh).  Install
+# builds nothing that `make` would not: it needs the tools and libnpuprof.a
+# as `make tools libs` left them.  No BPF object is installed: bpftool's
+# skeleton embeds bpf/acl_trace.bpf.c's object in libnpuprof, so msprof
+# carries its programs wherever it is copied and has no file to look up.
+# npuprof.ko is installed as DKMS source (kmod/dkms.conf.in), built by dkms
+# for each kernel the host installs, rather than as a .ko for KDIR.
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+EXEC_PREFIX ?= $(PREFIX)
+BINDIR ?= $(EXEC_PREFIX)/bin
+LIBDIR ?= $(EXEC_PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATAROOTDIR ?= $(PREFIX)/share
+DATADIR ?= $(DATAROOTDIR)
+MANDIR ?= $(DATAROOTDIR)/man
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# With PREFIX=/usr this is /usr/src/npuprof-VERSION, where `dkms add -m
+# npuprof -v VERSION` looks; elsewhere give dkms add the directory.
+DKMSDIR ?= $(PREFIX)/src/npuprof-$(VERSION)
+INSTALL ?= install
+
+INSTALL_BINS := $(BUILD)/bin/msprof $(BUILD)/bin/npuprof-dump
+# The library's headers: the shared ABI (include/npuprof) and the user
+# libraries' (user/include/npuprof) share the npuprof/ prefix already.
+# The driver backends' tracepoint headers (drv/) stay private.
+INSTALL_HEADERS := $(sort $(wildcard include/npuprof/*.h user/include/npuprof/*.h))
+MAN_PAGES := $(sort $(wildcard man/*.1))
+# What `dkms build` needs to build npuprof.ko alone: kmod/ (not the
+# modpost output of an in-tree build) and the ABI headers it includes.
+DKMS_SRCS := kmod/Kbuild $(filter-out %.mod.c,$(sort $(wildcard kmod/*.c kmod/*.h))) \
+	$(sort $(wildcard include/npuprof/*.h include/npuprof/drv/*.h))
+
+install: $(INSTALL_BINS) $(BUILD)/lib/libnpuprof.a dkms-src
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(INCLUDEDIR)/npuprof $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 0755 $(INSTALL_BINS) $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 0644 $(BUILD)/lib/libnpuprof.a $(DESTDIR)$(LIBDIR)/
+	$(INSTALL) -m 0644 $(INSTALL_HEADERS) $(DESTDIR)$(INCLUDEDIR)/npuprof/
+	$(INSTALL) -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 0644 completion/msprof.bash $(DESTDIR)$(BASHCOMPDIR)/msprof
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' user/npuprof.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/npuprof.pc
+	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/npuprof.pc
+
+dkms-src:
+	for f in $(DKMS_SRCS); do $(INSTALL) -D -m 0644 $$f $(DESTDIR)$(DKMSDIR)/$$f || exit 1; done
+	sed 's|@VERSION@|$(VERSION)|' kmod/dkms.conf.in >$(DESTDIR)$(DKMSDIR)/dkms.conf
+	chmod 0644 $(DESTDIR)$(DKMSDIR)/dkms.conf
+
+# Directories are removed only when they are npuprof's own and empty.
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(INSTALL_BINS))) \
+		$(DESTDIR)$(LIBDIR)/libnpuprof.a $(DESTDIR)$(PKGCONFIGDIR)/npuprof.pc \
+		$(addprefix $(DESTDIR)$(INCLUDEDIR)/npuprof/,$(notdir $(INSTALL_HEADERS))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES))) \
+		$(DESTDIR)$(BASHCOMPDIR)/msprof \
+		$(addprefix $(DESTDIR)$(DKMSDIR)/,$(DKMS_SRCS) dkms.conf)
+	for d in $(INCLUDEDIR)/npuprof $(DKMSDIR)/kmod $(DKMSDIR)/include/npuprof/drv \
+		$(DKMSDIR)/include/npuprof $(DKMSDIR)/include $(DKMSDIR); do \
+		rmdir $(DESTDIR)$$d 2>/dev/null || true; done
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

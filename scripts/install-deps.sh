@@ -21,11 +21,14 @@ export DEBIAN_FRONTEND=noninteractive
 # libclang-rt-14-dev: libFuzzer and the sanitizer runtimes of Debian 12's
 # clang (make fuzz); clang only recommends it.  bpftrace, trace-cmd,
 # linux-perf: the baselines make bench measures npuprof against.
+# groff-base, mandoc: the man pages' lint (tests/host/man_pages.sh); dkms:
+# building npuprof.ko from its installed source (tests/pkg/dkms_build.sh).
 PKGS=(
 	build-essential clang llvm bpftool libbpf-dev liburing-dev libzstd-dev
 	zstd libjansson-dev libelf-dev zlib1g-dev pkg-config qemu-system-x86
 	busybox-static linux-headers-amd64 cpio kmod python3 xz-utils
 	libclang-rt-14-dev bpftrace trace-cmd linux-perf
+	groff-base mandoc dkms
 )
 
 say() { printf 'install-deps: %s\n' "$*"; }

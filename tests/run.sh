@@ -3,8 +3,11 @@
 # (tests/vm/*.sh, tests/e2e/*.sh: each boots the Debian kernel under qemu
 # through scripts/vm-run.sh, which also fails a run whose guest kernel
 # printed BUG/WARNING/Oops; what they run inside the guest lives in
-# tests/e2e/guest/ and is not a test of its own).  With --bench, only
-# tests/bench/*.sh (make bench's benchmarks once at a tiny size: they must
+# tests/e2e/guest/ and is not a test of its own).  The host shell tests
+# (tests/host/*.sh: no VM, seconds each) run with the unit tests.  With
+# --pkg, only tests/pkg/*.sh (packaging checks that build npuprof.ko
+# through dkms, a minute or more; make check-all runs them).  With
+# --bench, only tests/bench/*.sh (make bench's benchmarks once at a tiny size: they must
 # run, their figures are not judged; make check-all runs them).  A test is a program: exit 0 pass, 77 skip,
 # anything else fail; each runs under a timeout.  The last line is
 # "N passed, N failed, N skipped".
@@ -12,7 +15,7 @@
 # The unit tests built under AddressSanitizer and UBSan (make asan:
 # build-asan/tests/test_*) run as asan/test_*, halting at the first report.
 #
-#   tests/run.sh [--unit|--vm|--bench] [NAME_FILTER]
+#   tests/run.sh [--unit|--vm|--pkg|--bench] [NAME_FILTER]
 # NPUPROF_VM_TEST_TIMEOUT: seconds each VM test may take (default 900).
 set -u
 cd "$(dirname "$0")/.."
@@ -21,6 +24,7 @@ mode=all
 case "${1:-}" in
 --unit) mode=unit; shift ;;
 --vm) mode=vm; shift ;;
+--pkg) mode=pkg; shift ;;
 --bench) mode=bench; shift ;;
 esac
 filter="${1:-}"
@@ -60,10 +64,15 @@ if [[ $mode == all || $mode == unit ]]; then
 			ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1 \
 			UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$t"
 	done
+	for t in tests/host/*.sh; do
+		[[ -f $t ]] || continue
+		run_one "host/$(basename "$t")" 120 bash "$t"
+	done
 fi
 vm_tests=()
 [[ $mode == all || $mode == vm ]] && vm_tests=(tests/vm/*.sh tests/e2e/*.sh)
 [[ $mode == bench ]] && vm_tests=(tests/bench/*.sh)
+[[ $mode == pkg ]] && vm_tests=(tests/pkg/*.sh)
 for t in "${vm_tests[@]}"; do
 	[[ -f $t ]] || continue
 	run_one "${t#tests/}" "${NPUPROF_VM_TEST_TIMEOUT:-900}" bash "$t"
