@@ -9,8 +9,10 @@
 # per kernel on 2 cores: run by tests/run.sh --pkg (make check-all), not by
 # make check.
 #
-# DKMS_KERNELS="KVER KDIR;KVER KDIR..." (kernel release and its headers'
-# build tree) replaces the default list: the kernel the test VM boots.
+# The default list is every amd64 VM target whose kernel is fetched
+# (scripts/vm-kernel.sh: Debian's 5.10, 6.1 and 6.12), each with its own
+# headers.  DKMS_KERNELS="KVER KDIR;KVER KDIR..." (kernel release and its
+# headers' build tree) replaces it.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -23,8 +25,13 @@ dkms_kernels() {
 		tr ';' '\n' <<<"$DKMS_KERNELS" | sed '/^ *$/d'
 		return
 	fi
-	kver=$(scripts/vm-kernel.sh version) || fail "cannot tell the VM kernel (scripts/install-deps.sh)"
-	echo "$kver /lib/modules/$kver/build"
+	local t arch kdir
+	while read -r t arch _; do
+		[[ $arch == "$(dpkg --print-architecture)" ]] || continue
+		kver=$(scripts/vm-kernel.sh --target "$t" version) || continue
+		kdir=$(scripts/vm-kernel.sh --target "$t" kdir 2>/dev/null) || continue
+		echo "$kver $kdir"
+	done < <(scripts/vm-kernel.sh targets)
 }
 
 command -v dkms >/dev/null || { echo "SKIP: dkms is not installed (scripts/install-deps.sh)"; exit 77; }
