@@ -13,11 +13,18 @@
 #endif
 
 /*
- * Template size of an inner ring buffer map.  The kernel does not compare
- * max_entries of ring buffers in map-in-map, so the loader creates the real
- * per-CPU rings with the size the caller asked for.
+ * Declared size of the inner ring buffer map, the template libbpf creates
+ * the outer map from.  A ring buffer's size must be a power of two and a
+ * multiple of the running kernel's page size, or the map, and with it the
+ * whole object, fails to load.  The loader sets the template to one page
+ * of the running kernel before load, and since the kernel does not compare
+ * max_entries of ring buffers in map-in-map, it then creates the real
+ * per-CPU rings with the size the caller asked for.  So this value only
+ * counts when nothing resizes the template (another loader, bpftool): 64
+ * KiB, the largest page size of the machines NPUs sit in (aarch64 with 64
+ * KiB pages), is a whole number of pages on 4, 16 and 64 KiB kernels.
  */
-#define ACL_TRACE_RING_TEMPLATE_BYTES 4096
+#define ACL_TRACE_RING_TEMPLATE_BYTES 65536
 
 /*
  * Most calls that can be in flight (entered, not yet returned) at the same

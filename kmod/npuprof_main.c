@@ -17,12 +17,14 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <npuprof/ring_geom.h>
 #include "npuprof.h"
 
-static unsigned int ring_pages = 256;
+/* 1 MiB of data per CPU, whatever the page size (npuprof/ring_geom.h). */
+static unsigned int ring_pages = NPUPROF_RING_DEFAULT_PAGES(PAGE_SIZE);
 module_param(ring_pages, uint, 0444);
 MODULE_PARM_DESC(ring_pages,
-		 "data pages per CPU ring of each session, a power of two (default 256 = 1 MiB)");
+		 "data pages per CPU ring of each session, a power of two, at most 256 MiB of data (default: 1 MiB of data, 256 pages of 4 KiB, 16 of 64 KiB)");
 
 static unsigned long watermark = 64 * 1024;
 module_param(watermark, ulong, 0444);
@@ -313,8 +315,11 @@ static int __init npuprof_init(void)
 
 	ret = npuprof_rings_check(ring_pages);
 	if (ret) {
-		pr_err("npuprof: cannot set up rings of ring_pages=%u for %u CPU ids: ring_pages must be a power of two up to 65536, CPU ids at most %u\n",
-		       ring_pages, nr_cpu_ids, NPUPROF_MAX_CPUS);
+		pr_err("npuprof: cannot set up rings of ring_pages=%u for %u CPU ids: ring_pages must be a power of two up to %lu (%u MiB of %lu-byte pages), CPU ids at most %u\n",
+		       ring_pages, nr_cpu_ids,
+		       NPUPROF_RING_MAX_DATA_BYTES / PAGE_SIZE,
+		       NPUPROF_RING_MAX_DATA_BYTES >> 20, PAGE_SIZE,
+		       NPUPROF_MAX_CPUS);
 		return ret;
 	}
 	if (!max_sessions) {

@@ -6,17 +6,14 @@
  * rules are the user ABI in include/npuprof/npuprof_ioctl.h.
  */
 #include <linux/cpumask.h>
-#include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <npuprof/ring_geom.h>
 #include "compat.h"
 #include "npuprof.h"
-
-/* Largest ring accepted: 65536 pages (256 MiB per CPU with 4 KiB pages). */
-#define NPUPROF_MAX_RING_PAGES 65536U
 
 static struct npuprof_ring *npuprof_ring_alloc(const struct npuprof_rings *rs,
 					       unsigned int cpu)
@@ -45,12 +42,15 @@ static struct npuprof_ring *npuprof_ring_alloc(const struct npuprof_rings *rs,
  *
  * Lets module init refuse a bad ring_pages before any session allocates.
  *
- * Return: 0; -EINVAL unless @pages is a power of two in 1..65536 and the
- * CPU ids fit the GET_INFO bitmap.
+ * Return: 0; -EINVAL unless @pages is a power of two of at most
+ * NPUPROF_RING_MAX_DATA_BYTES of data (include/npuprof/ring_geom.h) and
+ * the CPU ids fit the GET_INFO bitmap.
  */
 int npuprof_rings_check(unsigned int pages)
 {
-	if (!pages || !is_power_of_2(pages) || pages > NPUPROF_MAX_RING_PAGES)
+	struct npuprof_ring_geom g;
+
+	if (!npuprof_ring_geom_make(&g, PAGE_SIZE, pages))
 		return -EINVAL;
 	if (nr_cpu_ids > NPUPROF_MAX_CPUS)
 		return -EINVAL; /* the GET_INFO bitmap could not describe them */
@@ -60,7 +60,7 @@ int npuprof_rings_check(unsigned int pages)
 /**
  * npuprof_rings_alloc() - allocate one ring per possible CPU
  * @rs:        filled in
- * @pages:     data pages per CPU, a power of two, 1..65536
+ * @pages:     data pages per CPU, as npuprof_rings_check() accepts
  * @watermark: wake-up threshold in bytes; clamped to [8, data size / 2]
  *
  * Return: 0; -EINVAL for a bad @pages; -ENOMEM (nothing left allocated).
@@ -68,14 +68,16 @@ int npuprof_rings_check(unsigned int pages)
 int npuprof_rings_alloc(struct npuprof_rings *rs, unsigned int pages,
 			u64 watermark)
 {
+	struct npuprof_ring_geom g;
 	unsigned int cpu;
 	int ret;
 
 	ret = npuprof_rings_check(pages);
 	if (ret)
 		return ret;
-	rs->data_size = (u64)pages * PAGE_SIZE;
-	rs->region_size = rs->data_size + 2 * PAGE_SIZE;
+	npuprof_ring_geom_make(&g, PAGE_SIZE, pages);
+	rs->data_size = g.data_size;
+	rs->region_size = g.region_size;
 	rs->watermark = clamp_t(u64, watermark, NPUPROF_REC_ALIGN,
 				rs->data_size / 2);
 	rs->ring = kcalloc(nr_cpu_ids, sizeof(*rs->ring), GFP_KERNEL);

@@ -74,6 +74,7 @@ struct acl_lib {
 struct npuprof_acl_trace {
 	struct acl_trace_bpf *skel;
 	unsigned int nr_cpus;
+	uint32_t ring_bytes;	/* of each ring, as made (rounded to pages) */
 	int *ring_fds;		/* one BPF_MAP_TYPE_RINGBUF per possible CPU */
 	struct ring_buffer *rb; /* libbpf reader over all of ring_fds */
 	struct acl_lib *libs;
@@ -208,13 +209,13 @@ static void acl_trace_pick_tasks(struct npuprof_acl_trace *t,
 
 /*
  * Load the programs with the outer ring map sized for @nr_cpus and rings of
- * @ring_bytes.  The fork/exit programs (BTF-typed tracepoints) only when
+ * @ring_bytes, on a kernel of @page_size pages.  The fork/exit programs (BTF-typed tracepoints) only when
  * @follow: plain capture works on a kernel without vmlinux BTF.
  */
-static int acl_trace_load(struct npuprof_acl_trace *t, uint32_t ring_bytes,
+static int acl_trace_load(struct npuprof_acl_trace *t, uint32_t ring_bytes, uint32_t page_size,
 			  bool follow, const struct npu_tp_layout *layout)
 {
-	int err;
+	int tmpl, err;
 
 	t->skel = acl_trace_bpf__open();
 	if (!t->skel)
@@ -233,7 +234,20 @@ static int acl_trace_load(struct npuprof_acl_trace *t, uint32_t ring_bytes,
 	err = bpf_map__set_max_entries(t->skel->maps.rings, t->nr_cpus);
 	if (err)
 		return err;
-	return acl_trace_bpf__load(t->skel);
+	/*
+	 * The template the outer map is made from: a ring of one page, the
+	 * smallest the running kernel takes (bpf/acl_trace.h).  A map of our
+	 * own, as libbpf 1.1 cannot resize the declared one
+	 * (bpf_map__set_max_entries() on an inner map dereferences NULL).
+	 */
+	tmpl = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "acl_ring_tmpl", 0, 0, page_size, NULL);
+	if (tmpl < 0)
+		return tmpl;
+	err = bpf_map__set_inner_map_fd(t->skel->maps.rings, tmpl);
+	if (!err)
+		err = acl_trace_bpf__load(t->skel);
+	close(tmpl); /* the outer map keeps no reference to its template */
+	return err;
 }
 
 /*
@@ -276,18 +290,32 @@ static int acl_trace_create_rings(struct npuprof_acl_trace *t,
 	return 0;
 }
 
+int npuprof_acl_trace_ring_size(uint64_t want, uint64_t page_size, uint32_t *bytes)
+{
+	uint64_t b = page_size;
+
+	if (!want || !page_size || (page_size & (page_size - 1)))
+		return -EINVAL;
+	if (want > NPUPROF_BPF_RING_MAX_BYTES || page_size > NPUPROF_BPF_RING_MAX_BYTES)
+		return -E2BIG;
+	while (b < want)
+		b <<= 1;
+	*bytes = (uint32_t)b;
+	return 0;
+}
+
 int npuprof_acl_trace_open_opts(const struct npuprof_acl_trace_opts *opts,
 				struct npuprof_acl_trace **out)
 {
 	const struct npu_tp_layout *layout = opts->task_layout;
-	uint32_t ring_bytes = opts->ring_bytes;
-	long page = sysconf(_SC_PAGESIZE);
+	uint32_t page = (uint32_t)sysconf(_SC_PAGESIZE), ring_bytes;
 	struct npuprof_acl_trace *t;
 	int nr_cpus, err;
 
 	*out = NULL;
-	if (ring_bytes < (uint32_t)page || (ring_bytes & (ring_bytes - 1)))
-		return -EINVAL;
+	err = npuprof_acl_trace_ring_size(opts->ring_bytes, page, &ring_bytes);
+	if (err)
+		return err;
 	if (layout && layout->nr_args > NPU_TP_MAX_ARGS)
 		return -EINVAL;
 	nr_cpus = libbpf_num_possible_cpus();
@@ -297,8 +325,9 @@ int npuprof_acl_trace_open_opts(const struct npuprof_acl_trace_opts *opts,
 	if (!t)
 		return -ENOMEM;
 	t->nr_cpus = nr_cpus;
+	t->ring_bytes = ring_bytes;
 	pthread_mutex_init(&t->lock, NULL);
-	err = acl_trace_load(t, ring_bytes, opts->follow, layout);
+	err = acl_trace_load(t, ring_bytes, page, opts->follow, layout);
 	if (err)
 		goto out_close;
 	err = acl_trace_create_rings(t, ring_bytes);
@@ -310,6 +339,11 @@ int npuprof_acl_trace_open_opts(const struct npuprof_acl_trace_opts *opts,
 out_close:
 	npuprof_acl_trace_close(t);
 	return err;
+}
+
+uint32_t npuprof_acl_trace_ring_bytes(const struct npuprof_acl_trace *t)
+{
+	return t->ring_bytes;
 }
 
 int npuprof_acl_trace_open(uint32_t ring_bytes, struct npuprof_acl_trace **out)

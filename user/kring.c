@@ -25,8 +25,8 @@
 
 struct kring_cpu {
 	bool present;
-	void *cons_map; /* page_size bytes, read-write */
-	void *prod_map; /* page_size + data_size bytes, read-only */
+	void *cons_map; /* one page, read-write */
+	void *prod_map; /* npuprof_ring_prod_len() bytes, read-only */
 	struct npuprof_ring_view view;
 	uint64_t skipped_bytes; /* skipped after a corrupt header, since open */
 };
@@ -34,6 +34,7 @@ struct kring_cpu {
 struct npuprof_kring {
 	int fd;
 	struct npuprof_info info;
+	struct npuprof_ring_geom geom; /* from info, checked */
 	struct kring_cpu *cpus; /* info.nr_cpu_ids entries */
 };
 
@@ -47,17 +48,18 @@ static bool kring_cpu_possible(const struct npuprof_info *info, unsigned int cpu
  * what came later (its ioctls fail with -ENOTTY).  The geometry must be
  * what the ABI promises before we map anything by it.
  */
-static int kring_check_info(const struct npuprof_info *info)
+int npuprof_kring_geom(const struct npuprof_info *info, uint64_t page_size,
+		       struct npuprof_ring_geom *g)
 {
 	if (NPUPROF_ABI_MAJOR_OF(info->abi_version) != NPUPROF_ABI_MAJOR ||
 	    info->record_version != NPUPROF_RECORD_VERSION)
 		return -EPROTO;
-	if (!info->nr_cpu_ids || info->nr_cpu_ids > NPUPROF_MAX_CPUS || !info->page_size)
+	if (!info->nr_cpu_ids || info->nr_cpu_ids > NPUPROF_MAX_CPUS)
 		return -EPROTO;
-	if (!info->data_size || (info->data_size & (info->data_size - 1)))
-		return -EPROTO;
-	if (info->region_size != 2ULL * info->page_size + info->data_size ||
-	    info->region_size % info->page_size)
+	*g = (struct npuprof_ring_geom){ .page_size = info->page_size,
+					 .data_size = info->data_size,
+					 .region_size = info->region_size };
+	if (!npuprof_ring_geom_valid(g) || g->page_size != page_size)
 		return -EPROTO;
 	return 0;
 }
@@ -65,43 +67,41 @@ static int kring_check_info(const struct npuprof_info *info)
 static int kring_map_cpu(struct npuprof_kring *kr, unsigned int cpu)
 {
 	struct kring_cpu *c = &kr->cpus[cpu];
-	off_t base = (off_t)cpu * (off_t)kr->info.region_size;
-	size_t page = kr->info.page_size;
+	const struct npuprof_ring_geom *g = &kr->geom;
 
-	c->cons_map = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, kr->fd, base);
+	c->cons_map = mmap(NULL, g->page_size, PROT_READ | PROT_WRITE, MAP_SHARED, kr->fd,
+			   (off_t)npuprof_ring_cons_offset(g, cpu));
 	if (c->cons_map == MAP_FAILED) {
 		c->cons_map = NULL;
 		return -errno;
 	}
-	c->prod_map = mmap(NULL, page + kr->info.data_size, PROT_READ, MAP_SHARED, kr->fd,
-			   base + (off_t)page);
+	c->prod_map = mmap(NULL, npuprof_ring_prod_len(g), PROT_READ, MAP_SHARED, kr->fd,
+			   (off_t)npuprof_ring_prod_offset(g, cpu));
 	if (c->prod_map == MAP_FAILED) {
 		int err = -errno;
 
-		munmap(c->cons_map, page);
+		munmap(c->cons_map, g->page_size);
 		c->cons_map = c->prod_map = NULL;
 		return err;
 	}
 	c->present = true;
 	c->view.cons = c->cons_map;
 	c->view.prod = c->prod_map;
-	c->view.data = (const uint8_t *)c->prod_map + page;
-	c->view.data_size = kr->info.data_size;
+	c->view.data = (const uint8_t *)c->prod_map + npuprof_ring_data_start(g);
+	c->view.data_size = g->data_size;
 	c->view.cpu = cpu;
 	return 0;
 }
 
 static void kring_unmap_all(struct npuprof_kring *kr)
 {
-	size_t page = kr->info.page_size;
-
 	for (unsigned int cpu = 0; cpu < kr->info.nr_cpu_ids; cpu++) {
 		struct kring_cpu *c = &kr->cpus[cpu];
 
 		if (!c->present)
 			continue;
-		munmap(c->prod_map, page + kr->info.data_size);
-		munmap(c->cons_map, page);
+		munmap(c->prod_map, npuprof_ring_prod_len(&kr->geom));
+		munmap(c->cons_map, kr->geom.page_size);
 		c->present = false;
 	}
 }
@@ -144,7 +144,7 @@ int npuprof_kring_open(const char *path, struct npuprof_kring **out)
 		err = -errno;
 		goto out_close;
 	}
-	err = kring_check_info(&kr->info);
+	err = npuprof_kring_geom(&kr->info, (uint64_t)sysconf(_SC_PAGESIZE), &kr->geom);
 	if (err)
 		goto out_close;
 	err = kring_map_all(kr);
@@ -288,6 +288,11 @@ long npuprof_kring_consume(struct npuprof_kring *kr, npuprof_rec_fn fn, void *ct
 unsigned int npuprof_kring_nr_cpus(const struct npuprof_kring *kr)
 {
 	return kr->info.nr_cpu_ids;
+}
+
+uint64_t npuprof_kring_data_size(const struct npuprof_kring *kr)
+{
+	return kr->geom.data_size;
 }
 
 int npuprof_kring_stats(struct npuprof_kring *kr, unsigned int cpu, uint64_t *written,

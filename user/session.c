@@ -62,7 +62,11 @@
 #include <npuprof/record.h>
 #include <npuprof/session.h>
 
-#define SESSION_BPF_RING_BYTES (1u << 20) /* per CPU */
+/*
+ * Asked per CPU; a whole number of pages on any kernel, so not rounded
+ * (npuprof_acl_trace_ring_size()); info.json "ringBytes" says what was made.
+ */
+#define SESSION_BPF_RING_BYTES (1u << 20)
 
 _Static_assert(NPUPROF_DRAIN_MAX_ROUTES >= NPUPROF_SESSION_MAX_PIDS,
 	       "the drain must route every process of a session");
@@ -1276,6 +1280,22 @@ static json_t *ring_counters(struct npuprof_session *s, const struct npuprof_dra
 	return arr;
 }
 
+/*
+ * info.json "ringBytes": {"<source>": bytes of data of each CPU's ring}, as
+ * made: npuprof.ko's are its ring_pages times the kernel's page size.
+ */
+static json_t *ring_bytes_json(struct npuprof_session *s)
+{
+	json_t *o = json_object();
+
+	if (s->kring)
+		json_object_set_new(o, "npuprof.ko",
+				    json_integer((json_int_t)npuprof_kring_data_size(s->kring)));
+	if (s->acl)
+		json_object_set_new(o, "bpf", json_integer(npuprof_acl_trace_ring_bytes(s->acl)));
+	return o;
+}
+
 /* info.json "clockSamples": [{device, samples: [{hostMonotonicNs, deviceCount}]}] */
 static json_t *clock_samples(struct npuprof_session *s)
 {
@@ -1428,6 +1448,8 @@ static int write_info(struct npuprof_session *s, const struct session_member *m,
 			drain_json(s, rst, st), "lost", lost_json(s, rst));
 	if (doc)
 		json_object_set_new(doc, "driver", driver_json(s));
+	if (doc)
+		json_object_set_new(doc, "ringBytes", ring_bytes_json(s));
 	if (doc && m->rank >= 0)
 		json_object_set_new(doc, "rank", json_integer(m->rank));
 	if (doc && s->follow)

@@ -4,7 +4,9 @@
  * memory layout of the per-CPU ring buffers it maps into the reader.
  *
  * Ring layout.  Every possible CPU c owns one region of
- * info.region_size bytes at mmap offset c * info.region_size:
+ * info.region_size bytes at mmap offset c * info.region_size; a page is
+ * info.page_size bytes, the kernel's page size (4, 16 or 64 KiB: never
+ * assume one), and include/npuprof/ring_geom.h does the arithmetic:
  *
  *   +0 page             struct npuprof_ring_consumer  (map read-write)
  *   +1 page             struct npuprof_ring_producer  (map read-only)
@@ -32,8 +34,8 @@
  * poll() and every ioctl act on the session of the file they are given
  * (descriptors dup()ed or inherited from that open() share it).
  * The rings are allocated at open: possible CPUs x (ring_pages + 2) pages
- * per session (1 MiB of data + 8 KiB per CPU at the default ring_pages
- * 256 and 4 KiB pages), open() fails with ENOMEM when they cannot be had.
+ * per session (1 MiB of data + 2 pages per CPU at the default ring_pages,
+ * whatever the page size), open() fails with ENOMEM when they cannot be had.
  * At most max_sessions sessions (module parameter, default 64) exist at
  * once: one more open() fails with EUSERS (EMFILE and ENFILE would be the
  * caller's or the system's file limit).  A tgid belongs to at most one

@@ -70,8 +70,8 @@ int main(void)
 
 	fire_with_consumer(&d, cpu, prod + 8);		   /* ahead */
 	fire_with_consumer(&d, cpu, prod + (1ull << 40)); /* far ahead */
-	fire_with_consumer(&d, cpu, prod - 8 - 4096);	   /* > data_size behind */
-	fire_with_consumer(&d, cpu, prod + 4096);	   /* a ring ahead */
+	fire_with_consumer(&d, cpu, prod - 8 - d.info.data_size); /* > data_size behind */
+	fire_with_consumer(&d, cpu, prod + d.info.data_size);	   /* a ring ahead */
 
 	/* Sane again: records flow. */
 	CHECK_EQ(kt_ioctl(&d, NPUPROF_IOC_ENABLE, 0), 0);

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * Description: a full ring discards, counts and never corrupts.  With
- * ring_pages=1 (4 KiB of data) and nothing consumed, 200 events from one
- * CPU: written + lost == 200, written == what fits (46 records of 88
- * bytes), and the records present are intact and in order.  After
+ * ring_pages=1 (one page of data: 46 records of 88 bytes with 4 KiB
+ * pages) and nothing consumed, 200 events from one CPU (on larger pages
+ * about 40 more than fit): written + lost == fired, written ==
+ * what fits, and the records present are intact and in order.  After
  * consuming, the next records wrap through one PAD and read back whole.
  */
 #include "kmod_common.h"
 
 #define TGID 777
-#define FIRED 200
 
 struct seen {
 	unsigned int records;
@@ -46,7 +46,7 @@ int main(void)
 {
 	static struct kt_dev d;
 	struct seen s = { .last_task = 0, .last_event = NPUPROF_TASK_STREAM_SYNC };
-	uint64_t written, lost, fits;
+	uint64_t written, lost, fits, fired;
 	int cpu;
 
 	kt_require();
@@ -54,14 +54,17 @@ int main(void)
 	CHECK(cpu >= 0);
 	kt_load_both("ring_pages=1");
 	CHECK_EQ(kt_open(&d), 0);
-	CHECK_EQ(d.info.data_size, 4096);
-	CHECK_EQ(d.info.region_size, 4096 + 2 * d.info.page_size);
+	CHECK_EQ(d.info.page_size, sysconf(_SC_PAGESIZE));
+	CHECK_EQ(d.info.data_size, d.info.page_size);
+	CHECK_EQ(d.info.region_size, 3 * d.info.page_size);
 	fits = d.info.data_size / sizeof(struct npuprof_rec_task);
+	/* Whole tasks of 4 events, at least 40 past what fits. */
+	fired = fits + 40 > 200 ? (fits + 40) / 4 * 4 : 200;
 	CHECK_EQ(kt_ioctl(&d, NPUPROF_IOC_ADD_TGID, TGID), 0);
 	CHECK_EQ(kt_ioctl(&d, NPUPROF_IOC_ENABLE, 0), 0);
-	CHECK_EQ(kt_fire(KT_ALL, FIRED / 4, TGID, TGID, "proc", ""), 0);
+	CHECK_EQ(kt_fire(KT_ALL, fired / 4, TGID, TGID, "proc", ""), 0);
 	CHECK_EQ(kt_stats_sum(&d, &written, &lost), 0);
-	CHECK_EQ(written + lost, FIRED);
+	CHECK_EQ(written + lost, fired);
 	CHECK_EQ(written, fits);
 	CHECK(lost > 0);
 	CHECK_EQ(d.ring[cpu].prod->producer_pos, fits * sizeof(struct npuprof_rec_task));
@@ -74,12 +77,12 @@ int main(void)
 	CHECK_EQ(kt_stats_sum(&d, &written, &lost), 0);
 	CHECK_EQ(written, 20);
 	CHECK_EQ(lost, 0);
-	s.last_task = FIRED / 4;
+	s.last_task = fired / 4;
 	s.last_event = NPUPROF_TASK_STREAM_SYNC;
 	CHECK_EQ(kt_consume(&d, on_record, &s), 20);
 	CHECK_EQ(s.bad, 0);
-	/* 46 records, a 48-byte PAD at the end, 20 records from offset 0. */
-	CHECK_EQ(d.ring[cpu].cons->consumer_pos, 4096 + 20 * 88);
+	/* What fit, a PAD to the end (48 bytes on 4 KiB), 20 records from 0. */
+	CHECK_EQ(d.ring[cpu].cons->consumer_pos, d.info.data_size + 20 * 88);
 
 	kt_close(&d);
 	CHECK_EQ(kt_unload("npuprof"), 0);

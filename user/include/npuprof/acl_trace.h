@@ -34,8 +34,9 @@ struct npuprof_acl_trace;
 
 /**
  * struct npuprof_acl_trace_opts - what npuprof_acl_trace_open_opts() loads
- * @ring_bytes:  bytes of each per-CPU ring buffer (a power of two >= the
- *               page size)
+ * @ring_bytes:  bytes asked for each per-CPU ring buffer, rounded up by
+ *               npuprof_acl_trace_ring_size() with the running page size;
+ *               npuprof_acl_trace_ring_bytes() says the size made
  * @follow:      1 to load the fork/exit programs that follow forked
  *               processes (npuprof_acl_trace_follow_pid(); needs kernel BTF)
  * @task_layout: NULL, or the argument layout of the NPU driver's task
@@ -50,12 +51,39 @@ struct npuprof_acl_trace_opts {
 	const struct npu_tp_layout *task_layout;
 };
 
+/* Largest BPF ring buffer: the largest power of two its u32 size holds. */
+#define NPUPROF_BPF_RING_MAX_BYTES (1U << 31)
+
+/**
+ * npuprof_acl_trace_ring_size() - bytes of the BPF ring buffer made for a
+ * request of @want bytes
+ * @want:      bytes asked for, > 0
+ * @page_size: the running kernel's page size, bytes, a power of two
+ * @bytes:     out: @want rounded up to a power of two of at least one
+ *             page, so a whole number of pages as the kernel requires
+ *             (4096 asked on a 64 KiB-page kernel makes 65536)
+ *
+ * Pure: the loader calls it with sysconf(_SC_PAGESIZE), tests with any.
+ *
+ * Return: 0; -EINVAL for @want 0 or a page size that is not a power of
+ * two; -E2BIG when the result would pass NPUPROF_BPF_RING_MAX_BYTES.
+ */
+int npuprof_acl_trace_ring_size(uint64_t want, uint64_t page_size, uint32_t *bytes);
+
 /**
  * npuprof_acl_trace_open() - load the BPF programs and create one ring
- * buffer per possible CPU of @ring_bytes (a power of two >= page size)
- * Return: 0; -EPERM without CAP_BPF/CAP_PERFMON; -errno from libbpf.
+ * buffer per possible CPU of @ring_bytes, rounded up to a power of two
+ * and a whole number of pages (npuprof_acl_trace_ring_size())
+ * Return: 0; -EPERM without CAP_BPF/CAP_PERFMON; -EINVAL or -E2BIG for a
+ * @ring_bytes npuprof_acl_trace_ring_size() refuses; -errno from libbpf.
  */
 int npuprof_acl_trace_open(uint32_t ring_bytes, struct npuprof_acl_trace **out);
+
+/**
+ * npuprof_acl_trace_ring_bytes() - bytes of each per-CPU ring buffer as
+ * made: the size asked for, rounded up for the running page size
+ */
+uint32_t npuprof_acl_trace_ring_bytes(const struct npuprof_acl_trace *t);
 
 /**
  * npuprof_acl_trace_open_follow() - npuprof_acl_trace_open() that can also

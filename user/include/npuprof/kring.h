@@ -11,6 +11,7 @@
 #include <sys/types.h>
 #include <npuprof/npuprof_ioctl.h>
 #include <npuprof/record_io.h>
+#include <npuprof/ring_geom.h>
 
 struct npuprof_kring;
 
@@ -27,7 +28,8 @@ struct npuprof_kring;
  * max_sessions sessions open already (-EBUSY from a module of ABI 1.0,
  * which had one session); -ENOMEM when it has no memory for the rings;
  * -EPROTO when the module's ABI major or record version differs from ours
- * (any ABI minor of our major is accepted).
+ * (any ABI minor of our major is accepted) or its ring geometry is not one
+ * the ABI allows (npuprof_kring_geom()).
  */
 int npuprof_kring_open(const char *path, struct npuprof_kring **out);
 
@@ -121,6 +123,34 @@ long npuprof_kring_consume(struct npuprof_kring *kr, npuprof_rec_fn fn, void *ct
 
 /** npuprof_kring_nr_cpus() - number of CPU ids (rings may be fewer). */
 unsigned int npuprof_kring_nr_cpus(const struct npuprof_kring *kr);
+
+/**
+ * npuprof_kring_data_size() - bytes of record data of each CPU's ring, as
+ * the module made them: its ring_pages times its page size, so the same
+ * ring_pages gives other sizes on kernels of other page sizes.
+ */
+uint64_t npuprof_kring_data_size(const struct npuprof_kring *kr);
+
+/**
+ * npuprof_kring_geom() - check the geometry a module reported before
+ * anything is mapped by it
+ * @info:      what NPUPROF_IOC_GET_INFO returned
+ * @page_size: the running kernel's page size, bytes (sysconf(_SC_PAGESIZE)):
+ *             the mmap() offsets of the rings must be multiples of it
+ * @g:         out: the ring geometry, with the module's page size; the
+ *             offsets and lengths to map come from include/npuprof/ring_geom.h
+ *
+ * Pure: npuprof_kring_open() calls it with the running page size, tests
+ * with any.  Nothing assumes a page size; the module's is used, and must
+ * be the one user space sees.
+ *
+ * Return: 0; -EPROTO when the ABI major or record version differs from
+ * ours, the CPU count is 0 or above NPUPROF_MAX_CPUS, the sizes are not a
+ * geometry the ABI allows (npuprof_ring_geom_valid()), or the module's
+ * page size is not @page_size.
+ */
+int npuprof_kring_geom(const struct npuprof_info *info, uint64_t page_size,
+		       struct npuprof_ring_geom *g);
 
 /**
  * npuprof_kring_stats() - counters of one CPU's ring
