@@ -2,16 +2,17 @@
 /*
  * Description: the project's own ring reader (user/kring.c + user/ring.c,
  * as msprof uses them) against the real npuprof.ko, fed by the stub driver
- * (tests/kmod/tp_stub).  ring_pages=2: 8 KiB of data per CPU, so a lap is
- * 92 task records of 88 bytes and a 96-byte PAD (the 93rd record would
- * have left 8 bytes).  Pinned to one CPU:
+ * (tests/kmod/tp_stub).  The ring holds 8 KiB of data per CPU (ring_pages=2)
+ * on 4 KiB pages, one page on larger ones; on 4 KiB a lap is 92 task records
+ * of 88 bytes and a 96-byte PAD (the 93rd record would have left 8 bytes),
+ * and lap_shape() works the same out for 16 and 64 KiB.  Pinned to one CPU:
  *  1. open succeeds (no -EPROTO for the matching module); a second open
  *     is a session of its own, which cannot take the tgid the first one
  *     records (-EBUSY) and is told who records it (our pid);
  *  2. K = 1000 events fired in batches over about 11 laps while reading
  *     with npuprof_kring_consume(): after DISABLE and a last read, exactly
  *     K records, in firing order, every field as fired; written K, lost 0;
- *     the PAD at the end of a lap is 96 bytes;
+ *     the PAD at the end of a lap is as lap_shape() says (96 bytes on 4K);
  *  3. a full ring (800 events, nothing read): written + lost == 800,
  *     written == what fits, and the records read are intact and in order;
  *  4. a consumer position moved into the middle of a record (through our
@@ -22,6 +23,8 @@
 #include "kmod_common.h"
 
 #include <npuprof/kring.h>
+
+#include "../../kmod/ring_layout.h"
 
 #define TGID 4711
 #define K_ITER 250 /* iterations of 4 events: K = 1000 */
@@ -112,11 +115,28 @@ static const struct npuprof_rec_hdr *peek_at(const struct peek *p, uint64_t pos)
 	return (const void *)(p->data + (pos & (p->info.data_size - 1)));
 }
 
+/*
+ * Records of 88 bytes per lap of a DATA_SIZE ring, and the PAD after them:
+ * ring_layout.h places a record where it ends the data exactly or leaves at
+ * least NPUPROF_RING_MIN_REC bytes behind it.
+ */
+static void lap_shape(uint64_t data_size, uint64_t *per_lap, uint64_t *pad)
+{
+	uint64_t n = 0;
+
+	while (data_size - n * 88 == 88 || data_size - n * 88 >= 88 + NPUPROF_RING_MIN_REC)
+		n++;
+	*per_lap = n;
+	*pad = data_size - n * 88;
+}
+
 /* Part 2: K events over many laps, read while firing. */
 static void test_laps(struct npuprof_kring *kr, struct peek *p, struct order *o)
 {
-	uint64_t written, lost, pads = 0, last_pad = 0;
+	uint64_t written, lost, pads = 0, last_pad = 0, per_lap, pad;
 	long n, got = 0;
+
+	lap_shape(p->info.data_size, &per_lap, &pad);
 
 	CHECK_EQ(npuprof_kring_add_tgid(kr, TGID), 0);
 	CHECK_EQ(npuprof_kring_enable(kr), 0);
@@ -134,7 +154,7 @@ static void test_laps(struct npuprof_kring *kr, struct peek *p, struct order *o)
 				continue;
 			pads++;
 			last_pad = peek_at(p, pos)->size;
-			CHECK_EQ(pos % p->info.data_size, 92 * 88);
+			CHECK_EQ(pos % p->info.data_size, per_lap * 88);
 		}
 		n = npuprof_kring_consume(kr, check_rec, o);
 		CHECK(n >= 0);
@@ -150,9 +170,10 @@ static void test_laps(struct npuprof_kring *kr, struct peek *p, struct order *o)
 	totals(kr, &written, &lost);
 	CHECK_EQ(written, 4 * K_ITER);
 	CHECK_EQ(lost, 0);
-	CHECK_EQ(pads, 4 * K_ITER * 88 / (92 * 88 + 96));
-	CHECK_EQ(last_pad, 96);
-	CHECK_EQ(p->prod->producer_pos, 4 * K_ITER * 88 + pads * 96);
+	CHECK_EQ(pads, 4 * K_ITER * 88 / (per_lap * 88 + pad));
+	CHECK(pads > 0);
+	CHECK_EQ(last_pad, pad);
+	CHECK_EQ(p->prod->producer_pos, 4 * K_ITER * 88 + pads * pad);
 	fprintf(stderr, "laps: %ld records read, %llu PADs of %llu bytes, producer_pos %llu\n",
 		got, (unsigned long long)pads, (unsigned long long)last_pad,
 		(unsigned long long)p->prod->producer_pos);
@@ -170,7 +191,7 @@ static void test_full(struct npuprof_kring *kr, struct peek *p, struct order *o)
 	totals(kr, &written, &lost);
 	CHECK_EQ(written + lost, 4 * FULL_ITER);
 	CHECK(lost > 0);
-	/* From offset start % 8192, records fit up to a full ring (one PAD). */
+	/* From offset start % data_size, records fit up to a full ring (one PAD). */
 	CHECK(p->prod->producer_pos - start <= p->info.data_size);
 	CHECK(p->prod->producer_pos - start > p->info.data_size - 88 - 96);
 	o->records = 0;
@@ -224,13 +245,14 @@ int main(void)
 	struct order o = { .next_event = NPUPROF_TASK_SUBMIT };
 	struct peek p;
 	int cpu, warnings;
+	long page = sysconf(_SC_PAGESIZE);
 
 	kt_require();
 	cpu = kt_pin_cpu();
 	CHECK(cpu >= 0);
 	o.cpu = (unsigned int)cpu;
 	warnings = kt_kernel_warnings();
-	kt_load_both("ring_pages=2");
+	kt_load_both(page >= 8192 ? "ring_pages=1" : "ring_pages=2");
 
 	CHECK_EQ(npuprof_kring_open(NULL, &kr), 0); /* not -EPROTO: same ABI */
 	if (!kr) {
@@ -249,7 +271,7 @@ int main(void)
 	}
 	CHECK_EQ(npuprof_kring_tp_attached(kr), (int)KT_ALL_TP);
 	CHECK_EQ(peek_map(npuprof_kring_fd(kr), (unsigned int)cpu, &p), 0);
-	CHECK_EQ(p.info.data_size, 8192);
+	CHECK_EQ(p.info.data_size, page >= 8192 ? (uint64_t)page : 8192);
 
 	test_laps(kr, &p, &o);
 	test_full(kr, &p, &o);
