@@ -13,6 +13,13 @@
 #                   its baselines (bench/run.sh): a table and bench-out/bench.json
 #   make fuzz       build the libFuzzer targets in build-fuzz/ and run each
 #                   for FUZZ_SECONDS (tests/fuzz/fuzz.mk)
+#   make target TARGET=T
+#                   build for VM target T (scripts/vm-kernel.sh targets) into
+#                   build/target/T/: for an arm64 target everything the VM
+#                   and e2e tests use (user space, tools, the simulated
+#                   runtime and app, the test and bench programs, the BPF
+#                   objects), cross-compiled; scripts/vm-run.sh puts them
+#                   over build/ inside that target's guest
 #
 # KDIR selects the kernel the modules are built for; the default is the
 # Debian kernel the test VM boots (scripts/vm-kernel.sh).  For the running
@@ -21,6 +28,9 @@
 BUILD ?= build
 CC ?= gcc
 CLANG ?= clang
+# The architecture the BPF programs are built for: bpf_tracing.h's
+# PT_REGS_* and our own register reads (bpf/acl_trace.bpf.c) follow it.
+BPF_ARCH ?= x86
 BPFTOOL ?= bpftool
 VM_KVER := $(shell scripts/vm-kernel.sh version 2>/dev/null)
 KDIR ?= /lib/modules/$(VM_KVER)/build
@@ -73,7 +83,8 @@ BENCH_SKELS := $(BENCH_BPF_SRCS:bench/bpf/%.bpf.c=$(BPF_DIR)/%.skel.h)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps modules bpf libs tools sim tests bench-progs tests-unit asan demo check check-all bench clean
+.PHONY: all deps modules bpf libs tools sim tests bench-progs tests-unit asan demo check check-all bench clean \
+	target target-modules
 .DELETE_ON_ERROR:
 
 all: modules bpf libs tools sim tests bench-progs
@@ -97,11 +108,11 @@ $(BPF_DIR)/vmlinux.h:
 	scripts/gen-vmlinux-h.sh $@
 
 $(BPF_DIR)/%.bpf.o: bpf/%.bpf.c $(BPF_DIR)/vmlinux.h include/npuprof/record.h $(wildcard bpf/*.h)
-	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror \
 		-I$(BPF_DIR) -Iinclude -Ibpf -c $< -o $@
 
 $(BPF_DIR)/%.bpf.o: bench/bpf/%.bpf.c $(BPF_DIR)/vmlinux.h include/npuprof/record.h
-	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror \
 		-I$(BPF_DIR) -Iinclude -Ibpf -c $< -o $@
 
 $(BPF_DIR)/%.skel.h: $(BPF_DIR)/%.bpf.o
@@ -137,7 +148,7 @@ $(BUILD)/pic/sim/runtime/%.o: sim/runtime/%.c
 $(BUILD)/lib/libnpuprof.a: $(LIB_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 # libdynprof_wire.a and the runtime's PIC copies: only wire/include.
 $(BUILD)/obj/wire/%.o: wire/%.c
@@ -151,7 +162,7 @@ $(BUILD)/pic/wire/%.o: wire/%.c
 $(WIRE_LIB): $(WIRE_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 libs: $(BUILD)/lib/libnpuprof.a $(WIRE_LIB)
 
@@ -160,7 +171,7 @@ libs: $(BUILD)/lib/libnpuprof.a $(WIRE_LIB)
 $(BUILD)/lib/libmsprof.a: $(MSPROF_LIB_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 $(BUILD)/bin/msprof: $(MSPROF_MAIN) $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB)
 	@mkdir -p $(@D)
@@ -239,6 +250,26 @@ check: deps
 	$(MAKE) all
 	$(MAKE) asan
 	tests/run.sh
+
+# Builds for the other VM targets.  An arm64 target: this Makefile again
+# with Debian's cross compiler and the :arm64 libraries (multiarch, found by
+# aarch64-linux-gnu-gcc without pkg-config), BPF objects for arm64 against
+# the vmlinux.h of that target's kernel (scripts/gen-vmlinux-h.sh follows
+# NPUPROF_VM_TARGET); the unit tests are built too (they run on arm64
+# hardware, not under the amd64 host).
+TARGET ?=
+TARGET_BUILD := build/target/$(TARGET)
+TARGET_DEB_ARCH = $(shell scripts/vm-kernel.sh --target '$(TARGET)' arch)
+CROSS_arm64 := aarch64-linux-gnu-
+BPF_ARCH_arm64 := arm64
+
+target:
+	@test -n "$(TARGET)" || { echo "make target: say which, e.g. TARGET=arm64-6.1 (scripts/vm-kernel.sh targets)" >&2; exit 1; }
+	@test -n "$(CROSS_$(TARGET_DEB_ARCH))" || { echo "make target: TARGET=$(TARGET): nothing to cross-build for $(TARGET_DEB_ARCH) (make target-modules builds its modules)" >&2; exit 1; }
+	NPUPROF_VM_TARGET=$(TARGET) $(MAKE) BUILD=$(TARGET_BUILD) \
+		CC=$(CROSS_$(TARGET_DEB_ARCH))gcc AR=$(CROSS_$(TARGET_DEB_ARCH))ar \
+		BPF_ARCH=$(BPF_ARCH_$(TARGET_DEB_ARCH)) \
+		bpf libs tools sim tests bench-progs
 
 # The soak and the fuzz test at full size take long under TCG (see README).
 check-all: check
