@@ -271,6 +271,26 @@ target:
 		BPF_ARCH=$(BPF_ARCH_$(TARGET_DEB_ARCH)) \
 		bpf libs tools sim tests bench-progs
 
+# TEMPORARY (arm64 branch): the modules of an arm64 target, until the
+# generic `make target-modules TARGET=T` of the amd64-kernels branch is
+# merged; drop this block then.  Kbuild writes its objects next to the
+# sources, so the build runs in a tree of symlinks to them.
+TARGET_KSRC := $(TARGET_BUILD)/ksrc
+target-modules:
+	@test -n "$(TARGET)" || { echo "make target-modules: say which, e.g. TARGET=arm64-6.1" >&2; exit 1; }
+	rm -rf $(TARGET_KSRC)
+	mkdir -p $(TARGET_KSRC)/tests/kmod $(TARGET_KSRC)/sim $(TARGET_BUILD)/kmod
+	cp -rs $(CURDIR)/Kbuild $(CURDIR)/kmod $(CURDIR)/include $(TARGET_KSRC)/
+	cp -rs $(CURDIR)/sim/driver $(CURDIR)/sim/include $(TARGET_KSRC)/sim/
+	cp -rs $(CURDIR)/tests/kmod/tp_stub $(TARGET_KSRC)/tests/kmod/
+	find $(TARGET_KSRC) \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \) -delete
+	$(MAKE) -C $$(scripts/vm-kernel.sh --target $(TARGET) kdir) M=$(CURDIR)/$(TARGET_KSRC) \
+		ARCH=$(TARGET_DEB_ARCH) CROSS_COMPILE=$(CROSS_$(TARGET_DEB_ARCH)) modules
+	$(MAKE) -C $$(scripts/vm-kernel.sh --target $(TARGET) kdir) M=$(CURDIR)/$(TARGET_KSRC)/tests/kmod/tp_stub \
+		ARCH=$(TARGET_DEB_ARCH) CROSS_COMPILE=$(CROSS_$(TARGET_DEB_ARCH)) modules
+	cp $(TARGET_KSRC)/kmod/npuprof.ko $(TARGET_KSRC)/sim/driver/npusim.ko $(TARGET_KSRC)/sim/driver/npustub.ko \
+		$(TARGET_KSRC)/tests/kmod/tp_stub/npuprof_tp_stub.ko $(TARGET_BUILD)/kmod/
+
 # The soak and the fuzz test at full size take long under TCG (see README).
 check-all: check
 	tests/run.sh --bench
