@@ -105,7 +105,8 @@ write_target_binds() {
 	[[ -n $t && -d $ROOT/build/target/$t ]] || return 0
 	for d in "$ROOT/build/target/$t"/*/; do
 		d=${d%/}
-		[[ -d $ROOT/build/${d##*/} ]] && printf '%s %s\n' "$d" "$ROOT/build/${d##*/}"
+		# The guest sees build/ read-only: the mount point is made here.
+		mkdir -p "$ROOT/build/${d##*/}" && printf '%s %s\n' "$d" "$ROOT/build/${d##*/}"
 	done >>"$ctl/binds"
 }
 
