@@ -100,38 +100,33 @@ open(dst, "wb").write(img[best[0]:best[0] + best[1]])
 PY
 }
 
-# Print the path of the raw BTF of an arm64 VM kernel, cutting it out of
-# the image first when needed.
-vm_image_btf() {
-	local kver vmlinuz btf
+# Print the path of .cache/vm/KVER/$1, made from the VM kernel's image by
+# function $2 (IMAGE OUT) when missing or older than the image; $3 says
+# what is done, for the message.  Fails when the image is not there or $2
+# fails.
+from_image() {
+	local name=$1 make=$2 doing=$3 kver vmlinuz out
 	kver=$("$ROOT/scripts/vm-kernel.sh" version) || return 1
 	vmlinuz="$CACHE/$kver/boot/vmlinuz-$kver"
-	btf="$CACHE/$kver/vmlinux.btf"
+	out="$CACHE/$kver/$name"
 	[[ -f $vmlinuz ]] || return 1
-	if [[ ! -f $btf || $btf -ot $vmlinuz ]]; then
-		say "cutting the BTF out of $vmlinuz"
-		extract_image_btf "$vmlinuz" "$btf.tmp.$$" || { rm -f "$btf.tmp.$$"; return 1; }
-		mv -f "$btf.tmp.$$" "$btf"
+	if [[ ! -f $out || $out -ot $vmlinuz ]]; then
+		say "$doing $vmlinuz"
+		"$make" "$vmlinuz" "$out.tmp.$$" || { rm -f "$out.tmp.$$"; return 1; }
+		mv -f "$out.tmp.$$" "$out"
 	fi
-	printf '%s\n' "$btf"
+	printf '%s\n' "$out"
 }
 
-# Print the path of the cached ELF vmlinux of the VM kernel, unpacking it
-# first when needed.  Fails when the kernel image is not there, or is not
-# an x86 bzImage.
+# The raw BTF of an arm64 VM kernel.
+vm_image_btf() {
+	from_image vmlinux.btf extract_image_btf "cutting the BTF out of"
+}
+
+# The ELF vmlinux of an amd64 VM kernel (fails for other architectures).
 vm_vmlinux() {
-	local kver vmlinuz elf
 	[[ $("$ROOT/scripts/vm-kernel.sh" arch) == amd64 ]] || return 1
-	kver=$("$ROOT/scripts/vm-kernel.sh" version) || return 1
-	vmlinuz="$CACHE/$kver/boot/vmlinuz-$kver"
-	elf="$CACHE/$kver/vmlinux"
-	[[ -f $vmlinuz ]] || return 1
-	if [[ ! -f $elf || $elf -ot $vmlinuz ]]; then
-		say "unpacking vmlinux from $vmlinuz"
-		extract_vmlinux "$vmlinuz" "$elf.tmp.$$" || { rm -f "$elf.tmp.$$"; return 1; }
-		mv -f "$elf.tmp.$$" "$elf"
-	fi
-	printf '%s\n' "$elf"
+	from_image vmlinux extract_vmlinux "unpacking vmlinux from"
 }
 
 # Dump BTF file $1 as C into $2 (via a temporary file, so $2 is whole).
