@@ -55,7 +55,7 @@ OUT="$CACHE/$KVER/initramfs.cpio"
 # Print the path of a busybox-static binary of architecture $1, downloading
 # and unpacking Debian's package under the cache the first time.
 foreign_busybox() {
-	local arch=$1 dir="$CACHE/busybox/$1" dl deb
+	local arch=$1 dir="$CACHE/busybox/$1" dl
 	if [[ ! -x $dir/bin/busybox ]]; then
 		dl=$(mktemp -d "${TMPDIR:-/tmp}/npuprof-busybox.XXXXXX")
 		# apt-get download drops root to _apt; give it a directory it can write.
