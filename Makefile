@@ -282,7 +282,7 @@ target:
 # generic `make target-modules TARGET=T` of the amd64-kernels branch is
 # merged; drop this block then.  Kbuild writes its objects next to the
 # sources, so the build runs in a tree of symlinks to them.
-TARGET_KSRC := $(TARGET_BUILD)/ksrc
+TARGET_KSRC := $(TARGET_BUILD)/src
 target-modules:
 	@test -n "$(TARGET)" || { echo "make target-modules: say which, e.g. TARGET=arm64-6.1" >&2; exit 1; }
 	rm -rf $(TARGET_KSRC)

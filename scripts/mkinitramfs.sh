@@ -36,7 +36,7 @@
 # shows on the console).
 #
 # The archive is rebuilt only when an input changes (this script, busybox,
-# the module files); a key file beside it records the inputs.
+# the module files): its name carries a hash of them.
 
 set -euo pipefail
 
@@ -50,7 +50,6 @@ die() { printf 'mkinitramfs: %s\n' "$*" >&2; exit 1; }
 KVER=$("$ROOT/scripts/vm-kernel.sh" version) || die "linux-headers-amd64 not installed; run scripts/install-deps.sh"
 MODDIR=$("$ROOT/scripts/vm-kernel.sh" moddir)
 ARCH=$("$ROOT/scripts/vm-kernel.sh" arch)
-OUT="$CACHE/$KVER/initramfs.cpio"
 
 # Print the path of a busybox-static binary of architecture $1, downloading
 # and unpacking Debian's package under the cache the first time.
@@ -121,7 +120,10 @@ key=$( {
 	for p in "${ORDER[@]}"; do stat -c '%n %s %Y' "$MODDIR/$p"; done
 } | sha256sum | cut -d' ' -f1)
 
-if [[ -f $OUT && -f $OUT.key && $(cat "$OUT.key") == "$key" ]]; then
+# Named by its inputs: runners of different versions of this script (other
+# clones sharing the cache) never overwrite each other's archive.
+OUT="$CACHE/$KVER/initramfs-${key:0:16}.cpio"
+if [[ -f $OUT ]]; then
 	printf '%s\n' "$OUT"
 	exit 0
 fi
@@ -319,6 +321,4 @@ with open(out, "wb") as f:
     entry(f, "TRAILER!!!", 0)
 PY
 mv -f "$OUT.tmp.$$" "$OUT"
-printf '%s\n' "$key" >"$OUT.key.tmp.$$"
-mv -f "$OUT.key.tmp.$$" "$OUT.key"
 printf '%s\n' "$OUT"

@@ -86,28 +86,38 @@ write_ctl() {
 	for i in "${!rw_dirs[@]}"; do
 		printf 'rw%d %s\n' "$i" "${rw_dirs[$i]}" >>"$ctl/rw"
 	done
-	if [[ $guestroot != / ]]; then
-		printf '%s\n' "$guestroot" >"$ctl/guestroot"
-		{
-			printf '%s\n' "$ROOT"
-			[[ -d $ROOT/../shared ]] && realpath "$ROOT/../shared"
-			printf '%s\n' "$PWD"
-		} >"$ctl/mirror"
-	fi
-	write_target_binds
+	write_binds
+	write_guestroot
 }
 
-# The target's own build over the default one: "SRC DST" lines in ctl/binds
-# for each top-level directory of build/target/T/.  (Kept apart: the generic
-# form of this lands from the amd64-kernels branch.)
-write_target_binds() {
-	local t=${NPUPROF_VM_TARGET:-} d
-	[[ -n $t && -d $ROOT/build/target/$t ]] || return 0
-	for d in "$ROOT/build/target/$t"/*/; do
+# The build for a non-default target T lives in build/target/T/, laid out
+# like build/ for the parts that differ (kmod/ for amd64 targets, the whole
+# tree for arm64 ones).  The guest sees each of its top-level directories in
+# place of build/<same name>, so every test runs unchanged on T.  A
+# directory with no counterpart in build/ is left out (the guest's root is
+# read-only: nothing to mount over), as is src/, the modules' shadow tree.
+write_binds() {
+	local target=${NPUPROF_VM_TARGET:-} d name
+	[[ -n $target && -d $ROOT/build/target/$target ]] || return 0
+	for d in "$ROOT/build/target/$target"/*/; do
 		d=${d%/}
-		# The guest sees build/ read-only: the mount point is made here.
-		mkdir -p "$ROOT/build/${d##*/}" && printf '%s %s\n' "$d" "$ROOT/build/${d##*/}"
-	done >>"$ctl/binds"
+		name=${d##*/}
+		[[ $name != src && -d $ROOT/build/$name ]] || continue
+		printf '%s %s\n' "$d" "$ROOT/build/$name" >>"$ctl/binds"
+	done
+}
+
+# A guest of another architecture chroots into its own root: which, and
+# the host paths shown at the same paths in it (the repository, the
+# ../shared checks next to it, the working directory).
+write_guestroot() {
+	[[ $guestroot != / ]] || return 0
+	printf '%s\n' "$guestroot" >"$ctl/guestroot"
+	{
+		printf '%s\n' "$ROOT"
+		[[ -d $ROOT/../shared ]] && realpath "$ROOT/../shared"
+		printf '%s\n' "$PWD"
+	} >"$ctl/mirror"
 }
 
 # The qemu binary, machine, CPU and console of the target's architecture.
