@@ -197,18 +197,30 @@ struct {
 } inflight SEC(".maps");
 
 /*
- * libbpf 1.1's bpf_tracing.h stops at PT_REGS_PARM5; the 6th integer
- * argument of the x86-64 SysV convention is in r9.
+ * Arguments past what libbpf 1.1's bpf_tracing.h offers (it stops at
+ * PT_REGS_PARM5), read at a uprobe on the function's first instruction:
+ *   x86-64 SysV: the 6th integer argument is in r9; on the stack, [sp] is
+ *                the return address, [sp+8] argument 7, [sp+16] argument 8,
+ *                [sp+24] argument 9.
+ *   AAPCS64:     arguments 1-8 are in x0-x7 (the 6th in x5) and the return
+ *                address in x30, so [sp] is argument 9.
  */
+#if defined(__TARGET_ARCH_x86)
 #define ACL_PARM6(ctx) ((ctx)->r9)
+#define ACL_STACK_ARG9_OFFSET 24
+#elif defined(__TARGET_ARCH_arm64)
+#define ACL_PARM6(ctx) (((const struct user_pt_regs *)(ctx))->regs[5])
+#define ACL_STACK_ARG9_OFFSET 0
+#else
+#error "acl_trace.bpf.c: define ACL_PARM6 and ACL_STACK_ARG9_OFFSET for this __TARGET_ARCH"
+#endif
 
 /* aclopExecuteV2's 9th argument, the stream, is on the user stack. */
 static __always_inline __u64 read_stack_arg9(struct pt_regs *ctx)
 {
 	__u64 v = 0;
 
-	/* x86-64 SysV at entry: [sp] return address, [sp+8] arg 7, ... */
-	bpf_probe_read_user(&v, sizeof(v), (void *)(PT_REGS_SP(ctx) + 24));
+	bpf_probe_read_user(&v, sizeof(v), (void *)(PT_REGS_SP(ctx) + ACL_STACK_ARG9_OFFSET));
 	return v;
 }
 

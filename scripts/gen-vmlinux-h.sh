@@ -12,7 +12,17 @@
 # (no unpacked image, no python3), the host's /sys/kernel/btf/vmlinux is used
 # instead; CO-RE relocations make either work on the VM kernel.
 #
-# `scripts/gen-vmlinux-h.sh --vmlinux` only unpacks and prints the ELF path.
+# The kernel is that of NPUPROF_VM_TARGET (scripts/vm-kernel.sh).  An arm64
+# target's image is a raw Image (gzip'd on some kernels), not an ELF, and
+# Debian's image package ships no real System.map to find __start_BTF by;
+# the .BTF section is found by its header instead (magic 0xeB9F, version 1,
+# a 24-byte header whose type and string lengths give the blob's size, the
+# string section right after the types, as the kernel lays it out), cut
+# out into .cache/vm/KVER/vmlinux.btf and dumped the same way.  There is no
+# host fallback for a target of another architecture: its pt_regs differ.
+#
+# `scripts/gen-vmlinux-h.sh --vmlinux` only unpacks and prints the ELF path
+# (amd64 targets: the VM boots it); it fails for other architectures.
 
 set -euo pipefail
 
@@ -61,20 +71,62 @@ sys.exit("no XZ-compressed ELF payload in " + src)
 PY
 }
 
-# Print the path of the cached ELF vmlinux of the VM kernel, unpacking it
-# first when needed.  Fails when the kernel image is not there.
-vm_vmlinux() {
-	local kver vmlinuz elf
+# Cut the vmlinux BTF blob out of raw (or gzip'd) arm64 Image $1 into $2.
+# Exit 0 when a blob was found.
+extract_image_btf() {
+	python3 - "$1" "$2" <<'PY'
+import gzip, struct, sys
+
+src, dst = sys.argv[1], sys.argv[2]
+img = open(src, "rb").read()
+if img[:2] == b"\x1f\x8b":
+    img = gzip.decompress(img)
+# struct btf_header: magic u16, version u8, flags u8, hdr_len u32, then
+# type_off, type_len, str_off, str_len (u32, relative to the header's end).
+MAGIC = b"\x9f\xeb\x01\x00"
+best = None
+at = img.find(MAGIC)
+while at >= 0:
+    hdr_len, type_off, type_len, str_off, str_len = struct.unpack_from("<5I", img, at + 4)
+    size = hdr_len + str_off + str_len
+    if (hdr_len == 24 and type_off == 0 and str_off == type_len and str_len
+            and at + size <= len(img) and img[at + 24 + str_off] == 0
+            and (best is None or size > best[1])):
+        best = (at, size)
+    at = img.find(MAGIC, at + 1)
+if best is None:
+    sys.exit("no BTF blob in " + src)
+open(dst, "wb").write(img[best[0]:best[0] + best[1]])
+PY
+}
+
+# Print the path of .cache/vm/KVER/$1, made from the VM kernel's image by
+# function $2 (IMAGE OUT) when missing or older than the image; $3 says
+# what is done, for the message.  Fails when the image is not there or $2
+# fails.
+from_image() {
+	local name=$1 make=$2 doing=$3 kver vmlinuz out
 	kver=$("$ROOT/scripts/vm-kernel.sh" version) || return 1
 	vmlinuz="$CACHE/$kver/boot/vmlinuz-$kver"
-	elf="$CACHE/$kver/vmlinux"
+	out="$CACHE/$kver/$name"
 	[[ -f $vmlinuz ]] || return 1
-	if [[ ! -f $elf || $elf -ot $vmlinuz ]]; then
-		say "unpacking vmlinux from $vmlinuz"
-		extract_vmlinux "$vmlinuz" "$elf.tmp.$$" || { rm -f "$elf.tmp.$$"; return 1; }
-		mv -f "$elf.tmp.$$" "$elf"
+	if [[ ! -f $out || $out -ot $vmlinuz ]]; then
+		say "$doing $vmlinuz"
+		"$make" "$vmlinuz" "$out.tmp.$$" || { rm -f "$out.tmp.$$"; return 1; }
+		mv -f "$out.tmp.$$" "$out"
 	fi
-	printf '%s\n' "$elf"
+	printf '%s\n' "$out"
+}
+
+# The raw BTF of an arm64 VM kernel.
+vm_image_btf() {
+	from_image vmlinux.btf extract_image_btf "cutting the BTF out of"
+}
+
+# The ELF vmlinux of an amd64 VM kernel (fails for other architectures).
+vm_vmlinux() {
+	[[ $("$ROOT/scripts/vm-kernel.sh" arch) == amd64 ]] || return 1
+	from_image vmlinux extract_vmlinux "unpacking vmlinux from"
 }
 
 # Dump BTF file $1 as C into $2 (via a temporary file, so $2 is whole).
@@ -84,17 +136,24 @@ dump_btf() {
 }
 
 main() {
-	local out=${1:-} elf cached
+	local out=${1:-} cached
 	if [[ $out == --vmlinux ]]; then
 		vm_vmlinux
 		return
 	fi
 	[[ -n $out ]] || { echo "usage: gen-vmlinux-h.sh OUT | --vmlinux" >&2; exit 2; }
-	if elf=$(vm_vmlinux); then
-		cached="$(dirname "$elf")/vmlinux.h"
-		if [[ ! -s $cached || $cached -ot $elf ]]; then
-			say "dumping BTF of $elf"
-			dump_btf "$elf" "$cached"
+	local arch src=""
+	arch=$("$ROOT/scripts/vm-kernel.sh" arch)
+	if [[ $arch != amd64 ]]; then
+		src=$(vm_image_btf) || { say "no BTF from the $arch VM kernel image: run scripts/vm-kernel.sh fetch"; exit 1; }
+	else
+		src=$(vm_vmlinux) || src=""
+	fi
+	if [[ -n $src ]]; then
+		cached="$(dirname "$src")/vmlinux.h"
+		if [[ ! -s $cached || $cached -ot $src ]]; then
+			say "dumping BTF of $src"
+			dump_btf "$src" "$cached"
 		fi
 	else
 		say "VM kernel image unavailable; using the host's /sys/kernel/btf/vmlinux"

@@ -29,6 +29,12 @@ PKGS=(
 	busybox-static linux-headers-amd64 cpio kmod python3 xz-utils
 	libclang-rt-14-dev bpftrace trace-cmd linux-perf
 	groff-base mandoc dkms
+	# The arm64 targets: cross compiler, the :arm64 libraries the Makefile
+	# links (LDLIBS_NPUPROF), the emulator, and the tool that unpacks the
+	# guest's arm64 root (scripts/mkguestroot.sh).
+	gcc-aarch64-linux-gnu qemu-system-arm mmdebstrap
+	libbpf-dev:arm64 liburing-dev:arm64 libzstd-dev:arm64 libelf-dev:arm64
+	zlib1g-dev:arm64 libjansson-dev:arm64
 )
 
 say() { printf 'install-deps: %s\n' "$*"; }
@@ -100,6 +106,10 @@ main() {
 	done
 	# The ELF vmlinux: BTF for vmlinux.h, and the VM boots it directly.
 	"$ROOT/scripts/gen-vmlinux-h.sh" --vmlinux >/dev/null
+	# The arm64 guest: its root (built once per package list) and its
+	# initramfs with the arm64 busybox.
+	"$ROOT/scripts/mkguestroot.sh" --target arm64-6.1 >/dev/null
+	NPUPROF_VM_TARGET=arm64-6.1 "$ROOT/scripts/mkinitramfs.sh" >/dev/null
 }
 
 main "$@"

@@ -7,27 +7,41 @@
 # host's files over virtio-9p (resolved with their dependencies from the
 # unpacked kernel's modules.dep), and an /init that mounts the host root
 # read-only, the --rw shares writable, the pseudo file systems and tmpfs,
-# chroots into the host root, runs the command and powers off.  The protocol
+# chroots into the host root, runs the command and powers off.  A guest of
+# another architecture than the host's (NPUPROF_VM_TARGET=arm64-...) gets
+# that architecture's busybox-static (downloaded from Debian, unpacked under
+# the cache, never installed) and chroots into a root of its own
+# architecture (scripts/mkguestroot.sh) instead, with the host paths the
+# tests use shown at the same paths.  The protocol
 # with scripts/vm-run.sh is a 9p share tagged "ctl" that holds:
 #   cwd     directory to run in            (host -> guest)
 #   cmd     shell command for /bin/sh -c   (host -> guest)
 #   env     NAME=VALUE lines to export     (host -> guest)
 #   rw      "TAG PATH" lines, one per --rw (host -> guest)
 #   moddir  host path of the unpacked /lib/modules/KVER (host -> guest)
+#   guestroot  host path of the root to chroot into; absent: the host root
+#              itself                                          (host -> guest)
+#   mirror  host paths shown at the same path inside a guestroot, one a
+#           line (the repository, ../shared, the working directory)
+#                                                              (host -> guest)
+#   binds   "SRC DST" lines: host path SRC bind-mounted over DST inside the
+#           root, after everything else                       (host -> guest)
 #   status  exit status of the command     (guest -> host)
 #   dmesg   kernel log after the command   (guest -> host)
 # The command's output goes to the kernel console ttyS0 (a tty, so programs
 # line-buffer; hvc0 was tried and is ~20x slower under TCG), and the second
-# serial port ttyS1 streams /dev/kmsg while the command runs.
+# serial port ttyS1 streams /dev/kmsg while the command runs.  On arm64 the
+# console is the virt machine's PL011, ttyAMA0, and there is no second
+# port: the kernel log comes back through ctl/dmesg only (a panic still
+# shows on the console).
 #
 # The archive is rebuilt only when an input changes (this script, busybox,
-# the module files); a key file beside it records the inputs.
+# the module files): its name carries a hash of them.
 
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${NPUPROF_VM_CACHE:-$ROOT/.cache/vm}
-BUSYBOX=${BUSYBOX:-/bin/busybox}
 # Top-level modules; their dependencies are added from modules.dep.
 MODULES=(virtio_pci 9pnet_virtio 9p)
 
@@ -35,7 +49,33 @@ die() { printf 'mkinitramfs: %s\n' "$*" >&2; exit 1; }
 
 KVER=$("$ROOT/scripts/vm-kernel.sh" version) || die "linux-headers-amd64 not installed; run scripts/install-deps.sh"
 MODDIR=$("$ROOT/scripts/vm-kernel.sh" moddir)
-OUT="$CACHE/$KVER/initramfs.cpio"
+ARCH=$("$ROOT/scripts/vm-kernel.sh" arch)
+
+# Print the path of a busybox-static binary of architecture $1, downloading
+# and unpacking Debian's package under the cache the first time.
+foreign_busybox() {
+	local arch=$1 dir="$CACHE/busybox/$1" dl
+	if [[ ! -x $dir/bin/busybox ]]; then
+		dl=$(mktemp -d "${TMPDIR:-/tmp}/npuprof-busybox.XXXXXX")
+		# apt-get download drops root to _apt; give it a directory it can write.
+		if [[ $(id -u) == 0 ]] && id _apt >/dev/null 2>&1; then chown _apt "$dl"; fi
+		(cd "$dl" && apt-get download -qq "busybox-static:$arch" </dev/null >&2) ||
+			{ rm -rf "$dl"; die "could not download busybox-static:$arch; check apt sources (scripts/install-deps.sh)"; }
+		rm -rf "$dir.tmp"
+		mkdir -p "$dir.tmp"
+		dpkg-deb -x "$dl"/busybox-static_*.deb "$dir.tmp" || { rm -rf "$dl"; die "cannot unpack busybox-static:$arch"; }
+		rm -rf "$dl" "$dir"
+		mv "$dir.tmp" "$dir"
+	fi
+	[[ -x $dir/bin/busybox ]] || die "no bin/busybox in busybox-static:$arch"
+	printf '%s\n' "$dir/bin/busybox"
+}
+
+if [[ $ARCH == "$(dpkg --print-architecture)" ]]; then
+	BUSYBOX=${BUSYBOX:-/bin/busybox}
+else
+	BUSYBOX=$(foreign_busybox "$ARCH") || exit 1
+fi
 
 # Print the modules.dep path of module NAME (matching .ko, .ko.xz, .ko.zst).
 module_path() {
@@ -80,7 +120,10 @@ key=$( {
 	for p in "${ORDER[@]}"; do stat -c '%n %s %Y' "$MODDIR/$p"; done
 } | sha256sum | cut -d' ' -f1)
 
-if [[ -f $OUT && -f $OUT.key && $(cat "$OUT.key") == "$key" ]]; then
+# Named by its inputs: runners of different versions of this script (other
+# clones sharing the cache) never overwrite each other's archive.
+OUT="$CACHE/$KVER/initramfs-${key:0:16}.cpio"
+if [[ -f $OUT ]]; then
 	printf '%s\n' "$OUT"
 	exit 0
 fi
@@ -132,9 +175,30 @@ mount -t 9p -o "$p9,cache=none" ctl /ctl || fail "cannot mount the ctl share"
 # cache=loose: pages and metadata are cached in the guest, which saves 9p
 # round trips (slow under TCG); exec, mmap of shared libraries and uprobes on
 # them work.  Changes the host makes while the VM runs may go unseen.
-mount -t 9p -o "ro,$p9,cache=loose" hostroot /newroot || fail "cannot mount the host root over 9p"
-
 r=/newroot
+if [ -f /ctl/guestroot ]; then
+	# A root of the guest's own architecture: tmpfs at the top (so mount
+	# points can be made), the guest root's directories bound into it
+	# read-only, the host root kept at /host for the mirrored paths.
+	mkdir -p /host
+	mount -t 9p -o "ro,$p9,cache=loose" hostroot /host || fail "cannot mount the host root over 9p"
+	read -r groot </ctl/guestroot
+	[ -d "/host$groot/usr" ] || fail "no guest root at $groot (scripts/mkguestroot.sh)"
+	mount -t tmpfs -o mode=0755 tmpfs $r || fail "cannot mount tmpfs on $r"
+	for d in /host$groot/*; do
+		n=${d##*/}
+		if [ -L "$d" ]; then
+			cp -a "$d" "$r/$n"
+		elif [ -d "$d" ]; then
+			mkdir -p "$r/$n" && mount --bind "$d" "$r/$n" || fail "cannot bind $groot/$n"
+		fi
+	done
+	keep=/host
+else
+	mount -t 9p -o "ro,$p9,cache=loose" hostroot $r || fail "cannot mount the host root over 9p"
+	keep=/keep
+fi
+
 must_mount proc nosuid,nodev,noexec $r/proc
 must_mount sysfs nosuid,nodev,noexec $r/sys
 must_mount devtmpfs mode=0755 $r/dev
@@ -146,14 +210,14 @@ must_mount bpf mode=0700 $r/sys/fs/bpf
 # The host's /tmp, /run and /root stay the host's: the guest gets empty
 # tmpfs there.  A working directory below them (a clone in /tmp, say) is
 # carried over from the plain host root kept at /keep.
-mkdir -p /keep && mount --bind $r /keep || fail "cannot bind the host root"
+[ $keep = /host ] || { mkdir -p /keep && mount --bind $r /keep; } || fail "cannot bind the host root"
 mount -t tmpfs -o mode=1777 tmpfs $r/tmp || fail "cannot mount tmpfs on /tmp"
 mount -t tmpfs -o mode=0755 tmpfs $r/run || fail "cannot mount tmpfs on /run"
 mount -t tmpfs -o mode=0700 tmpfs $r/root || fail "cannot mount tmpfs on /root"
 read -r cwd </ctl/cwd
 case $cwd in
 /tmp/* | /run/* | /root/*)
-	mkdir -p "$r$cwd" && mount --bind "/keep$cwd" "$r$cwd" ||
+	mkdir -p "$r$cwd" && mount --bind "$keep$cwd" "$r$cwd" ||
 		fail "cannot make $cwd visible in the guest"
 	;;
 esac
@@ -161,7 +225,18 @@ esac
 # The unpacked modules of this kernel, so modprobe works inside.
 read -r moddir </ctl/moddir
 read -r kver </proc/sys/kernel/osrelease
-if [ -d "$r$moddir" ] && [ -d "$r/lib/modules/$kver" ]; then
+if [ $keep = /host ]; then
+	# Host paths the tests use, at the same paths in the guest root.
+	if [ -f /ctl/mirror ]; then
+		while IFS= read -r p; do
+			[ -e "$r$p" ] && continue
+			mkdir -p "$r$p" && mount --bind "/host$p" "$r$p" || fail "cannot show $p in the guest root"
+		done </ctl/mirror
+	fi
+	mount -t tmpfs -o mode=0755 tmpfs $r/lib/modules &&
+		mkdir -p "$r/lib/modules/$kver" &&
+		mount --bind "/host$moddir" "$r/lib/modules/$kver" || fail "cannot bind $moddir"
+elif [ -d "$r$moddir" ] && [ -d "$r/lib/modules/$kver" ]; then
 	mount --bind "$r$moddir" "$r/lib/modules/$kver"
 fi
 
@@ -170,6 +245,12 @@ if [ -f /ctl/rw ]; then
 		mkdir -p "$r$dir" 2>/dev/null
 		mount -t 9p -o "$p9,cache=loose" "$tag" "$r$dir" || fail "cannot mount --rw $dir"
 	done </ctl/rw
+fi
+
+if [ -f /ctl/binds ]; then
+	while read -r src dst; do
+		mount --bind "$r$src" "$r$dst" || fail "cannot bind $src over $dst"
+	done </ctl/binds
 fi
 
 hostname npuprof-vm
@@ -240,6 +321,4 @@ with open(out, "wb") as f:
     entry(f, "TRAILER!!!", 0)
 PY
 mv -f "$OUT.tmp.$$" "$OUT"
-printf '%s\n' "$key" >"$OUT.key.tmp.$$"
-mv -f "$OUT.key.tmp.$$" "$OUT.key"
 printf '%s\n' "$OUT"

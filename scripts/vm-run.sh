@@ -21,7 +21,16 @@
 #   126  the guest kernel logged BUG:/WARNING:/Oops/panic while COMMAND ran
 #   130  interrupted (Ctrl-C); qemu is killed
 #
-# Environment: NPUPROF_VM_ACCEL=kvm uses KVM instead of TCG emulation;
+# Environment: NPUPROF_VM_TARGET picks the kernel and architecture
+# (scripts/vm-kernel.sh targets).  An arm64 target boots under
+# qemu-system-aarch64 (virt machine) and chroots into an arm64 root built by
+# scripts/mkguestroot.sh instead of the host's, where the repository, its
+# ../shared, the working directory and the --rw dirs are at their host
+# paths; the kernel log comes back at the end only (no second serial port).
+# For any target with a build/target/T/ tree, each of its top-level
+# directories is bind-mounted over build/<same name> inside the guest, so the
+# tests run that target's build unchanged.
+# NPUPROF_VM_ACCEL=kvm uses KVM instead of TCG emulation;
 # NPUPROF_VM_APPEND adds words to the guest kernel's command line (e.g.
 # slub_debug=FZPU for a test that hunts memory bugs);
 # NPUPROF_VM_KEEP=1 keeps the control directory (logs) and prints its path.
@@ -77,23 +86,78 @@ write_ctl() {
 	for i in "${!rw_dirs[@]}"; do
 		printf 'rw%d %s\n' "$i" "${rw_dirs[$i]}" >>"$ctl/rw"
 	done
+	write_binds
+	write_guestroot
 }
 
-qemu_args() {
-	local i accel
-	accel=${NPUPROF_VM_ACCEL:-tcg}
-	QEMU=(qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot
-		-smp "$smp" -m "$mem")
+# The build for a non-default target T lives in build/target/T/, laid out
+# like build/ for the parts that differ (kmod/ for amd64 targets, the whole
+# tree for arm64 ones).  The guest sees each of its top-level directories in
+# place of build/<same name>, so every test runs unchanged on T.  A
+# directory with no counterpart in build/ is left out (the guest's root is
+# read-only: nothing to mount over), as is src/, the modules' shadow tree.
+write_binds() {
+	local target=${NPUPROF_VM_TARGET:-} d name
+	[[ -n $target && -d $ROOT/build/target/$target ]] || return 0
+	for d in "$ROOT/build/target/$target"/*/; do
+		d=${d%/}
+		name=${d##*/}
+		[[ $name != src && -d $ROOT/build/$name ]] || continue
+		printf '%s %s\n' "$d" "$ROOT/build/$name" >>"$ctl/binds"
+	done
+}
+
+# A guest of another architecture chroots into its own root: which, and
+# the host paths shown at the same paths in it (the repository, the
+# ../shared checks next to it, the working directory).
+write_guestroot() {
+	[[ $guestroot != / ]] || return 0
+	printf '%s\n' "$guestroot" >"$ctl/guestroot"
+	{
+		printf '%s\n' "$ROOT"
+		[[ -d $ROOT/../shared ]] && realpath "$ROOT/../shared"
+		printf '%s\n' "$PWD"
+	} >"$ctl/mirror"
+}
+
+# The qemu binary, machine, CPU and console of the target's architecture.
+# arm64 under TCG: cortex-a76 (no pointer authentication or SVE to emulate)
+# boots faster than -cpu max, and unlike cortex-a72 it has the 16 KiB
+# translation granule the -16k kernels need (on an a72 they hang before
+# the console).  NPUPROF_VM_CPU overrides it.
+qemu_machine() {
+	local accel=${NPUPROF_VM_ACCEL:-tcg} cpu
+	case $arch in
+	amd64)
+		QEMU=(qemu-system-x86_64)
+		cpu=max
+		console=ttyS0
+		;;
+	arm64)
+		QEMU=(qemu-system-aarch64 -M virt)
+		cpu=${NPUPROF_VM_CPU:-cortex-a76}
+		console=ttyAMA0
+		;;
+	*) err "no qemu known for architecture $arch"; exit 125 ;;
+	esac
+	QEMU+=(-nodefaults -no-user-config -display none -no-reboot -smp "$smp" -m "$mem")
 	if [[ $accel == kvm ]]; then
 		QEMU+=(-accel kvm -cpu host)
 	else
-		QEMU+=(-accel tcg -cpu max)
+		QEMU+=(-accel tcg -cpu "$cpu")
 	fi
+}
+
+qemu_args() {
+	local i
+	qemu_machine
 	QEMU+=(-kernel "$kernel" -initrd "$initrd"
-		-append "console=ttyS0 quiet loglevel=3 panic=-1 oops=panic mitigations=off 8250.nr_uarts=2 ${NPUPROF_VM_APPEND:-}"
-		-chardev stdio,id=console,signal=off -serial chardev:console
-		-serial "file:$ctl/kmsg"
-		-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
+		-append "console=$console quiet loglevel=3 panic=-1 oops=panic mitigations=off 8250.nr_uarts=2 ${NPUPROF_VM_APPEND:-}"
+		-chardev stdio,id=console,signal=off -serial chardev:console)
+	# A second serial port streams the kernel log (amd64 only: the arm64
+	# virt machine of Debian's qemu has one PL011).
+	[[ $arch == amd64 ]] && QEMU+=(-serial "file:$ctl/kmsg")
+	QEMU+=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 		-virtfs "local,path=$ctl,mount_tag=ctl,security_model=none"
 		-pidfile "$ctl/qemu.pid")
 	for i in "${!rw_dirs[@]}"; do
@@ -209,14 +273,17 @@ result() {
 
 main() {
 	parse_args "$@"
-	command -v qemu-system-x86_64 >/dev/null ||
-		{ err "qemu-system-x86_64 not found; run scripts/install-deps.sh"; exit 125; }
+	arch=$("$ROOT/scripts/vm-kernel.sh" arch) || exit 125
+	qemu_machine
+	command -v "${QEMU[0]}" >/dev/null ||
+		{ err "${QEMU[0]} not found; run scripts/install-deps.sh"; exit 125; }
 	vmlinuz=$("$ROOT/scripts/vm-kernel.sh" vmlinuz) || exit 125
 	# The unpacked ELF boots through its PVH entry and skips decompressing
 	# the bzImage, which takes seconds under TCG.
 	kernel=$("$ROOT/scripts/gen-vmlinux-h.sh" --vmlinux 2>/dev/null) || kernel=$vmlinuz
 	moddir=$("$ROOT/scripts/vm-kernel.sh" moddir) || exit 125
 	initrd=$("$ROOT/scripts/mkinitramfs.sh") || { err "building the initramfs failed"; exit 125; }
+	guestroot=$("$ROOT/scripts/mkguestroot.sh") || { err "building the guest root failed"; exit 125; }
 	ctl=$(mktemp -d "${TMPDIR:-/tmp}/npuprof-vm.XXXXXX") || exit 125
 	trap cleanup EXIT
 	trap on_signal INT TERM HUP

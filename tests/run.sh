@@ -3,11 +3,13 @@
 # (tests/vm/*.sh, tests/e2e/*.sh: each boots the Debian kernel under qemu
 # through scripts/vm-run.sh, which also fails a run whose guest kernel
 # printed BUG/WARNING/Oops; what they run inside the guest lives in
-# tests/e2e/guest/ and is not a test of its own).  The host shell tests
-# (tests/host/*.sh: no VM, seconds each) run with the unit tests.  With
-# --pkg, only tests/pkg/*.sh (packaging checks that build npuprof.ko
-# through dkms, a minute or more; make check-all runs them).  With
-# --bench, only tests/bench/*.sh (make bench's benchmarks once at a tiny size: they must
+# tests/e2e/guest/ and is not a test of its own), then the short smokes on
+# the other kernels and architectures (tests/platform/*.sh: each sets its
+# own NPUPROF_VM_TARGET).  The host shell tests (tests/host/*.sh: no VM,
+# seconds each) run with the unit tests.  With --pkg, only tests/pkg/*.sh
+# (packaging checks that build npuprof.ko through dkms, a minute or more;
+# make check-all runs them).  With --bench, only
+# tests/bench/*.sh (make bench's benchmarks once at a tiny size: they must
 # run, their figures are not judged; make check-all runs them).  A test is a program: exit 0 pass, 77 skip,
 # anything else fail; each runs under a timeout.  The last line is
 # "N passed, N failed, N skipped".
@@ -70,7 +72,7 @@ if [[ $mode == all || $mode == unit ]]; then
 	done
 fi
 vm_tests=()
-[[ $mode == all || $mode == vm ]] && vm_tests=(tests/vm/*.sh tests/e2e/*.sh)
+[[ $mode == all || $mode == vm ]] && vm_tests=(tests/vm/*.sh tests/e2e/*.sh tests/platform/*.sh)
 [[ $mode == bench ]] && vm_tests=(tests/bench/*.sh)
 [[ $mode == pkg ]] && vm_tests=(tests/pkg/*.sh)
 for t in "${vm_tests[@]}"; do

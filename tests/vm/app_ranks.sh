@@ -7,6 +7,6 @@
 # Exit 0 pass, 1 fail.
 source "$(dirname "$0")/lib.bash"
 for f in build/bin/ai_task build/bin/run_ranks.sh build/kmod/npusim.ko; do
-	[[ -e $f ]] || { echo "$f missing: run make" >&2; exit 1; }
+	vm_built "$f" || { echo "$f missing: run make" >&2; exit 1; }
 done
 scripts/vm-run.sh --timeout 600 -- tests/vm/guest/app_ranks.sh

@@ -53,6 +53,31 @@ static int maps_has(pid_t pid, const char *what)
 }
 
 /*
+ * Copy this process's own libz (linked by the test: -lz; its path differs
+ * per architecture, /lib/<multiarch>/) to @dest.  Returns system()'s status.
+ */
+static int copy_own_libz(const char *dest)
+{
+	char line[4096], cmd[8192], *path;
+	int found = 0;
+	FILE *f;
+
+	f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return -1;
+	while (!found && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		path = strchr(line, '/');
+		found = path && strstr(path, "/libz.so.1");
+	}
+	fclose(f);
+	if (!found)
+		return -1;
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s && cp '%s' %s", FAKE_DIR, path, dest);
+	return system(cmd);
+}
+
+/*
  * A live /bin/sleep, with @preload (or nothing) preloaded; wait until it
  * has exec'd and mapped what it will map.
  */
@@ -189,8 +214,7 @@ int main(void)
 	CHECK_EQ(npuprof_acl_trace_attach_pid(t, pid), -ENOENT);
 	check_stage(t, NPUPROF_STAGE_LIBRARY, -ENOENT, pid, "", "");
 	kill_sleeper(pid);
-	CHECK_EQ(system("mkdir -p " FAKE_DIR " && cp /lib/x86_64-linux-gnu/libz.so.1 "
-			FAKE_LIB), 0);
+	CHECK_EQ(copy_own_libz(FAKE_LIB), 0);
 	pid = sleeper(FAKE_LIB);
 	CHECK(maps_has(pid, FAKE_LIB));
 	CHECK_EQ(npuprof_acl_trace_attach_pid(t, pid), -ENOEXEC);

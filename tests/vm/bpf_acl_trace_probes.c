@@ -3,25 +3,39 @@
  * Description: the uprobes exist only between start and stop, so a process
  * that is attached but not captured pays no trap per call.
  *
- * A uprobe shows in the traced process as a breakpoint (int3, 0xcc) over
- * the first byte of the probed function.  This process reads the first byte
+ * A uprobe shows in the traced process as a breakpoint over the first
+ * instruction of the probed function.  This process reads that instruction
  * of aclrtFree and aclInit in its own libascendcl.so: it is the original
- * byte after attach_pid, 0xcc after enable(1), the original again after
+ * after attach_pid, the breakpoint after enable(1), the original again after
  * enable(0), after a discard and after a close that ends a running capture;
  * a capture in between still records (1 aclrtFree call, 1 record).
  * Runs as root in the test VM (tests/vm/bpf_acl_trace.sh); needs no device.
  */
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <acl/acl.h>
 
 #include "bpf_test.h"
 
-#define INT3 0xcc
+/*
+ * The breakpoint the kernel writes over a probed instruction
+ * (UPROBE_SWBP_INSN): int3, one byte, on x86-64; on arm64 the whole 32-bit
+ * word BRK #0x5 (UPROBES_BRK_IMM, arch/arm64/include/asm/brk-imm.h).
+ */
+#if defined(__x86_64__)
+typedef unsigned char insn_t;
+#define UPROBE_INSN 0xcc
+#elif defined(__aarch64__)
+typedef uint32_t insn_t;
+#define UPROBE_INSN 0xd42000a0u
+#else
+#error "bpf_acl_trace_probes.c: say what a uprobe writes on this architecture"
+#endif
 
-static const volatile unsigned char *fn_free, *fn_init;
-static unsigned char orig_free, orig_init;
+static const volatile insn_t *fn_free, *fn_init;
+static insn_t orig_free, orig_init;
 
 static void find_functions(void)
 {
@@ -45,8 +59,8 @@ static void check_probed(int probed, const char *when)
 	int before = check_failures;
 
 	if (probed) {
-		CHECK_EQ(fn_free[0], INT3);
-		CHECK_EQ(fn_init[0], INT3);
+		CHECK_EQ(fn_free[0], UPROBE_INSN);
+		CHECK_EQ(fn_init[0], UPROBE_INSN);
 	} else {
 		CHECK_EQ(fn_free[0], orig_free);
 		CHECK_EQ(fn_init[0], orig_init);
@@ -61,7 +75,7 @@ int main(void)
 	struct api_log log = { 0 };
 
 	find_functions();
-	CHECK(orig_free != INT3 && orig_init != INT3);
+	CHECK(orig_free != UPROBE_INSN && orig_init != UPROBE_INSN);
 	CHECK_EQ(npuprof_acl_trace_attach_pid(t, getpid()), 0);
 	check_probed(0, "after attach");
 	CHECK_EQ(npuprof_acl_trace_enable(t, 1), 0);

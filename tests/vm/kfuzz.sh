@@ -10,7 +10,7 @@
 # included; make check-all runs 200000), NPUPROF_FUZZ_SEED (printed by every run),
 # NPUPROF_FUZZ_THREADS, NPUPROF_FUZZ_EPOCHS.
 source "$(dirname "$0")/lib.bash"
-[[ -x build/tests/vm/kfuzz ]] || { echo "build/tests/vm/kfuzz missing: run make" >&2; exit 1; }
+vm_built build/tests/vm/kfuzz || { echo "build/tests/vm/kfuzz missing: run make" >&2; exit 1; }
 calls=${NPUPROF_FUZZ_CALLS:-30000}
 limit=$((120 + calls / 100))
 NPUPROF_VM_APPEND="slub_debug=FZPU page_poison=1" \

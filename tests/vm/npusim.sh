@@ -5,6 +5,6 @@
 # Exit 0 pass, 1 fail.
 source "$(dirname "$0")/lib.bash"
 for f in build/tests/vm/npusim_basic build/kmod/npusim.ko; do
-	[[ -e $f ]] || { echo "$f missing: run make" >&2; exit 1; }
+	vm_built "$f" || { echo "$f missing: run make" >&2; exit 1; }
 done
 scripts/vm-run.sh --timeout 300 -- build/tests/vm/npusim_basic build/kmod/npusim.ko

@@ -25,7 +25,11 @@ check() { # check DESCRIPTION COMMAND...
 
 kver=$(scripts/vm-kernel.sh version) || { echo "vm_smoke: SKIP: linux-headers-amd64 not installed"; exit 77; }
 scripts/vm-kernel.sh vmlinuz >/dev/null 2>&1 || { echo "vm_smoke: SKIP: VM kernel not unpacked (scripts/install-deps.sh)"; exit 77; }
-command -v qemu-system-x86_64 >/dev/null || { echo "vm_smoke: SKIP: qemu-system-x86_64 missing"; exit 77; }
+case $(scripts/vm-kernel.sh arch) in
+arm64) qemu=qemu-system-aarch64 ;;
+*) qemu=qemu-system-x86_64 ;;
+esac
+command -v $qemu >/dev/null || { echo "vm_smoke: SKIP: $qemu missing"; exit 77; }
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/vm_smoke.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT

@@ -255,7 +255,16 @@ static int write_outputs(const struct export_model *m, int outfd, const char *ou
 	for (i = 0; i < EXPORT_NR_FILES; i++) {
 		snprintf(name[i], sizeof(name[i]), "%s%s%s", export_files[i].prefix, stamp,
 			 export_files[i].ext);
-		snprintf(tmp[i], sizeof(tmp[i]), "%s.tmp", name[i]);
+		/*
+		 * Names are a short prefix, a 14-digit stamp and an extension;
+		 * the check is for compilers that cannot see that (aarch64
+		 * gcc-12 -Wformat-truncation after inlining).
+		 */
+		if (snprintf(tmp[i], sizeof(tmp[i]), "%s.tmp", name[i]) >= (int)sizeof(tmp[i])) {
+			npuprof_err("%s/%s.tmp: name too long", out, name[i]);
+			unlink_names(outfd, tmp, i);
+			return -ENAMETOOLONG;
+		}
 		err = write_tmp(m, outfd, tmp[i], out, export_files[i].write);
 		if (err) {
 			npuprof_err("writing %s/%s: %s", out, name[i], strerror(-err));
