@@ -18,6 +18,9 @@
 #                   pages, msprof's bash completion and npuprof.ko's DKMS
 #                   source under DESTDIR+PREFIX (default /usr/local); make
 #                   uninstall removes them.  make dkms-src: the DKMS source only.
+#   make target-modules TARGET=T
+#                   the kernel modules for VM target T (scripts/vm-kernel.sh
+#                   targets) in build/target/T/kmod/
 #
 # KDIR selects the kernel the modules are built for; the default is the
 # Debian kernel the test VM boots (scripts/vm-kernel.sh).  For the running
@@ -78,11 +81,11 @@ BENCH_SKELS := $(BENCH_BPF_SRCS:bench/bpf/%.bpf.c=$(BPF_DIR)/%.skel.h)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps modules bpf libs tools sim tests bench-progs tests-unit asan demo check check-all bench clean \
+.PHONY: all deps modules target-modules smoke-target-modules bpf libs tools sim tests bench-progs tests-unit asan demo check check-all bench clean \
 	install uninstall dkms-src
 .DELETE_ON_ERROR:
 
-all: modules bpf libs tools sim tests bench-progs
+all: modules smoke-target-modules bpf libs tools sim tests bench-progs
 
 deps:
 	scripts/install-deps.sh
@@ -96,6 +99,25 @@ modules:
 	mkdir -p $(BUILD)/kmod
 	cp kmod/npuprof.ko sim/driver/npusim.ko sim/driver/npustub.ko \
 		tests/kmod/tp_stub/npuprof_tp_stub.ko $(BUILD)/kmod/
+
+# The same modules for the other VM targets' kernels, each in a shadow tree
+# under build/target/T/ (scripts/target-modules.sh).  `make all` builds
+# those of SMOKE_TARGETS, the kernels make check smoke-tests
+# (tests/platform/smoke_*.sh); a rebuild happens only when a module source
+# changed, as kbuild's own no-op pass takes seconds per target.
+SMOKE_TARGETS ?= amd64-5.10 amd64-6.12
+MODULE_SRCS := Kbuild scripts/target-modules.sh \
+	$(filter-out %.mod.c,$(wildcard kmod/Kbuild kmod/*.[ch] sim/driver/Kbuild \
+	sim/driver/*.[ch] sim/include/*.h include/npuprof/*.h \
+	include/npuprof/drv/*.h tests/kmod/tp_stub/Kbuild tests/kmod/tp_stub/*.[ch]))
+build/target/%/kmod/npuprof.ko: $(MODULE_SRCS)
+	MAKE="$(MAKE)" scripts/target-modules.sh $*
+
+smoke-target-modules: $(SMOKE_TARGETS:%=build/target/%/kmod/npuprof.ko)
+
+target-modules:
+	@test -n "$(TARGET)" || { echo "make: target-modules needs TARGET=T (scripts/vm-kernel.sh targets)" >&2; exit 1; }
+	MAKE="$(MAKE)" scripts/target-modules.sh $(TARGET)
 
 # BPF: CO-RE objects and their generated skeletons.
 $(BPF_DIR)/vmlinux.h:
