@@ -29,6 +29,9 @@ PKGS=(
 	busybox-static linux-headers-amd64 cpio kmod python3 xz-utils
 	libclang-rt-14-dev bpftrace trace-cmd linux-perf
 	groff-base mandoc dkms
+	# Modules for the other VM targets (scripts/target-modules.sh): pahole
+	# writes the BTF 6.12's module build asks for; the arm64 cross gcc.
+	dwarves gcc-aarch64-linux-gnu
 )
 
 say() { printf 'install-deps: %s\n' "$*"; }
