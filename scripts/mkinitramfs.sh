@@ -13,6 +13,8 @@
 #   cmd     shell command for /bin/sh -c   (host -> guest)
 #   env     NAME=VALUE lines to export     (host -> guest)
 #   rw      "TAG PATH" lines, one per --rw (host -> guest)
+#   binds   "SRC DST" lines: host paths (no spaces), SRC bind-mounted over
+#           DST after the --rw shares (host -> guest; optional)
 #   moddir  host path of the unpacked /lib/modules/KVER (host -> guest)
 #   status  exit status of the command     (guest -> host)
 #   dmesg   kernel log after the command   (guest -> host)
@@ -21,7 +23,7 @@
 # serial port ttyS1 streams /dev/kmsg while the command runs.
 #
 # The archive is rebuilt only when an input changes (this script, busybox,
-# the module files); a key file beside it records the inputs.
+# the module files): its name carries a hash of them.
 
 set -euo pipefail
 
@@ -35,7 +37,6 @@ die() { printf 'mkinitramfs: %s\n' "$*" >&2; exit 1; }
 
 KVER=$("$ROOT/scripts/vm-kernel.sh" version) || die "linux-headers-amd64 not installed; run scripts/install-deps.sh"
 MODDIR=$("$ROOT/scripts/vm-kernel.sh" moddir)
-OUT="$CACHE/$KVER/initramfs.cpio"
 
 # Print the modules.dep path of module NAME (matching .ko, .ko.xz, .ko.zst).
 module_path() {
@@ -80,7 +81,10 @@ key=$( {
 	for p in "${ORDER[@]}"; do stat -c '%n %s %Y' "$MODDIR/$p"; done
 } | sha256sum | cut -d' ' -f1)
 
-if [[ -f $OUT && -f $OUT.key && $(cat "$OUT.key") == "$key" ]]; then
+# Named by its inputs: runners of different versions of this script (other
+# clones sharing the cache) never overwrite each other's archive.
+OUT="$CACHE/$KVER/initramfs-${key:0:16}.cpio"
+if [[ -f $OUT ]]; then
 	printf '%s\n' "$OUT"
 	exit 0
 fi
@@ -172,6 +176,12 @@ if [ -f /ctl/rw ]; then
 	done </ctl/rw
 fi
 
+if [ -f /ctl/binds ]; then
+	while read -r src dst; do
+		mount --bind "$r$src" "$r$dst" || fail "cannot bind $src over $dst"
+	done </ctl/binds
+fi
+
 hostname npuprof-vm
 ip link set lo up 2>/dev/null
 # BPF memory is charged to memcg on 6.1; lift the old limit anyway for
@@ -240,6 +250,4 @@ with open(out, "wb") as f:
     entry(f, "TRAILER!!!", 0)
 PY
 mv -f "$OUT.tmp.$$" "$OUT"
-printf '%s\n' "$key" >"$OUT.key.tmp.$$"
-mv -f "$OUT.key.tmp.$$" "$OUT.key"
 printf '%s\n' "$OUT"

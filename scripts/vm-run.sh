@@ -21,7 +21,10 @@
 #   126  the guest kernel logged BUG:/WARNING:/Oops/panic while COMMAND ran
 #   130  interrupted (Ctrl-C); qemu is killed
 #
-# Environment: NPUPROF_VM_ACCEL=kvm uses KVM instead of TCG emulation;
+# Environment: NPUPROF_VM_TARGET=T boots VM target T's kernel
+# (scripts/vm-kernel.sh targets; default amd64-6.1) and shows the guest
+# build/target/T/* in place of build/* (see write_binds);
+# NPUPROF_VM_ACCEL=kvm uses KVM instead of TCG emulation;
 # NPUPROF_VM_APPEND adds words to the guest kernel's command line (e.g.
 # slub_debug=FZPU for a test that hunts memory bugs);
 # NPUPROF_VM_KEEP=1 keeps the control directory (logs) and prints its path.
@@ -76,6 +79,24 @@ write_ctl() {
 	done
 	for i in "${!rw_dirs[@]}"; do
 		printf 'rw%d %s\n' "$i" "${rw_dirs[$i]}" >>"$ctl/rw"
+	done
+	write_binds
+}
+
+# The build for a non-default target T lives in build/target/T/, laid out
+# like build/ for the parts that differ (kmod/ for amd64 targets, the whole
+# tree for arm64 ones).  The guest sees each of its top-level directories in
+# place of build/<same name>, so every test runs unchanged on T.  A
+# directory with no counterpart in build/ is left out (the guest's root is
+# read-only: nothing to mount over), as is src/, the modules' shadow tree.
+write_binds() {
+	local target=${NPUPROF_VM_TARGET:-} d name
+	[[ -n $target && -d $ROOT/build/target/$target ]] || return 0
+	for d in "$ROOT/build/target/$target"/*/; do
+		d=${d%/}
+		name=${d##*/}
+		[[ $name != src && -d $ROOT/build/$name ]] || continue
+		printf '%s %s\n' "$d" "$ROOT/build/$name" >>"$ctl/binds"
 	done
 }
 
