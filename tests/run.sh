@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Test runner: every host unit test (build/tests/test_*), then every VM test
-# (tests/vm/*.sh, tests/e2e/*.sh: each boots the Debian kernel under qemu
+# (tests/vm/*.sh, tests/e2e/*.sh, tests/platform/smoke_*.sh: each boots the Debian kernel under qemu
 # through scripts/vm-run.sh, which also fails a run whose guest kernel
 # printed BUG/WARNING/Oops; what they run inside the guest lives in
 # tests/e2e/guest/ and is not a test of its own).  The host shell tests
@@ -70,7 +70,9 @@ if [[ $mode == all || $mode == unit ]]; then
 	done
 fi
 vm_tests=()
-[[ $mode == all || $mode == vm ]] && vm_tests=(tests/vm/*.sh tests/e2e/*.sh)
+# tests/platform/smoke.sh is the generic script its smoke_<target>.sh run.
+[[ $mode == all || $mode == vm ]] &&
+	vm_tests=(tests/vm/*.sh tests/e2e/*.sh $(ls tests/platform/*.sh | grep -v '/smoke\.sh$'))
 [[ $mode == bench ]] && vm_tests=(tests/bench/*.sh)
 [[ $mode == pkg ]] && vm_tests=(tests/pkg/*.sh)
 for t in "${vm_tests[@]}"; do
