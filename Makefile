@@ -7,7 +7,8 @@
 #                   tests also built under ASan+UBSan in build-asan/)
 #   make check-all  make check, then every benchmark once at a tiny size
 #                   (tests/bench/smoke.sh), npuprof.ko built through dkms
-#                   (tests/pkg/dkms_build.sh), and the long soak and
+#                   (tests/pkg/dkms_build.sh), every VM suite on the other
+#                   kernels (tests/matrix.sh $(MATRIX_TARGETS)), and the long soak and
 #                   kernel-interface fuzz (tests/e2e/soak.sh, tests/vm/kfuzz.sh
 #                   at full size)
 #   make bench      install dependencies, build, run every benchmark against
@@ -269,9 +270,13 @@ check: deps
 	tests/run.sh
 
 # The soak and the fuzz test at full size take long under TCG (see README).
+# MATRIX_TARGETS: the other VM targets every VM suite runs on
+# (tests/matrix.sh; make check covers the default kernel).
+MATRIX_TARGETS ?= amd64-5.10 amd64-6.12
 check-all: check
 	tests/run.sh --bench
 	tests/run.sh --pkg
+	tests/matrix.sh $(MATRIX_TARGETS)
 	E2E_SOAK_CYCLES=200 E2E_SOAK_LOADS=50 NPUPROF_VM_TEST_TIMEOUT=3600 \
 		tests/run.sh --vm e2e/soak
 	NPUPROF_FUZZ_CALLS=$${NPUPROF_FUZZ_CALLS:-200000} NPUPROF_VM_TEST_TIMEOUT=3600 \

@@ -17,6 +17,7 @@
 #
 #   tests/run.sh [--unit|--vm|--pkg|--bench] [NAME_FILTER]
 # NPUPROF_VM_TEST_TIMEOUT: seconds each VM test may take (default 900).
+# NPUPROF_TEST_LOGS: where the logs go (default build/test-logs).
 set -u
 cd "$(dirname "$0")/.."
 
@@ -28,7 +29,7 @@ case "${1:-}" in
 --bench) mode=bench; shift ;;
 esac
 filter="${1:-}"
-log_dir=build/test-logs
+log_dir=${NPUPROF_TEST_LOGS:-build/test-logs}
 mkdir -p "$log_dir"
 passed=0 failed=0 skipped=0
 failed_names=()
