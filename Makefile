@@ -7,7 +7,8 @@
 #                   tests also built under ASan+UBSan in build-asan/)
 #   make check-all  make check, then every benchmark once at a tiny size
 #                   (tests/bench/smoke.sh), npuprof.ko built through dkms
-#                   (tests/pkg/dkms_build.sh), and the long soak and
+#                   (tests/pkg/dkms_build.sh), every VM suite on the other
+#                   kernels (tests/matrix.sh $(MATRIX_TARGETS)), and the long soak and
 #                   kernel-interface fuzz (tests/e2e/soak.sh, tests/vm/kfuzz.sh
 #                   at full size)
 #   make bench      install dependencies, build, run every benchmark against
@@ -25,6 +26,9 @@
 #                   runtime and app, the test and bench programs, the BPF
 #                   objects), cross-compiled; scripts/vm-run.sh puts them
 #                   over build/ inside that target's guest
+#   make target-modules TARGET=T
+#                   the kernel modules for VM target T (scripts/vm-kernel.sh
+#                   targets) in build/target/T/kmod/
 #
 # KDIR selects the kernel the modules are built for; the default is the
 # Debian kernel the test VM boots (scripts/vm-kernel.sh).  For the running
@@ -88,12 +92,11 @@ BENCH_SKELS := $(BENCH_BPF_SRCS:bench/bpf/%.bpf.c=$(BPF_DIR)/%.skel.h)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps modules bpf libs tools sim tests bench-progs tests-unit asan demo check check-all bench clean \
-	install uninstall dkms-src
-	target target-modules
+.PHONY: all deps modules target-modules smoke-target-modules bpf libs tools sim tests bench-progs tests-unit asan demo check check-all bench clean \
+	install uninstall dkms-src target
 .DELETE_ON_ERROR:
 
-all: modules bpf libs tools sim tests bench-progs
+all: modules smoke-target-modules bpf libs tools sim tests bench-progs
 
 deps:
 	scripts/install-deps.sh
@@ -107,6 +110,25 @@ modules:
 	mkdir -p $(BUILD)/kmod
 	cp kmod/npuprof.ko sim/driver/npusim.ko sim/driver/npustub.ko \
 		tests/kmod/tp_stub/npuprof_tp_stub.ko $(BUILD)/kmod/
+
+# The same modules for the other VM targets' kernels, each in a shadow tree
+# under build/target/T/ (scripts/target-modules.sh).  `make all` builds
+# those of SMOKE_TARGETS, the kernels make check smoke-tests
+# (tests/platform/smoke_*.sh); a rebuild happens only when a module source
+# changed, as kbuild's own no-op pass takes seconds per target.
+SMOKE_TARGETS ?= amd64-5.10 amd64-6.12
+MODULE_SRCS := Kbuild scripts/target-modules.sh \
+	$(filter-out %.mod.c,$(wildcard kmod/Kbuild kmod/*.[ch] sim/driver/Kbuild \
+	sim/driver/*.[ch] sim/include/*.h include/npuprof/*.h \
+	include/npuprof/drv/*.h tests/kmod/tp_stub/Kbuild tests/kmod/tp_stub/*.[ch]))
+build/target/%/kmod/npuprof.ko: $(MODULE_SRCS)
+	MAKE="$(MAKE)" scripts/target-modules.sh $*
+
+smoke-target-modules: $(SMOKE_TARGETS:%=build/target/%/kmod/npuprof.ko)
+
+target-modules:
+	@test -n "$(TARGET)" || { echo "make: target-modules needs TARGET=T (scripts/vm-kernel.sh targets)" >&2; exit 1; }
+	MAKE="$(MAKE)" scripts/target-modules.sh $(TARGET)
 
 # BPF: CO-RE objects and their generated skeletons.
 $(BPF_DIR)/vmlinux.h:
@@ -284,33 +306,17 @@ target:
 		BPF_ARCH=$(BPF_ARCH_$(TARGET_DEB_ARCH)) \
 		$(TARGET_GOALS)
 
-# TEMPORARY (arm64 branch): the modules of an arm64 target, until the
-# generic `make target-modules TARGET=T` of the amd64-kernels branch is
-# merged; drop this block then.  Kbuild writes its objects next to the
-# sources, so the build runs in a tree of symlinks to them.
-TARGET_KSRC := $(TARGET_BUILD)/src
-target-modules:
-	@test -n "$(TARGET)" || { echo "make target-modules: say which, e.g. TARGET=arm64-6.1" >&2; exit 1; }
-	rm -rf $(TARGET_KSRC)
-	mkdir -p $(TARGET_KSRC)/tests/kmod $(TARGET_KSRC)/sim $(TARGET_BUILD)/kmod
-	cp -rs $(CURDIR)/Kbuild $(CURDIR)/kmod $(CURDIR)/include $(TARGET_KSRC)/
-	cp -rs $(CURDIR)/sim/driver $(CURDIR)/sim/include $(TARGET_KSRC)/sim/
-	cp -rs $(CURDIR)/tests/kmod/tp_stub $(TARGET_KSRC)/tests/kmod/
-	find $(TARGET_KSRC) \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \) -delete
-	$(MAKE) -C $$(scripts/vm-kernel.sh --target $(TARGET) kdir) M=$(CURDIR)/$(TARGET_KSRC) \
-		ARCH=$(TARGET_DEB_ARCH) CROSS_COMPILE=$(CROSS_$(TARGET_DEB_ARCH)) modules
-	$(MAKE) -C $$(scripts/vm-kernel.sh --target $(TARGET) kdir) M=$(CURDIR)/$(TARGET_KSRC)/tests/kmod/tp_stub \
-		ARCH=$(TARGET_DEB_ARCH) CROSS_COMPILE=$(CROSS_$(TARGET_DEB_ARCH)) modules
-	cp $(TARGET_KSRC)/kmod/npuprof.ko $(TARGET_KSRC)/sim/driver/npusim.ko $(TARGET_KSRC)/sim/driver/npustub.ko \
-		$(TARGET_KSRC)/tests/kmod/tp_stub/npuprof_tp_stub.ko $(TARGET_BUILD)/kmod/
-
 # The soak and the fuzz test at full size take long under TCG (see README).
 # Every VM suite on arm64 too (arm64-6.1, TCG).
+# MATRIX_TARGETS: the other VM targets every VM suite runs on
+# (tests/matrix.sh; make check covers the default kernel).
+MATRIX_TARGETS ?= amd64-5.10 amd64-6.12
 check-all: check
 	$(MAKE) target TARGET=arm64-6.1
 	NPUPROF_VM_TARGET=arm64-6.1 tests/run.sh --vm
 	tests/run.sh --bench
 	tests/run.sh --pkg
+	tests/matrix.sh $(MATRIX_TARGETS)
 	E2E_SOAK_CYCLES=200 E2E_SOAK_LOADS=50 NPUPROF_VM_TEST_TIMEOUT=3600 \
 		tests/run.sh --vm e2e/soak
 	NPUPROF_FUZZ_CALLS=$${NPUPROF_FUZZ_CALLS:-200000} NPUPROF_VM_TEST_TIMEOUT=3600 \

@@ -3,7 +3,9 @@
  * Runtime-API capture, BPF side: one generic uprobe and one generic
  * uretprobe program attached to every recorded ACL function of
  * libascendcl.so.  The loader (user/acl_trace.c) passes the enum
- * npuprof_api id of the function as the BPF cookie of each attachment.
+ * npuprof_api id of the function as the BPF cookie of each attachment (on
+ * kernels without cookies, one program per function instead: see
+ * ACL_API_PROGS).
  *
  * At entry the uprobe keeps the call's arguments as the call's state in
  * flight; at return the uretprobe adds the return value, the exit time and
@@ -516,12 +518,14 @@ static __always_inline void return_task(struct pt_regs *ctx, __u64 now,
 	e->epoch = 0;
 }
 
-/* @task: keep the call in task storage (constant: each program one path). */
-static __always_inline int on_enter(struct pt_regs *ctx, const bool task)
+/*
+ * A call of @api entering.  @task: keep it in task storage (constant: each
+ * program one path).
+ */
+static __always_inline int on_enter(struct pt_regs *ctx, __u32 api, const bool task)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32;
-	__u32 api = (__u32)bpf_get_attach_cookie(ctx);
 	__u64 cap = capture;
 
 	if (!CAPTURE_ON(cap) || api == 0 || api >= NPUPROF_API_MAX)
@@ -535,10 +539,9 @@ static __always_inline int on_enter(struct pt_regs *ctx, const bool task)
 	return 0;
 }
 
-static __always_inline int on_return(struct pt_regs *ctx, const bool task)
+static __always_inline int on_return(struct pt_regs *ctx, __u32 api, const bool task)
 {
 	__u64 now = bpf_ktime_get_ns();
-	__u32 api = (__u32)bpf_get_attach_cookie(ctx);
 	__u64 cap = capture;
 
 	if (task)
@@ -547,6 +550,9 @@ static __always_inline int on_return(struct pt_regs *ctx, const bool task)
 		return_hash(ctx, now, api, cap);
 	return 0;
 }
+
+/* The API id the loader gave this attachment as its BPF cookie. */
+#define ACL_COOKIE_API(ctx) ((__u32)bpf_get_attach_cookie(ctx))
 
 /*
  * The same two programs three times: in-flight calls in task storage,
@@ -559,38 +565,60 @@ static __always_inline int on_return(struct pt_regs *ctx, const bool task)
 SEC("uprobe")
 int acl_enter(struct pt_regs *ctx)
 {
-	return on_enter(ctx, true);
+	return on_enter(ctx, ACL_COOKIE_API(ctx), true);
 }
 
 SEC("uretprobe")
 int acl_exit(struct pt_regs *ctx)
 {
-	return on_return(ctx, true);
+	return on_return(ctx, ACL_COOKIE_API(ctx), true);
 }
 
 SEC("uprobe")
 int acl_enter_multi(struct pt_regs *ctx)
 {
-	return on_enter(ctx, true);
+	return on_enter(ctx, ACL_COOKIE_API(ctx), true);
 }
 
 SEC("uretprobe")
 int acl_exit_multi(struct pt_regs *ctx)
 {
-	return on_return(ctx, true);
+	return on_return(ctx, ACL_COOKIE_API(ctx), true);
 }
 
 SEC("uprobe")
 int acl_enter_hash(struct pt_regs *ctx)
 {
-	return on_enter(ctx, false);
+	return on_enter(ctx, ACL_COOKIE_API(ctx), false);
 }
 
 SEC("uretprobe")
 int acl_exit_hash(struct pt_regs *ctx)
 {
-	return on_return(ctx, false);
+	return on_return(ctx, ACL_COOKIE_API(ctx), false);
 }
+
+/*
+ * Kernels without BPF cookies (bpf_get_attach_cookie(), Linux 5.15; the
+ * 5.10 line): one entry and one return program per recorded function,
+ * named acl_enter_api<ID> and acl_exit_api<ID>, with the API id a constant
+ * (the verifier then drops every other case of read_entry_args()).  They
+ * keep calls in flight in the hash map: task storage for uprobes (5.12)
+ * comes before cookies only on 5.12-5.14, not worth 38 more programs.
+ * The loader loads them only where cookies are missing.
+ */
+#define ACL_API_PROGS(id, sym, name)                       \
+	SEC("uprobe")                                        \
+	int acl_enter_api##id(struct pt_regs *ctx)           \
+	{                                                    \
+		return on_enter(ctx, NPUPROF_API_##sym, false); \
+	}                                                    \
+	SEC("uretprobe")                                     \
+	int acl_exit_api##id(struct pt_regs *ctx)            \
+	{                                                    \
+		return on_return(ctx, NPUPROF_API_##sym, false); \
+	}
+NPUPROF_API_LIST(ACL_API_PROGS)
 
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(acl_fork, struct task_struct *parent, struct task_struct *child)

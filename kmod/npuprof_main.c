@@ -18,6 +18,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <npuprof/ring_geom.h>
+#include "compat.h"
 #include "npuprof.h"
 
 /* 1 MiB of data per CPU, whatever the page size (npuprof/ring_geom.h). */
@@ -299,7 +300,7 @@ static const struct file_operations npuprof_fops = {
 	.compat_ioctl = compat_ptr_ioctl,
 	.mmap = npuprof_mmap,
 	.poll = npuprof_poll,
-	.llseek = no_llseek,
+	.llseek = npuprof_no_llseek,
 };
 
 static struct miscdevice npuprof_miscdev = {

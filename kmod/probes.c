@@ -9,7 +9,7 @@
 #include <linux/hardirq.h>
 #include <linux/irqflags.h>
 #include <linux/string.h>
-#include <linux/timekeeping.h>
+#include <linux/ktime.h> /* timekeeping.h alone does not build on 5.10 */
 #include "npuprof.h"
 #include "ring_frontend.h"
 

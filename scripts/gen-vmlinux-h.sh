@@ -6,7 +6,7 @@
 #   scripts/gen-vmlinux-h.sh OUT
 #
 # The types come from the BTF of the kernel the test VM boots: the ELF
-# vmlinux is unpacked from its XZ-compressed bzImage (.cache/vm/KVER/boot/
+# vmlinux is unpacked from its compressed bzImage (.cache/vm/KVER/boot/
 # vmlinuz-KVER) into .cache/vm/KVER/vmlinux and `bpftool btf dump` turns its
 # .BTF section into C.  Both are cached beside the image.  When that fails
 # (no unpacked image, no python3), the host's /sys/kernel/btf/vmlinux is used
@@ -35,39 +35,63 @@ say() { printf 'gen-vmlinux-h: %s\n' "$*" >&2; }
 # Unpack the ELF vmlinux from bzImage $1 into $2.  The bzImage header (boot
 # protocol >= 2.08) gives the offset and length of the compressed payload;
 # when it does not, scan for the XZ stream magic.  Exit 0 on an ELF result.
+# Unpack the ELF vmlinux from bzImage $1 into $2.  The bzImage header (boot
+# protocol >= 2.08) gives the offset and length of the compressed payload;
+# when it does not, scan for the XZ or zstd stream magic.  Debian compresses
+# 5.10 and 6.1 with XZ (Python's lzma), 6.12 with zstd (the zstd program:
+# Python has no zstd module before 3.14).  Exit 0 on an ELF result.
 extract_vmlinux() {
 	python3 - "$1" "$2" <<'PY'
-import lzma, struct, sys
+import lzma, struct, subprocess, sys
 
 src, dst = sys.argv[1], sys.argv[2]
 XZ_MAGIC = b"\xfd7zXZ\x00"
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 img = open(src, "rb").read()
 
 def candidates():
+    """(start, length or None) of possible payloads, the header's first."""
     # struct setup_header: "HdrS" at 0x202, version at 0x206, setup_sects
     # at 0x1f1, payload_offset/payload_length at 0x248/0x24c.
     if img[0x202:0x206] == b"HdrS" and struct.unpack_from("<H", img, 0x206)[0] >= 0x208:
         setup_sects = img[0x1f1] or 4
-        off, _length = struct.unpack_from("<II", img, 0x248)
-        yield (setup_sects + 1) * 512 + off
-    at = img.find(XZ_MAGIC)
-    while at >= 0:
-        yield at
-        at = img.find(XZ_MAGIC, at + 1)
+        off, length = struct.unpack_from("<II", img, 0x248)
+        yield (setup_sects + 1) * 512 + off, length
+    for magic in (XZ_MAGIC, ZSTD_MAGIC):
+        at = img.find(magic)
+        while at >= 0:
+            yield at, None
+            at = img.find(magic, at + 1)
 
-for start in candidates():
-    if img[start:start + len(XZ_MAGIC)] != XZ_MAGIC:
-        continue
+def unxz(start, _length):
+    # The decompressor stops at the end of the stream and leaves the
+    # trailing bytes (size word, padding, signature) unread.
     try:
-        # The decompressor stops at the end of the stream and leaves the
-        # trailing bytes (size word, padding, signature) unread.
-        elf = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(img[start:])
+        return lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(img[start:])
     except lzma.LZMAError:
+        return b""
+
+def unzstd(start, length):
+    # The build appends the 4-byte uncompressed size to the stream, which
+    # the zstd program would take for a frame of an unknown format.
+    if length is None:
+        return b""
+    r = subprocess.run(["zstd", "-qdc"], input=img[start:start + length - 4],
+                       capture_output=True)
+    return r.stdout if r.returncode == 0 else b""
+
+for start, length in candidates():
+    head = img[start:start + 6]
+    if head.startswith(XZ_MAGIC):
+        elf = unxz(start, length)
+    elif head.startswith(ZSTD_MAGIC):
+        elf = unzstd(start, length)
+    else:
         continue
     if elf[:4] == b"\x7fELF":
         open(dst, "wb").write(elf)
         sys.exit(0)
-sys.exit("no XZ-compressed ELF payload in " + src)
+sys.exit("no XZ- or zstd-compressed ELF payload in " + src)
 PY
 }
 

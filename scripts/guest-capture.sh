@@ -37,6 +37,8 @@ npusim | npustub) ;;
 *) echo "E2E_DRIVER=$driver: must be npusim or npustub" >&2; exit 2 ;;
 esac
 
+# The kernel the capture ran on, for the host-side checks.
+uname -r >"$out/kernel.release"
 insmod build/kmod/"$driver".ko devices="$ranks"
 [ "${E2E_KMOD:-1}" = 0 ] || insmod build/kmod/npuprof.ko
 

@@ -33,6 +33,8 @@ PKGS=(
 	# links (LDLIBS_NPUPROF), the emulator, and the tool that unpacks the
 	# guest's arm64 root (scripts/mkguestroot.sh).
 	gcc-aarch64-linux-gnu qemu-system-arm mmdebstrap
+	# pahole: writes the BTF 6.12's module build asks for.
+	dwarves
 	libbpf-dev:arm64 liburing-dev:arm64 libzstd-dev:arm64 libelf-dev:arm64
 	zlib1g-dev:arm64 libjansson-dev:arm64
 )

@@ -24,8 +24,9 @@
 #   mirror  host paths shown at the same path inside a guestroot, one a
 #           line (the repository, ../shared, the working directory)
 #                                                              (host -> guest)
-#   binds   "SRC DST" lines: host path SRC bind-mounted over DST inside the
-#           root, after everything else                       (host -> guest)
+#   binds   "SRC DST" lines: host paths (no spaces), SRC bind-mounted over
+#           DST inside the root after everything else (host -> guest;
+#           optional)
 #   status  exit status of the command     (guest -> host)
 #   dmesg   kernel log after the command   (guest -> host)
 # The command's output goes to the kernel console ttyS0 (a tty, so programs

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Test runner: every host unit test (build/tests/test_*), then every VM test
-# (tests/vm/*.sh, tests/e2e/*.sh: each boots the Debian kernel under qemu
+# (tests/vm/*.sh, tests/e2e/*.sh, tests/platform/smoke_*.sh: each boots the Debian kernel under qemu
 # through scripts/vm-run.sh, which also fails a run whose guest kernel
 # printed BUG/WARNING/Oops; what they run inside the guest lives in
 # tests/e2e/guest/ and is not a test of its own), then the short smokes on
@@ -19,6 +19,7 @@
 #
 #   tests/run.sh [--unit|--vm|--pkg|--bench] [NAME_FILTER]
 # NPUPROF_VM_TEST_TIMEOUT: seconds each VM test may take (default 900).
+# NPUPROF_TEST_LOGS: where the logs go (default build/test-logs).
 set -u
 cd "$(dirname "$0")/.."
 
@@ -30,7 +31,7 @@ case "${1:-}" in
 --bench) mode=bench; shift ;;
 esac
 filter="${1:-}"
-log_dir=build/test-logs
+log_dir=${NPUPROF_TEST_LOGS:-build/test-logs}
 mkdir -p "$log_dir"
 passed=0 failed=0 skipped=0
 failed_names=()
@@ -72,7 +73,9 @@ if [[ $mode == all || $mode == unit ]]; then
 	done
 fi
 vm_tests=()
-[[ $mode == all || $mode == vm ]] && vm_tests=(tests/vm/*.sh tests/e2e/*.sh tests/platform/*.sh)
+# tests/platform/smoke.sh is the generic script its smoke_<target>.sh run.
+[[ $mode == all || $mode == vm ]] &&
+	vm_tests=(tests/vm/*.sh tests/e2e/*.sh $(ls tests/platform/*.sh | grep -v '/smoke\.sh$'))
 [[ $mode == bench ]] && vm_tests=(tests/bench/*.sh)
 [[ $mode == pkg ]] && vm_tests=(tests/pkg/*.sh)
 for t in "${vm_tests[@]}"; do

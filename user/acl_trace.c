@@ -80,6 +80,8 @@ struct npuprof_acl_trace {
 	struct acl_lib *libs;
 	bool multi;		    /* uprobe_multi links (programs acl_*_multi) */
 	bool task_storage;	    /* in-flight calls in task storage, not the hash */
+	bool cookies;		    /* API id as BPF cookie, else acl_*_api<ID> programs */
+	bool forced;		    /* an NPUPROF_BPF_* variable chose a lesser path */
 	bool probed;		    /* capturing: every lib has its probes */
 	bool follow;		    /* the fork/exit programs are loaded */
 	struct bpf_link *fork_link; /* follow: sched_process_fork, then exit */
@@ -140,12 +142,14 @@ static int acl_trace_on_sample(void *ctx, void *data, size_t size)
  * bpf_get_current_task_btf() needs.  NPUPROF_BPF_INFLIGHT=hash picks the
  * hash map regardless (the tests run both paths on one kernel).
  */
-static bool acl_trace_task_storage_usable(void)
+static bool acl_trace_task_storage_usable(bool *forced)
 {
 	const char *force = getenv("NPUPROF_BPF_INFLIGHT");
 
-	if (force && strcmp(force, "hash") == 0)
+	if (force && strcmp(force, "hash") == 0) {
+		*forced = true;
 		return false;
+	}
 	return access("/sys/kernel/btf/vmlinux", R_OK) == 0 &&
 	       libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) == 1 &&
 	       libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE,
@@ -155,23 +159,60 @@ static bool acl_trace_task_storage_usable(void)
 }
 
 /*
- * Pick the entry/return pair to load: task storage with uprobe_multi links
- * (6.6+), task storage with a link per probe, or the hash map with a link
- * per probe (no task storage; a kernel with uprobe_multi but no BTF too:
- * the hash programs are not built for uprobe_multi).
+ * Whether attachments can carry the API id as a BPF cookie
+ * (bpf_get_attach_cookie(), Linux 5.15).  NPUPROF_BPF_API_ID=program picks
+ * the one-program-per-function path regardless (to test it on any kernel).
+ */
+static bool acl_trace_cookies_usable(bool *forced)
+{
+	const char *force = getenv("NPUPROF_BPF_API_ID");
+
+	if (force && strcmp(force, "program") == 0) {
+		*forced = true;
+		return false;
+	}
+	return libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_get_attach_cookie,
+				       NULL) == 1;
+}
+
+/* The program of @api's entry (@ret 0) or return (1), kernels without cookies. */
+static struct bpf_program *acl_api_prog(const struct acl_trace_bpf *skel, unsigned int api,
+					int ret)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "acl_%s_api%u", ret ? "exit" : "enter", api);
+	return bpf_object__find_program_by_name(skel->obj, name);
+}
+
+/*
+ * Pick the programs to load: task storage with uprobe_multi links (6.6+),
+ * task storage with a link per probe, or the hash map with a link per
+ * probe (no task storage; a kernel with uprobe_multi but no BTF too: the
+ * hash programs are not built for uprobe_multi); all of these with the API
+ * id as cookie, or without cookies (5.10) a pair of hash programs per
+ * function.
  */
 static void acl_trace_pick_programs(struct npuprof_acl_trace *t)
 {
 	struct acl_trace_bpf *skel = t->skel;
+	struct bpf_program *prog;
+	unsigned int api;
+	int ret;
 
-	t->task_storage = acl_trace_task_storage_usable();
+	t->cookies = acl_trace_cookies_usable(&t->forced);
+	t->task_storage = t->cookies && acl_trace_task_storage_usable(&t->forced);
 	t->multi = t->task_storage && uprobe_multi_supported();
 	bpf_program__set_autoload(skel->progs.acl_enter, t->task_storage && !t->multi);
 	bpf_program__set_autoload(skel->progs.acl_exit, t->task_storage && !t->multi);
 	bpf_program__set_autoload(skel->progs.acl_enter_multi, t->multi);
 	bpf_program__set_autoload(skel->progs.acl_exit_multi, t->multi);
-	bpf_program__set_autoload(skel->progs.acl_enter_hash, !t->task_storage);
-	bpf_program__set_autoload(skel->progs.acl_exit_hash, !t->task_storage);
+	bpf_program__set_autoload(skel->progs.acl_enter_hash, t->cookies && !t->task_storage);
+	bpf_program__set_autoload(skel->progs.acl_exit_hash, t->cookies && !t->task_storage);
+	for (api = 1; api < NPUPROF_API_MAX; api++)
+		for (ret = 0; ret < 2; ret++)
+			if ((prog = acl_api_prog(skel, api, ret)))
+				bpf_program__set_autoload(prog, !t->cookies);
 	/* The map the other path would use: not created (5.10 has no such type). */
 	bpf_map__set_autocreate(skel->maps.inflight, t->task_storage);
 	bpf_map__set_autocreate(skel->maps.entries, !t->task_storage);
@@ -226,9 +267,10 @@ static int acl_trace_load(struct npuprof_acl_trace *t, uint32_t ring_bytes, uint
 	acl_trace_pick_programs(t);
 	acl_trace_pick_tasks(t, layout);
 	if (npuprof_bpf_debug())
-		fprintf(stderr, "npuprof: calls in flight in %s, %s\n",
+		fprintf(stderr, "npuprof: calls in flight in %s, %s, %s\n",
 			t->task_storage ? "task storage" : "a hash map",
-			t->multi ? "uprobe_multi links" : "a link per probe");
+			t->multi ? "uprobe_multi links" : "a link per probe",
+			t->cookies ? "API id as cookie" : "a program per function");
 	t->skel->rodata->nr_rings = t->nr_cpus;
 	t->skel->rodata->ring_bytes = ring_bytes;
 	err = bpf_map__set_max_entries(t->skel->maps.rings, t->nr_cpus);
@@ -653,23 +695,42 @@ static void acl_lib_path(const struct acl_lib *lib, char *path, size_t len)
 	snprintf(path, len, "/proc/self/fd/%d", lib->fd);
 }
 
+/*
+ * The program for the entry (@ret 0) or return (1) probe of @api: the
+ * generic one of the path picked (the id goes as cookie) or, without
+ * cookies, @api's own.
+ */
+static struct bpf_program *acl_probe_prog(const struct npuprof_acl_trace *t, unsigned int api,
+					  int ret)
+{
+	const struct acl_trace_bpf *skel = t->skel;
+
+	if (!t->cookies)
+		return acl_api_prog(skel, api, ret);
+	if (t->task_storage)
+		return ret ? skel->progs.acl_exit : skel->progs.acl_enter;
+	return ret ? skel->progs.acl_exit_hash : skel->progs.acl_enter_hash;
+}
+
 /* One link per probe (kernels before 6.6). Return: 0 or -errno. */
 static int acl_lib_probe_each(struct npuprof_acl_trace *t, struct acl_lib *lib,
 			      const char *path)
 {
-	struct bpf_program *progs[2] = {
-		t->task_storage ? t->skel->progs.acl_enter : t->skel->progs.acl_enter_hash,
-		t->task_storage ? t->skel->progs.acl_exit : t->skel->progs.acl_exit_hash,
-	};
+	struct bpf_program *prog;
 	struct bpf_link *link;
 	unsigned int i, ret;
 
 	for (i = 0; i < lib->sym.nr_funcs; i++) {
 		for (ret = 0; ret < 2; ret++) {
-			LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = lib->sym.apis[i],
+			/* a cookie on a kernel without them fails the attach */
+			LIBBPF_OPTS(bpf_uprobe_opts, opts,
+				    .bpf_cookie = t->cookies ? lib->sym.apis[i] : 0,
 				    .retprobe = ret);
 
-			link = bpf_program__attach_uprobe_opts(progs[ret], -1, path,
+			prog = acl_probe_prog(t, lib->sym.apis[i], ret);
+			if (!prog)
+				return -ENOENT;
+			link = bpf_program__attach_uprobe_opts(prog, -1, path,
 							       lib->sym.offs[i], &opts);
 			if (!link)
 				return -errno;
@@ -1132,6 +1193,15 @@ long npuprof_acl_trace_consume(struct npuprof_acl_trace *t, npuprof_rec_fn fn,
 int npuprof_acl_trace_task_storage(const struct npuprof_acl_trace *t)
 {
 	return t->task_storage;
+}
+
+void npuprof_acl_trace_probe_path(const struct npuprof_acl_trace *t,
+				  struct npuprof_acl_probe_path *p)
+{
+	p->multi = t->multi;
+	p->task_storage = t->task_storage;
+	p->cookies = t->cookies;
+	p->forced = t->forced;
 }
 
 unsigned int npuprof_acl_trace_nr_cpus(const struct npuprof_acl_trace *t)

@@ -546,6 +546,15 @@ npuprof_session_task_capture(const struct npuprof_session *s)
 	return &s->tasks;
 }
 
+int npuprof_session_probe_path(const struct npuprof_session *s,
+			       struct npuprof_acl_probe_path *p)
+{
+	if (!s->api || !s->acl)
+		return -ENOENT;
+	npuprof_acl_trace_probe_path(s->acl, p);
+	return 0;
+}
+
 /*
  * The job rank of @pid: RANK in its environment, as torchrun, mpirun
  * (through its launcher scripts) and CANN's own samples set it; -1 when
@@ -1409,6 +1418,23 @@ static json_t *driver_json(const struct npuprof_session *s)
 }
 
 /*
+ * info.json "uprobes": how the runtime-API probes worked on this kernel, as
+ * msprof said at start: "links" "uprobe_multi" or "perFunction", "inFlight"
+ * "taskStorage" or "hash", "apiId" "cookie" or "program" (one program per
+ * function), "forced" true when an NPUPROF_BPF_* variable chose a lesser
+ * path than the kernel allows.
+ */
+static json_t *uprobes_json(const struct npuprof_session *s)
+{
+	struct npuprof_acl_probe_path p;
+
+	npuprof_acl_trace_probe_path(s->acl, &p);
+	return json_pack("{s:s, s:s, s:s, s:b}", "links", p.multi ? "uprobe_multi" : "perFunction",
+			 "inFlight", p.task_storage ? "taskStorage" : "hash", "apiId",
+			 p.cookies ? "cookie" : "program", "forced", p.forced);
+}
+
+/*
  * info.json "untracedFunctions": the recorded ACL functions the profiled
  * libascendcl.so lacks (an older runtime), whose calls are not in the data;
  * absent when it has them all.
@@ -1450,6 +1476,8 @@ static int write_info(struct npuprof_session *s, const struct session_member *m,
 		json_object_set_new(doc, "driver", driver_json(s));
 	if (doc)
 		json_object_set_new(doc, "ringBytes", ring_bytes_json(s));
+	if (doc && s->api && s->acl)
+		json_object_set_new(doc, "uprobes", uprobes_json(s));
 	if (doc && m->rank >= 0)
 		json_object_set_new(doc, "rank", json_integer(m->rank));
 	if (doc && s->follow)

@@ -14,7 +14,16 @@ for n in "${names[@]}"; do
 	[[ $n =~ ^bpf_acl_trace_(calls|enable|nested|straddle)$ ]] &&
 		hash+=("build/tests/vm/$n")
 done
+# Then the calls' fields and the nesting counts once more with
+# NPUPROF_BPF_API_ID=program: a program per function, the API id a constant
+# in it, as the loader picks on kernels without BPF cookies (5.10).
+program=()
+for n in "${names[@]}"; do
+	[[ $n =~ ^bpf_acl_trace_(calls|nested)$ ]] && program+=("build/tests/vm/$n")
+done
 prep="insmod build/kmod/npusim.ko"
 ((${#hash[@]})) &&
 	prep+=" && NPUPROF_BPF_INFLIGHT=hash tests/vm/guest/run-suite bpf-hash 120 ${hash[*]}"
+((${#program[@]})) &&
+	prep+=" && NPUPROF_BPF_API_ID=program tests/vm/guest/run-suite bpf-program 120 ${program[*]}"
 vm_suite bpf 600 "$prep" "${names[@]}"

@@ -262,7 +262,11 @@ static void test_threads(void)
 	free(log.recs);
 }
 
-/* Task storage for uprobes: Linux 5.12 and the kernel's BTF. */
+/*
+ * Task storage for uprobes: Linux 5.12 and the kernel's BTF; the loader
+ * takes it only with BPF cookies (5.15), without which each function has
+ * its own hash-path programs.
+ */
 static int kernel_has_task_storage(void)
 {
 	struct utsname u;
@@ -270,14 +274,18 @@ static int kernel_has_task_storage(void)
 
 	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
 		return 0;
-	return (major > 5 || (major == 5 && minor >= 12)) &&
+	return (major > 5 || (major == 5 && minor >= 15)) &&
 	       access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 }
 
 static void check_path(void)
 {
 	const char *force = getenv("NPUPROF_BPF_INFLIGHT");
-	int want = force && strcmp(force, "hash") == 0 ? 0 : kernel_has_task_storage();
+	const char *api_id = getenv("NPUPROF_BPF_API_ID");
+	int want = (force && strcmp(force, "hash") == 0) ||
+				   (api_id && strcmp(api_id, "program") == 0)
+			   ? 0
+			   : kernel_has_task_storage();
 
 	CHECK_EQ(npuprof_acl_trace_task_storage(t), want);
 	printf("calls in flight kept in %s\n",

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <npuprof/acl_trace.h>
 #include <npuprof/clock.h>
 #include <dynprof_wire.h>
 #include <npuprof/msg.h>
@@ -612,6 +613,32 @@ void msprof_say_task_path(const struct npuprof_task_capture_info *tc, const stru
 	}
 }
 
+void msprof_say_probe_path(const struct npuprof_session *s)
+{
+	struct npuprof_acl_probe_path p;
+	const char *why;
+
+	if (npuprof_session_probe_path(s, &p))
+		return;
+	if (p.task_storage)
+		why = "";
+	else if (p.forced)
+		why = " (NPUPROF_BPF_INFLIGHT or NPUPROF_BPF_API_ID set)";
+	else if (!p.cookies)
+		why = " (task storage goes with BPF cookies, Linux 5.15)";
+	else
+		why = " (task storage for uprobes needs Linux 5.12 and the kernel's BTF)";
+	npuprof_info("uprobes: %s, calls in flight in %s%s, API id %s",
+		     /* uprobe_multi goes with task storage, which needs cookies */
+		     p.multi			       ? "one uprobe_multi link per library for all functions"
+		     : p.task_storage || !p.cookies ? "one link per function (uprobe_multi needs Linux 6.6)"
+						    : "one link per function",
+		     p.task_storage ? "BPF task storage" : "a BPF hash map", why,
+		     p.cookies ? "as BPF cookie"
+		     : p.forced ? "from one program per function (NPUPROF_BPF_API_ID=program)"
+				: "from one program per function (BPF cookies need Linux 5.15)");
+}
+
 /* The capture session, with no process yet.  @pid: for the messages. */
 static int create_session(const struct msprof_options *o, const char *params, struct msprof_dyn *d,
 			  pid_t pid)
@@ -633,6 +660,7 @@ static int create_session(const struct msprof_options *o, const char *params, st
 		return rc;
 	}
 	msprof_say_task_path(npuprof_session_task_capture(d->s), npuprof_session_host(d->s));
+	msprof_say_probe_path(d->s);
 	return 0;
 }
 

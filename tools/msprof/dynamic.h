@@ -86,4 +86,13 @@ int msprof_app_run(const struct msprof_options *o);
  */
 void msprof_say_task_path(const struct npuprof_task_capture_info *tc, const struct npu_host *h);
 
+/**
+ * msprof_say_probe_path() - say once, at start, how the runtime-API
+ * uprobes work on this kernel (links, where calls in flight are kept, how
+ * each probe knows its API) and what a better way needs; info.json's
+ * "uprobes" keeps the same.  One [INFO] line on stdout; nothing for a
+ * session that places no runtime-API probe.
+ */
+void msprof_say_probe_path(const struct npuprof_session *s);
+
 #endif /* MSPROF_DYNAMIC_H */

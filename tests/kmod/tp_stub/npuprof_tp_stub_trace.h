@@ -11,6 +11,7 @@
 #define NPUPROF_TP_STUB_TRACE_H
 
 #include <linux/tracepoint.h>
+#include "tp_stub_compat.h"
 
 DECLARE_EVENT_CLASS(npuprof_tp_stub_task,
 	TP_PROTO(u32 tgid, u32 tid, u32 device, u32 stream, u32 task_id,
@@ -37,7 +38,7 @@ DECLARE_EVENT_CLASS(npuprof_tp_stub_task,
 		__entry->task_type = task_type;
 		__entry->dev_ts = dev_ts;
 		__entry->arg = arg;
-		__assign_str(name, name);
+		tp_stub_assign_str(name, name);
 	),
 	TP_printk("tgid=%u tid=%u device=%u stream=%u task_id=%u type=%u dev_ts=%llu arg=%llu name=%s",
 		  __entry->tgid, __entry->tid, __entry->device,

@@ -257,11 +257,36 @@ long npuprof_acl_trace_consume(struct npuprof_acl_trace *t, npuprof_rec_fn fn, v
 
 /**
  * npuprof_acl_trace_task_storage() - 1 when calls in flight are kept in BPF
- * task-local storage, 0 when in the BPF hash map: kernels before 5.12 or
- * without BTF, or NPUPROF_BPF_INFLIGHT=hash in the environment at open.
+ * task-local storage, 0 when in the BPF hash map: kernels before 5.15 (no
+ * cookies, see struct npuprof_acl_probe_path) or without BTF, or
+ * NPUPROF_BPF_INFLIGHT=hash in the environment at open.
  * The same records either way; the hash costs more per call.
  */
 int npuprof_acl_trace_task_storage(const struct npuprof_acl_trace *t);
+
+/**
+ * struct npuprof_acl_probe_path - how the runtime-API probes work: the best
+ * way the running kernel offers, picked at open
+ * @multi:        1: one uprobe_multi link per library file for all entries
+ *                and one for all returns (Linux 6.6+); 0: one link per
+ *                function and direction
+ * @task_storage: as npuprof_acl_trace_task_storage()
+ * @cookies:      1: every attachment carries its function's API id as a
+ *                BPF cookie (Linux 5.15+); 0: one program per function,
+ *                the id a constant in it
+ * @forced:       1 when NPUPROF_BPF_INFLIGHT=hash or NPUPROF_BPF_API_ID=
+ *                program made a lesser choice than the kernel allows
+ */
+struct npuprof_acl_probe_path {
+	int multi;
+	int task_storage;
+	int cookies;
+	int forced;
+};
+
+/** npuprof_acl_trace_probe_path() - fill @p with the path @t took. */
+void npuprof_acl_trace_probe_path(const struct npuprof_acl_trace *t,
+				  struct npuprof_acl_probe_path *p);
 
 /** npuprof_acl_trace_nr_cpus() - number of per-CPU rings. */
 unsigned int npuprof_acl_trace_nr_cpus(const struct npuprof_acl_trace *t);

@@ -170,6 +170,7 @@ struct npuprof_session_result {
 };
 
 struct npuprof_session;
+struct npuprof_acl_probe_path;
 
 /*
  * Every function below that can fail also notes the failure in
@@ -304,6 +305,14 @@ struct npu_host;
  * Valid while @s lives.
  */
 const struct npu_host *npuprof_session_host(const struct npuprof_session *s);
+
+/**
+ * npuprof_session_probe_path() - how @s's runtime-API probes work on this
+ * kernel (struct npuprof_acl_probe_path, npuprof/acl_trace.h)
+ * Return: 0 with @p filled; -ENOENT when @s places no runtime-API probe.
+ */
+int npuprof_session_probe_path(const struct npuprof_session *s,
+			       struct npuprof_acl_probe_path *p);
 
 /** npuprof_session_running() - 1 between start and stop. */
 int npuprof_session_running(const struct npuprof_session *s);
