@@ -310,10 +310,8 @@ target:
 # Every VM suite on arm64 too (arm64-6.1, TCG).
 # MATRIX_TARGETS: the other VM targets every VM suite runs on
 # (tests/matrix.sh; make check covers the default kernel).
-MATRIX_TARGETS ?= amd64-5.10 amd64-6.12
+MATRIX_TARGETS ?= amd64-5.10 amd64-6.12 arm64-6.1 arm64-6.12-16k
 check-all: check
-	$(MAKE) target TARGET=arm64-6.1
-	NPUPROF_VM_TARGET=arm64-6.1 tests/run.sh --vm
 	tests/run.sh --bench
 	tests/run.sh --pkg
 	tests/matrix.sh $(MATRIX_TARGETS)

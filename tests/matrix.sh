@@ -7,9 +7,10 @@
 #   tests/matrix.sh [TARGET...]
 #
 # TARGETs are names of scripts/vm-kernel.sh targets; the default is every
-# amd64 target it knows.  Per target: its kernel is fetched when missing,
-# its modules built (scripts/target-modules.sh; the default target uses
-# build/kmod/ of `make modules`), then tests/run.sh --vm runs with
+# target it knows.  Per target: its kernel is fetched when missing, its
+# modules built (scripts/target-modules.sh; the default target uses
+# build/kmod/ of `make modules`), for another architecture its whole user
+# space cross-built too (make target TARGET=T), then tests/run.sh --vm runs with
 # NPUPROF_VM_TARGET=TARGET (scripts/vm-run.sh boots that kernel with
 # build/target/TARGET/ over build/), its logs in
 # build/test-logs/matrix/TARGET/.  The platform smokes are left out: they
@@ -24,7 +25,7 @@ DEFAULT_TARGET=amd64-6.1
 if (($#)); then
 	targets=("$@")
 else
-	mapfile -t targets < <(scripts/vm-kernel.sh targets | awk '$2 == "amd64" { print $1 }')
+	mapfile -t targets < <(scripts/vm-kernel.sh targets | awk '{ print $1 }')
 fi
 
 passed=0 failed=0 skipped=0 bad=()
@@ -45,8 +46,10 @@ run_target() {
 	echo "=== $t"
 	mkdir -p "$logs"
 	if ! scripts/vm-kernel.sh --target "$t" fetch >"$logs/prepare.log" 2>&1 ||
-		{ [[ $t != "$DEFAULT_TARGET" ]] && ! scripts/target-modules.sh "$t" >>"$logs/prepare.log" 2>&1; }; then
-		echo "$ME: $t: cannot fetch its kernel or build its modules; see $logs/prepare.log"
+		{ [[ $t != "$DEFAULT_TARGET" ]] && ! scripts/target-modules.sh "$t" >>"$logs/prepare.log" 2>&1; } ||
+		{ [[ $(scripts/vm-kernel.sh --target "$t" arch) != "$(dpkg --print-architecture)" ]] &&
+			! make -j2 target TARGET="$t" >>"$logs/prepare.log" 2>&1; }; then
+		echo "$ME: $t: cannot fetch its kernel or build for it; see $logs/prepare.log"
 		failed=$((failed + 1))
 		bad+=("$t")
 		return

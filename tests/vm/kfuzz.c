@@ -88,6 +88,7 @@ static struct npuprof_info geo; /* geometry of the module of this epoch */
 static dev_t npuprof_rdev;
 static uint8_t *guard_page;	/* PROT_NONE after @ro_page */
 static uint8_t *ro_page;	/* PROT_READ */
+static long page;		/* the running page size, bytes */
 static atomic_bool stop_producer;
 static atomic_ulong producer_calls;
 static __thread sigjmp_buf *touch_jmp;
@@ -453,7 +454,7 @@ static void touch(void *p, size_t len, bool writable, uint64_t junk)
 
 	touch_jmp = &jb;
 	if (sigsetjmp(jb, 1) == 0) {
-		for (i = 0; i < len; i += 4096)
+		for (i = 0; i < len; i += (size_t)page)
 			(void)b[i];
 		if (writable)
 			*(volatile uint64_t *)p = junk;
@@ -1057,10 +1058,12 @@ int main(void)
 	fflush(stdout);
 	for (e = 0; e < SHARED_SLOTS; e++)
 		pthread_rwlock_init(&shared[e].lock, NULL);
-	ro_page = mmap(NULL, 2 * 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* A read-only page and a guard page, of the running page size. */
+	page = sysconf(_SC_PAGESIZE);
+	ro_page = mmap(NULL, 2 * page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	CHECK(ro_page != MAP_FAILED);
-	guard_page = ro_page + 4096;
-	CHECK_EQ(mprotect(guard_page, 4096, PROT_NONE), 0);
+	guard_page = ro_page + page;
+	CHECK_EQ(mprotect(guard_page, page, PROT_NONE), 0);
 	signal(SIGSEGV, on_fault);
 	signal(SIGBUS, on_fault);
 	problems = kernel_problems(false);
