@@ -39,7 +39,9 @@ CC ?= gcc
 CLANG ?= clang
 # The architecture the BPF programs are built for: bpf_tracing.h's
 # PT_REGS_* and our own register reads (bpf/acl_trace.bpf.c) follow it.
-BPF_ARCH ?= x86
+# __TARGET_ARCH of the BPF programs: the build machine's (make target sets
+# it for a cross build).
+BPF_ARCH ?= $(patsubst aarch64,arm64,$(patsubst x86_64,x86,$(shell uname -m)))
 BPFTOOL ?= bpftool
 VM_KVER := $(shell scripts/vm-kernel.sh version 2>/dev/null)
 KDIR ?= /lib/modules/$(VM_KVER)/build
@@ -96,7 +98,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 	install uninstall dkms-src target
 .DELETE_ON_ERROR:
 
-all: modules smoke-target-modules bpf libs tools sim tests bench-progs
+all: modules bpf libs tools sim tests bench-progs
 
 deps:
 	scripts/install-deps.sh
@@ -112,16 +114,22 @@ modules:
 		tests/kmod/tp_stub/npuprof_tp_stub.ko $(BUILD)/kmod/
 
 # The same modules for the other VM targets' kernels, each in a shadow tree
-# under build/target/T/ (scripts/target-modules.sh).  `make all` builds
-# those of SMOKE_TARGETS, the kernels make check smoke-tests
-# (tests/platform/smoke_*.sh); a rebuild happens only when a module source
-# changed, as kbuild's own no-op pass takes seconds per target.
+# under build/target/T/ (scripts/target-modules.sh).  `make check` builds
+# those of SMOKE_TARGETS (make smoke-target-modules), the kernels it
+# smoke-tests (tests/platform/smoke_*.sh); a rebuild happens only when a
+# module source or the target's kernel changed, as kbuild's own no-op pass
+# takes seconds per target.
 SMOKE_TARGETS ?= amd64-5.10 amd64-6.12
 MODULE_SRCS := Kbuild scripts/target-modules.sh \
 	$(filter-out %.mod.c,$(wildcard kmod/Kbuild kmod/*.[ch] sim/driver/Kbuild \
 	sim/driver/*.[ch] sim/include/*.h include/npuprof/*.h \
 	include/npuprof/drv/*.h tests/kmod/tp_stub/Kbuild tests/kmod/tp_stub/*.[ch]))
-build/target/%/kmod/npuprof.ko: $(MODULE_SRCS)
+# A target's record names the kernel fetched for it: a newer one (after a
+# Debian kernel update) rebuilds its modules.
+VM_CACHE := $(or $(NPUPROF_VM_CACHE),$(CURDIR)/.cache/vm)
+$(VM_CACHE)/targets/%:
+	scripts/vm-kernel.sh --target $* fetch
+build/target/%/kmod/npuprof.ko: $(MODULE_SRCS) $(VM_CACHE)/targets/%
 	MAKE="$(MAKE)" scripts/target-modules.sh $*
 
 smoke-target-modules: $(SMOKE_TARGETS:%=build/target/%/kmod/npuprof.ko)
@@ -278,6 +286,7 @@ demo: deps
 # build: ~1.5 min on 2 cores, the smoke itself ~30 s.
 check: deps
 	$(MAKE) all
+	$(MAKE) smoke-target-modules
 	$(MAKE) asan
 	$(MAKE) target TARGET=arm64-6.1 TARGET_GOALS="tools sim"
 	$(MAKE) target-modules TARGET=arm64-6.1

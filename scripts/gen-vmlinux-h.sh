@@ -34,9 +34,6 @@ say() { printf 'gen-vmlinux-h: %s\n' "$*" >&2; }
 
 # Unpack the ELF vmlinux from bzImage $1 into $2.  The bzImage header (boot
 # protocol >= 2.08) gives the offset and length of the compressed payload;
-# when it does not, scan for the XZ stream magic.  Exit 0 on an ELF result.
-# Unpack the ELF vmlinux from bzImage $1 into $2.  The bzImage header (boot
-# protocol >= 2.08) gives the offset and length of the compressed payload;
 # when it does not, scan for the XZ or zstd stream magic.  Debian compresses
 # 5.10 and 6.1 with XZ (Python's lzma), 6.12 with zstd (the zstd program:
 # Python has no zstd module before 3.14).  Exit 0 on an ELF result.

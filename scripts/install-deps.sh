@@ -72,7 +72,7 @@ install_packages() {
 APT_SOURCES=/etc/apt/sources.list.d/npuprof-kernels.sources
 APT_PIN=/etc/apt/preferences.d/npuprof-kernels
 add_apt_sources() {
-	local changed=0 want
+	local changed=0 want pin
 	want="Types: deb
 URIs: http://deb.debian.org/debian
 Suites: bullseye bookworm-backports
@@ -81,7 +81,12 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg"
 	if [[ ! -f $APT_SOURCES || $(cat "$APT_SOURCES") != "$want" ]]; then
 		[[ $(id -u) == 0 ]] || die "need root to add $APT_SOURCES"
 		printf '%s\n' "$want" >"$APT_SOURCES"
-		printf 'Package: *\nPin: release n=bullseye\nPin-Priority: 100\n' >"$APT_PIN"
+		changed=1
+	fi
+	pin=$'Package: *\nPin: release n=bullseye\nPin-Priority: 100'
+	if [[ ! -f $APT_PIN || $(cat "$APT_PIN") != "$pin" ]]; then
+		[[ $(id -u) == 0 ]] || die "need root to write $APT_PIN"
+		printf '%s\n' "$pin" >"$APT_PIN"
 		changed=1
 	fi
 	if ! dpkg --print-foreign-architectures | grep -qx arm64; then

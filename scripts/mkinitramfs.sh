@@ -195,7 +195,41 @@ if [ -f /ctl/guestroot ]; then
 		fi
 	done
 	keep=/host
+	# A guest root directory shadowed by a tmpfs holding binds of its
+	# entries, so that a new mount point can be made in it (the binds are
+	# read-only).  $1: the directory, "" for the top.
+	shadow() {
+		mount -t tmpfs -o mode=0755 tmpfs "$r$1" || return 1
+		for d in "/host$groot$1"/* "/host$groot$1"/.[!.]*; do
+			[ -e "$d" ] || [ -L "$d" ] || continue
+			n=${d##*/}
+			if [ -L "$d" ]; then
+				cp -a "$d" "$r$1/$n"
+			elif [ -d "$d" ]; then
+				mkdir "$r$1/$n" && mount --bind "$d" "$r$1/$n"
+			else
+				: >"$r$1/$n" && mount --bind "$d" "$r$1/$n"
+			fi || return 1
+		done
+	}
+	# Make $r$1 a directory a host path can be mounted on, whatever of it
+	# the guest root already has (a clone under /home or /var, say): walk
+	# down, and where a component cannot be made in a read-only guest
+	# directory, shadow that directory first.
+	mount_point() {
+		at= rest=${1#/}
+		while [ -n "$rest" ]; do
+			c=${rest%%/*}
+			case $rest in */*) rest=${rest#*/} ;; *) rest= ;; esac
+			if [ ! -e "$r$at/$c" ] && ! mkdir "$r$at/$c" 2>/dev/null; then
+				shadow "$at" && mkdir "$r$at/$c" || return 1
+			fi
+			at=$at/$c
+		done
+	}
 else
+	mount_point() { mkdir -p "$r$1" 2>/dev/null; return 0; }
+	
 	mount -t 9p -o "ro,$p9,cache=loose" hostroot $r || fail "cannot mount the host root over 9p"
 	keep=/keep
 fi
@@ -231,7 +265,7 @@ if [ $keep = /host ]; then
 	if [ -f /ctl/mirror ]; then
 		while IFS= read -r p; do
 			[ -e "$r$p" ] && continue
-			mkdir -p "$r$p" && mount --bind "/host$p" "$r$p" || fail "cannot show $p in the guest root"
+			mount_point "$p" && mount --bind "/host$p" "$r$p" || fail "cannot show $p in the guest root"
 		done </ctl/mirror
 	fi
 	mount -t tmpfs -o mode=0755 tmpfs $r/lib/modules &&
@@ -243,7 +277,7 @@ fi
 
 if [ -f /ctl/rw ]; then
 	while read -r tag dir; do
-		mkdir -p "$r$dir" 2>/dev/null
+		mount_point "$dir" || fail "cannot make a mount point for --rw $dir"
 		mount -t 9p -o "$p9,cache=loose" "$tag" "$r$dir" || fail "cannot mount --rw $dir"
 	done </ctl/rw
 fi

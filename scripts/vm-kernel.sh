@@ -112,14 +112,19 @@ apt_ready() {
 	fi
 }
 
-# Print the path of a downloaded .deb of package NAME (any version), looking
-# in the cache and apt's archive first, downloading when missing.
+# Print the path of a downloaded .deb of package NAME for ARCH, of VERSION
+# when given (else any), looking in the cache and apt's archive first,
+# downloading when missing.  A version matters for packages whose name
+# stays across kernel updates (linux-kbuild-6.1).
 fetch_deb() {
-	local name=$1 arch=$2 deb dl file
+	local name=$1 arch=$2 ver=${3:-} deb dl file want
 	file=${name%%:*}
-	for deb in "$CACHE/debs/${file}_"*"_$arch.deb" /var/cache/apt/archives/"${file}_"*"_$arch.deb"; do
+	want=${ver:-*}
+	want=${want//:/%3a}
+	for deb in "$CACHE/debs/${file}_"$want"_$arch.deb" /var/cache/apt/archives/"${file}_"$want"_$arch.deb"; do
 		[[ -f $deb ]] && { printf '%s\n' "$deb"; return 0; }
 	done
+	[[ -n $ver ]] && name="$name=$ver"
 	dl="$CACHE/debs/download.$$"
 	mkdir -p "$dl"
 	# apt-get download drops root to _apt; give it a directory it can write.
@@ -186,12 +191,16 @@ fetch_headers() {
 	mkdir -p "$tmp"
 	deb=$(fetch_deb "$(pkg "linux-headers-$kver")" "$ARCH") || die "could not download linux-headers-$kver"
 	dpkg-deb -x "$deb" "$tmp"
-	deps=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed -n 's/^ *\(linux-\(headers\|kbuild\)-[^ :]*\).*/\1/p')
-	for d in $deps; do
-		deb=$(fetch_deb "$d" "$HOST_ARCH") || deb=$(fetch_deb "$d" all) ||
-			die "could not download $d (needed by linux-headers-$kver)"
+	# "linux-headers-6.1.0-57-common (= 6.1.192-3), linux-kbuild-6.1 (>= ...)":
+	# the version named, also for >= (the one built with these headers)
+	deps=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' |
+		sed -n 's/^ *\(linux-\(headers\|kbuild\)-[^ :]*\)\( *(>\?= *\([^)]*\))\)\?.*/\1 \4/p')
+	while read -r d v; do
+		[[ -n $d ]] || continue
+		deb=$(fetch_deb "$d" "$HOST_ARCH" "$v") || deb=$(fetch_deb "$d" all "$v") ||
+			die "could not download $d $v (needed by linux-headers-$kver)"
 		dpkg-deb -x "$deb" "$tmp"
-	done
+	done <<<"$deps"
 	sed -i "s|/usr/src/|$dest/usr/src/|g" "$tmp/usr/src/linux-headers-$kver/Makefile"
 	touch "$tmp/.complete"
 	rm -rf "$dest"
@@ -213,8 +222,12 @@ fetch() {
 		[[ -n $kver ]] || die "no $META for $ARCH in suites '$SUITE'; are the apt sources of scripts/install-deps.sh there?"
 		fetch_image "$kver"
 		fetch_headers "$kver"
-		printf '%s\n' "$kver" >"$(record).tmp.$$"
-		mv -f "$(record).tmp.$$" "$(record)"
+		# Rewritten only when the kernel changed: its age tells make
+		# when the target's modules are out of date.
+		if [[ ! -f $(record) || $(cat "$(record)") != "$kver" ]]; then
+			printf '%s\n' "$kver" >"$(record).tmp.$$"
+			mv -f "$(record).tmp.$$" "$(record)"
+		fi
 	fi
 	say "$target: kernel $kver in $CACHE/$kver"
 }

@@ -13,8 +13,8 @@
 # space cross-built too (make target TARGET=T), then tests/run.sh --vm runs with
 # NPUPROF_VM_TARGET=TARGET (scripts/vm-run.sh boots that kernel with
 # build/target/TARGET/ over build/), its logs in
-# build/test-logs/matrix/TARGET/.  The platform smokes are left out: they
-# pick their kernel themselves.  The last line is "N passed, N failed,
+# build/test-logs/matrix/TARGET/.  The platform smokes are left out (only
+# the vm/ and e2e/ names are run): they pick their kernel themselves.  The last line is "N passed, N failed,
 # N skipped" over all targets; exit 1 when anything failed.
 
 set -u

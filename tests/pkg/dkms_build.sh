@@ -57,7 +57,20 @@ n=0
 while read -r kver kdir; do
 	[[ -d $kdir ]] || fail "$kver: no kernel build tree at $kdir"
 	start=$(date +%s)
-	if ! "${dk[@]}" build -m npuprof -v "$version" -k "$kver" --kernelsourcedir "$kdir" \
+	# Debian's headers name the gcc their kernel was built with (5.10:
+	# gcc-10, which this Debian 12 machine does not have); dkms calls it by
+	# that name.  Where it is missing, the host's gcc stands in, as
+	# scripts/target-modules.sh does: a module built on a real 5.10 host
+	# gets gcc-10 from its own Debian.
+	cc=$(sed -n 's/^CC .*)\(gcc-[0-9]*\)$/\1/p' "$kdir/.kernelvariables" 2>/dev/null)
+	path=$PATH
+	if [[ -n $cc ]] && ! command -v "$cc" >/dev/null; then
+		mkdir -p "$tmp/cc-$kver"
+		ln -sf "$(command -v gcc)" "$tmp/cc-$kver/$cc"
+		path=$tmp/cc-$kver:$PATH
+		echo "$kver: $cc not installed, gcc builds instead"
+	fi
+	if ! PATH=$path "${dk[@]}" build -m npuprof -v "$version" -k "$kver" --kernelsourcedir "$kdir" \
 		-j 2 >"$tmp/build.log" 2>&1; then
 		cat "$tmp/build.log"
 		cat "$tmp/tree/npuprof/$version/build/make.log" 2>/dev/null
