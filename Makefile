@@ -284,12 +284,14 @@ demo: deps
 
 # The arm64 smoke (tests/platform/smoke_arm64_6_1.sh) needs its cross
 # build: ~1.5 min on 2 cores, the smoke itself ~30 s.
+# make check builds with one job per core (CI calls plain `make check`).
+CHECK_JOBS ?= $(shell nproc)
 check: deps
-	$(MAKE) all
-	$(MAKE) smoke-target-modules
-	$(MAKE) asan
-	$(MAKE) target TARGET=arm64-6.1 TARGET_GOALS="tools sim"
-	$(MAKE) target-modules TARGET=arm64-6.1
+	$(MAKE) -j$(CHECK_JOBS) all
+	$(MAKE) -j$(CHECK_JOBS) smoke-target-modules
+	$(MAKE) -j$(CHECK_JOBS) asan
+	$(MAKE) -j$(CHECK_JOBS) target TARGET=arm64-6.1 TARGET_GOALS="tools sim"
+	$(MAKE) -j$(CHECK_JOBS) target-modules TARGET=arm64-6.1
 	tests/run.sh
 
 # Builds for the other VM targets.  An arm64 target: this Makefile again
