@@ -126,7 +126,7 @@ MODULE_SRCS := Kbuild scripts/target-modules.sh \
 	include/npuprof/drv/*.h tests/kmod/tp_stub/Kbuild tests/kmod/tp_stub/*.[ch]))
 # A target's record names the kernel fetched for it: a newer one (after a
 # Debian kernel update) rebuilds its modules.
-VM_CACHE := $(or $(NPUPROF_VM_CACHE),$(CURDIR)/.cache/vm)
+VM_CACHE := $(shell scripts/vm-kernel.sh cache)
 $(VM_CACHE)/targets/%:
 	scripts/vm-kernel.sh --target $* fetch
 build/target/%/kmod/npuprof.ko: $(MODULE_SRCS) $(VM_CACHE)/targets/%

@@ -5,9 +5,10 @@
 #
 #   scripts/gen-vmlinux-h.sh OUT
 #
-# The types come from the BTF of the kernel the test VM boots: the ELF
-# vmlinux is unpacked from its compressed bzImage (.cache/vm/KVER/boot/
-# vmlinuz-KVER) into .cache/vm/KVER/vmlinux and `bpftool btf dump` turns its
+# The types come from the BTF of the kernel the test VM boots (CACHE is
+# scripts/vm-kernel.sh cache): the ELF
+# vmlinux is unpacked from its compressed bzImage (CACHE/KVER/boot/
+# vmlinuz-KVER) into CACHE/KVER/vmlinux and `bpftool btf dump` turns its
 # .BTF section into C.  Both are cached beside the image.  When that fails
 # (no unpacked image, no python3), the host's /sys/kernel/btf/vmlinux is used
 # instead; CO-RE relocations make either work on the VM kernel.
@@ -18,7 +19,7 @@
 # the .BTF section is found by its header instead (magic 0xeB9F, version 1,
 # a 24-byte header whose type and string lengths give the blob's size, the
 # string section right after the types, as the kernel lays it out), cut
-# out into .cache/vm/KVER/vmlinux.btf and dumped the same way.  There is no
+# out into CACHE/KVER/vmlinux.btf and dumped the same way.  There is no
 # host fallback for a target of another architecture: its pt_regs differ.
 #
 # `scripts/gen-vmlinux-h.sh --vmlinux` only unpacks and prints the ELF path
@@ -27,7 +28,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-CACHE=${NPUPROF_VM_CACHE:-$ROOT/.cache/vm}
+CACHE=$("$ROOT/scripts/vm-kernel.sh" cache)
 BPFTOOL=${BPFTOOL:-bpftool}
 
 say() { printf 'gen-vmlinux-h: %s\n' "$*" >&2; }
@@ -121,7 +122,7 @@ open(dst, "wb").write(img[best[0]:best[0] + best[1]])
 PY
 }
 
-# Print the path of .cache/vm/KVER/$1, made from the VM kernel's image by
+# Print the path of CACHE/KVER/$1, made from the VM kernel's image by
 # function $2 (IMAGE OUT) when missing or older than the image; $3 says
 # what is done, for the message.  Fails when the image is not there or $2
 # fails.

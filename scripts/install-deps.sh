@@ -7,7 +7,8 @@
 # Idempotent and quick when everything is there: packages are checked with
 # dpkg-query first, and apt-get only runs for the ones that are missing.
 # The kernel image matching the installed linux-headers-amd64 is fetched
-# with `apt-get download` and unpacked under .cache/vm/KVER/ in the repo; it
+# with `apt-get download` and unpacked under the VM cache (scripts/
+# vm-kernel.sh cache: /var/cache/npuprof/vm for root); it
 # is never installed into the host (the host keeps its own kernel).
 #
 # Runs unattended (CI=true, no stdin).  Needs root for apt-get install.
@@ -15,7 +16,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-CACHE=${NPUPROF_VM_CACHE:-$ROOT/.cache/vm}
+CACHE=$("$ROOT/scripts/vm-kernel.sh" cache)
 export DEBIAN_FRONTEND=noninteractive
 
 # libclang-rt-14-dev: libFuzzer and the sanitizer runtimes of Debian 12's

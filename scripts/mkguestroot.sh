@@ -23,7 +23,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-CACHE=${NPUPROF_VM_CACHE:-$ROOT/.cache/vm}
+CACHE=$("$ROOT/scripts/vm-kernel.sh" cache)
 ME=mkguestroot
 SUITE=bookworm
 MIRROR=http://deb.debian.org/debian

@@ -42,7 +42,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-CACHE=${NPUPROF_VM_CACHE:-$ROOT/.cache/vm}
+CACHE=$("$ROOT/scripts/vm-kernel.sh" cache)
 # Top-level modules; their dependencies are added from modules.dep.
 MODULES=(virtio_pci 9pnet_virtio 9p)
 

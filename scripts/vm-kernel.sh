@@ -35,12 +35,22 @@
 #             cache; quick when already done
 #
 # Images are never installed into the host: the host keeps its own kernel.
-# NPUPROF_VM_CACHE overrides the cache directory (default REPO/.cache/vm).
+#   cache     the cache directory: $NPUPROF_VM_CACHE when set; else, for
+#             root, /var/cache/npuprof/vm, one for every clone on the
+#             machine (the unpacked kernels and the arm64 root are large
+#             and the same for all: a fresh clone, as CI's, reuses them);
+#             else REPO/.cache/vm.  Every script asks this command.
 
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-CACHE=${NPUPROF_VM_CACHE:-$ROOT/.cache/vm}
+if [[ -n ${NPUPROF_VM_CACHE:-} ]]; then
+	CACHE=$NPUPROF_VM_CACHE
+elif [[ $(id -u) == 0 ]]; then
+	CACHE=/var/cache/npuprof/vm
+else
+	CACHE=$ROOT/.cache/vm
+fi
 ME=vm-kernel.sh
 DEFAULT_TARGET=amd64-6.1
 
@@ -121,7 +131,9 @@ fetch_deb() {
 	file=${name%%:*}
 	want=${ver:-*}
 	want=${want//:/%3a}
-	for deb in "$CACHE/debs/${file}_"$want"_$arch.deb" /var/cache/apt/archives/"${file}_"$want"_$arch.deb"; do
+	# Architecture-independent packages (the headers' common part) are _all.
+	for deb in "$CACHE/debs/${file}_"$want"_"{"$arch",all}.deb \
+		/var/cache/apt/archives/"${file}_"$want"_"{"$arch",all}.deb; do
 		[[ -f $deb ]] && { printf '%s\n' "$deb"; return 0; }
 	done
 	[[ -n $ver ]] && name="$name=$ver"
@@ -185,7 +197,10 @@ fetch_image() {
 fetch_headers() {
 	local kver=$1 dest="$CACHE/$1/headers" tmp deps d deb hdrs
 	hdrs="$dest/usr/src/linux-headers-$kver"
-	[[ -f $hdrs/Makefile && -f $dest/.complete ]] && return 0
+	# Done unless the tree was unpacked under another cache path (the
+	# Makefile's include names it).
+	[[ -f $hdrs/Makefile && -f $dest/.complete ]] &&
+		grep -q "^include $dest/usr/src/" "$hdrs/Makefile" && return 0
 	tmp="$dest.tmp.$$"
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
@@ -197,7 +212,7 @@ fetch_headers() {
 		sed -n 's/^ *\(linux-\(headers\|kbuild\)-[^ :]*\)\( *(>\?= *\([^)]*\))\)\?.*/\1 \4/p')
 	while read -r d v; do
 		[[ -n $d ]] || continue
-		deb=$(fetch_deb "$d" "$HOST_ARCH" "$v") || deb=$(fetch_deb "$d" all "$v") ||
+		deb=$(fetch_deb "$d" "$HOST_ARCH" "$v") ||
 			die "could not download $d $v (needed by linux-headers-$kver)"
 		dpkg-deb -x "$deb" "$tmp"
 	done <<<"$deps"
@@ -243,6 +258,7 @@ need_kver() {
 }
 
 case ${1:-} in
+cache) printf '%s\n' "$CACHE" ;;
 targets) printf '%s\n' "$TARGETS" ;;
 version) kver || exit 1 ;;
 arch) printf '%s\n' "$ARCH" ;;
@@ -258,7 +274,7 @@ kdir)
 	;;
 fetch) fetch ;;
 *)
-	echo "usage: $ME [--target T] targets|version|arch|vmlinuz|moddir|kdir|fetch" >&2
+	echo "usage: $ME [--target T] cache|targets|version|arch|vmlinuz|moddir|kdir|fetch" >&2
 	exit 2
 	;;
 esac
