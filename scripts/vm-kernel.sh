@@ -30,9 +30,12 @@
 #   kdir      kernel build tree for out-of-tree modules (for amd64-6.1
 #             /lib/modules/KVER/build; for the others the headers packages
 #             unpacked under the cache, never installed on the host)
-#   fetch     download T's kernel image (and, for the non-default targets,
+#   fetch [--refresh]
+#             download T's kernel image (and, for the non-default targets,
 #             its headers) with `apt-get download` and unpack them under the
-#             cache; quick when already done
+#             cache; quick when already done.  A non-default target keeps
+#             the kernel it was first fetched with; --refresh asks apt for
+#             the newest one of its suite (its modules then rebuild).
 #
 # Images are never installed into the host: the host keeps its own kernel.
 #   cache     the cache directory: $NPUPROF_VM_CACHE when set; else, for
@@ -232,8 +235,15 @@ fetch() {
 		kver=$(default_kver) || die "linux-headers-amd64 is not installed; cannot tell which kernel the VM boots"
 		fetch_image "$kver"
 	else
-		apt_ready
-		kver=$(resolve_kver) || true
+		# A target keeps the kernel it was first fetched with (asking apt
+		# takes seconds per target at every make check); --refresh looks
+		# for a newer one.
+		kver=""
+		[[ $refresh == 1 ]] || kver=$(kver 2>/dev/null) || true
+		if [[ -z $kver ]]; then
+			apt_ready
+			kver=$(resolve_kver) || true
+		fi
 		[[ -n $kver ]] || die "no $META for $ARCH in suites '$SUITE'; are the apt sources of scripts/install-deps.sh there?"
 		fetch_image "$kver"
 		fetch_headers "$kver"
@@ -272,9 +282,13 @@ kdir)
 		existing "$CACHE/$v/headers/usr/src/linux-headers-$v"
 	fi
 	;;
-fetch) fetch ;;
+fetch)
+	refresh=0
+	[[ ${2:-} == --refresh ]] && refresh=1
+	fetch
+	;;
 *)
-	echo "usage: $ME [--target T] cache|targets|version|arch|vmlinuz|moddir|kdir|fetch" >&2
+	echo "usage: $ME [--target T] cache|targets|version|arch|vmlinuz|moddir|kdir|fetch [--refresh]" >&2
 	exit 2
 	;;
 esac
