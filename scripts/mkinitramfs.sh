@@ -185,15 +185,6 @@ if [ -f /ctl/guestroot ]; then
 	mount -t 9p -o "ro,$p9,cache=loose" hostroot /host || fail "cannot mount the host root over 9p"
 	read -r groot </ctl/guestroot
 	[ -d "/host$groot/usr" ] || fail "no guest root at $groot (scripts/mkguestroot.sh)"
-	mount -t tmpfs -o mode=0755 tmpfs $r || fail "cannot mount tmpfs on $r"
-	for d in /host$groot/*; do
-		n=${d##*/}
-		if [ -L "$d" ]; then
-			cp -a "$d" "$r/$n"
-		elif [ -d "$d" ]; then
-			mkdir -p "$r/$n" && mount --bind "$d" "$r/$n" || fail "cannot bind $groot/$n"
-		fi
-	done
 	keep=/host
 	# A guest root directory shadowed by a tmpfs holding binds of its
 	# entries, so that a new mount point can be made in it (the binds are
@@ -212,6 +203,8 @@ if [ -f /ctl/guestroot ]; then
 			fi || return 1
 		done
 	}
+	# The top: a tmpfs with the guest root's entries bound in.
+	shadow "" || fail "cannot lay out the guest root $groot in $r"
 	# Make $r$1 a directory a host path can be mounted on, whatever of it
 	# the guest root already has (a clone under /home or /var, say): walk
 	# down, and where a component cannot be made in a read-only guest
