@@ -15,6 +15,19 @@
 
 static int check_failures;
 
+/*
+ * CHECK_ROUNDS(n): how many rounds a randomised loop runs.  Under a
+ * sanitizer every round costs ten times as much, and what the sanitizer
+ * looks for (bad accesses, overflow) shows in the first rounds as well as
+ * in the last: the sanitized build runs a tenth of them, the plain build
+ * all of them.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define CHECK_ROUNDS(n) ((n) / 10)
+#else
+#define CHECK_ROUNDS(n) (n)
+#endif
+
 #define CHECK(cond)                                                          \
 	do {                                                                 \
 		if (!(cond)) {                                               \

@@ -74,13 +74,13 @@ static void reals(void)
 		check_real_both(edge[i]);
 	for (n = 0; n < 100000; n++) /* durations: every ns below 100 us */
 		check_real((double)(int64_t)n / 1000.0, 15);
-	for (i = 0; i < 200000; i++) { /* durations of every size, as the timeline makes them */
+	for (i = 0; i < CHECK_ROUNDS(200000); i++) { /* durations of every size, as the timeline makes them */
 		n = next() >> (next() % 64);
 		check_real((double)(int64_t)(n >> 1) / 1000.0, 15);
 	}
 	for (n = 999999999999000ull; n < 1000000000001000ull; n += 7)
 		check_real((double)(int64_t)n / 1000.0, 15); /* around the 1e15 ns edge */
-	for (i = 0; i < 100000; i++) { /* whole numbers, and any double at all */
+	for (i = 0; i < CHECK_ROUNDS(100000); i++) { /* whole numbers, and any double at all */
 		double v = (double)(int64_t)(next() >> (next() % 64));
 		uint64_t bits = next();
 		double r;
@@ -171,7 +171,7 @@ static void strings(void)
 		snprintf(s, sizeof(s), "ab%ccd%c", (int)i, (int)i);
 		check_str(s);
 	}
-	for (i = 0; i < 3000; i++) {
+	for (i = 0; i < CHECK_ROUNDS(3000); i++) {
 		len = 0;
 		for (k = next() % 20; k; k--)
 			len += utf8(s + len, cps[next() % (sizeof(cps) / sizeof(cps[0]))]);
@@ -202,7 +202,7 @@ static void numbers(void)
 	char want[128], us[64];
 	size_t i;
 
-	for (i = 0; i < 20000; i++) {
+	for (i = 0; i < CHECK_ROUNDS(20000); i++) {
 		uint64_t v = i < sizeof(edge) / sizeof(edge[0]) ? edge[i] : next() >> (next() % 64);
 		double d = (double)(int64_t)v / 997.0;
 
@@ -217,7 +217,7 @@ static void numbers(void)
 			  xout_fixed3(&o_, d));
 	}
 	CHECK_OUT("-9223372036854775808", xout_i64(&o_, INT64_MIN));
-	for (i = 0; i < 2000000; i++) { /* ns of every size as a reader parses them */
+	for (i = 0; i < CHECK_ROUNDS(2000000); i++) { /* ns of every size as a reader parses them */
 		int64_t ns = (int64_t)(next() >> (1 + next() % 63));
 		double d;
 
