@@ -76,6 +76,35 @@ static int davinci_id(const char *name)
 	return (int)v;
 }
 
+int npu_pid_devices(int pid, const char *proc_dir, uint64_t *mask)
+{
+	char path[PATH_MAX], link[64];
+	struct dirent *de;
+	ssize_t n;
+	DIR *d;
+	int id, fd;
+
+	*mask = 0;
+	snprintf(path, sizeof(path), "%s/%d/fd", proc_dir ? proc_dir : "/proc", pid);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	fd = dirfd(d);
+	while ((de = readdir(d))) {
+		n = readlinkat(fd, de->d_name, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue; /* ".", "..", or closed meanwhile */
+		link[n] = '\0';
+		if (strncmp(link, "/dev/", 5))
+			continue;
+		id = davinci_id(link + 5);
+		if (id >= 0)
+			*mask |= 1ULL << id;
+	}
+	closedir(d);
+	return 0;
+}
+
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;

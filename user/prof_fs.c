@@ -132,6 +132,48 @@ int npuprof_prof_create(int dirfd, const char *rel)
 	return fd < 0 ? -e : high_fd(fd);
 }
 
+/*
+ * renameat2(RENAME_NOREPLACE), or where the file system does not take the
+ * flag (9p, older NFS: EINVAL), a hard link and unlink, which never
+ * replace either; last, a check and a plain rename.
+ */
+static int rename_noreplace(int at, const char *from, const char *to)
+{
+	struct stat st;
+
+	if (!renameat2(at, from, at, to, RENAME_NOREPLACE))
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -errno;
+	if (!linkat(at, from, at, to, 0))
+		return unlinkat(at, from, 0) ? -errno : 0;
+	if (errno == EEXIST)
+		return -EEXIST;
+	if (!fstatat(at, to, &st, AT_SYMLINK_NOFOLLOW))
+		return -EEXIST;
+	return renameat(at, from, at, to) ? -errno : 0;
+}
+
+int npuprof_prof_rename_new(int dirfd, const char *from_rel, const char *to_rel)
+{
+	const char *a = strrchr(from_rel, '/'), *b = strrchr(to_rel, '/');
+	size_t la = a ? (size_t)(a - from_rel) : 0, lb = b ? (size_t)(b - to_rel) : 0;
+	char name[NAME_MAX + 1] = "";
+	int at, err = 0;
+
+	if (la != lb || strncmp(from_rel, to_rel, la))
+		return -EXDEV;
+	at = walk(dirfd, to_rel, 0, name, sizeof(name));
+	if (at < 0)
+		return at;
+	if (!name[0])
+		err = -EINVAL;
+	else
+		err = rename_noreplace(at, a ? a + 1 : from_rel, name);
+	close(at);
+	return err;
+}
+
 int npuprof_prof_unlink(int dirfd, const char *rel)
 {
 	char name[NAME_MAX + 1] = "";

@@ -127,6 +127,31 @@ int npuprof_device_dir_parse(const char *name, uint32_t *id)
 	return 0;
 }
 
+int npuprof_device_ctrl_name(char *buf, size_t size, uint32_t id, enum npuprof_ctrl_file kind)
+{
+	static const char *const stem[] = {
+		[NPUPROF_CTRL_START_INFO] = "start_info",
+		[NPUPROF_CTRL_END_INFO] = "end_info",
+		[NPUPROF_CTRL_INFO_JSON] = "info.json",
+	};
+
+	if (kind == NPUPROF_CTRL_SAMPLE_JSON)
+		return fit(snprintf(buf, size, NPUPROF_PROF_DEVICE_PREFIX "%u/sample.json", id),
+			   size);
+	if ((unsigned int)kind >= sizeof(stem) / sizeof(stem[0]))
+		return -EINVAL;
+	return fit(snprintf(buf, size, NPUPROF_PROF_DEVICE_PREFIX "%u/%s.%u", id, stem[kind], id),
+		   size);
+}
+
+int npuprof_ctrl_tmp_name(char *buf, size_t size, const char *rel)
+{
+	const char *base = strrchr(rel, '/');
+	int dir_len = base ? (int)(base - rel + 1) : 0;
+
+	return fit(snprintf(buf, size, "%.*s.%s.tmp", dir_len, rel, base ? base + 1 : rel), size);
+}
+
 int npuprof_series_dir(char *buf, size_t size, long device)
 {
 	if (device == NPUPROF_PROF_HOST)

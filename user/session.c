@@ -114,6 +114,7 @@ struct session_member {
 	bool discard;	/* remove that directory at stop (the app refused) */
 	bool leaving;	/* detached during the window: dropped at stop */
 	bool followed;	/* joined by following a launcher, for this window only */
+	uint64_t dev_started; /* bit d: device_<d>/start_info.<d> is written */
 	char prof_dir[PATH_MAX];
 	char prof_name[128]; /* PROF_XXX: prof_dir's last component */
 	int dir_fd;	/* prof_dir, open while in the window; -1 otherwise */
@@ -883,18 +884,22 @@ const char *npuprof_session_prof_dir(const struct npuprof_session *s, pid_t pid)
 
 /*
  * Write @doc as pretty JSON to the new file <@m's prof_dir>/<rel>; steals
- * @doc.  A name already taken (a planted symlink) fails with -EEXIST.
+ * @doc.  The file is written under its temporary name and renamed into
+ * place (npuprof/prof_layout.h), so it is never seen half-written.  A name
+ * already taken (a planted symlink) fails with -EEXIST and is left alone.
  */
 static int write_json(struct npuprof_session *s, const struct session_member *m, const char *rel,
 		      json_t *doc)
 {
-	char path[PATH_MAX + 64];
+	char path[PATH_MAX + 64], tmp[PATH_MAX];
 	int fd, err = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", m->prof_dir, rel);
 	if (!doc)
 		return -ENOMEM;
-	fd = npuprof_prof_create(m->dir_fd, rel);
+	fd = npuprof_ctrl_tmp_name(tmp, sizeof(tmp), rel);
+	if (!fd)
+		fd = npuprof_prof_create(m->dir_fd, tmp);
 	if (fd < 0) {
 		err = fd;
 	} else {
@@ -903,11 +908,13 @@ static int write_json(struct npuprof_session *s, const struct session_member *m,
 			err = errno ? -errno : -EIO;
 		if (close(fd) && !err)
 			err = -errno;
+		if (!err)
+			err = npuprof_prof_rename_new(m->dir_fd, tmp, rel);
 	}
 	json_decref(doc);
 	if (err) {
 		if (fd >= 0) /* half a file would read as a damaged one */
-			npuprof_prof_unlink(m->dir_fd, rel);
+			npuprof_prof_unlink(m->dir_fd, tmp);
 		set_error(s, NPUPROF_STAGE_OUTPUT, err, m->pid, path);
 	}
 	return err;
@@ -969,6 +976,7 @@ static int write_time_file(struct npuprof_session *s, const struct session_membe
 
 static int make_prof_dir(struct npuprof_session *s, struct session_member *m, bool report);
 static void drop_window_members(struct npuprof_session *s);
+static void start_devices(struct npuprof_session *s, struct session_member *m);
 
 /*
  * The drain met a pid of the followed job with no directory (drain thread):
@@ -1206,6 +1214,7 @@ static int make_prof_dir(struct npuprof_session *s, struct session_member *m, bo
 	m->dir_fd = fd;
 	m->in_window = true;
 	m->discard = false;
+	m->dev_started = 0;
 	reserve_control_space(m);
 	return 0;
 }
@@ -1251,9 +1260,13 @@ int npuprof_session_start(struct npuprof_session *s)
 	read_capture_clocks(&s->begin);
 	sample_clocks(s);
 	pthread_mutex_lock(&s->lock); /* the drain may add followed members */
-	for (i = 0; !err && i < s->nr_members; i++)
-		if (!s->members[i].followed) /* theirs is written at stop */
-			err = write_time_file(s, &s->members[i], NPUPROF_PROF_START_INFO, 1);
+	for (i = 0; !err && i < s->nr_members; i++) {
+		if (s->members[i].followed) /* theirs are written at stop */
+			continue;
+		err = write_time_file(s, &s->members[i], NPUPROF_PROF_START_INFO, 1);
+		if (!err)
+			start_devices(s, &s->members[i]);
+	}
 	pthread_mutex_unlock(&s->lock);
 	if (err)
 		goto out_disable;
@@ -1305,8 +1318,12 @@ static json_t *ring_bytes_json(struct npuprof_session *s)
 	return o;
 }
 
-/* info.json "clockSamples": [{device, samples: [{hostMonotonicNs, deviceCount}]}] */
-static json_t *clock_samples(struct npuprof_session *s)
+/*
+ * info.json "clockSamples": [{device, samples: [{hostMonotonicNs,
+ * deviceCount}]}] of the devices in @mask (host/info.json: all of them;
+ * device_<id>/info.json.<id>: its own).
+ */
+static json_t *clock_samples(struct npuprof_session *s, uint64_t mask)
 {
 	json_t *arr = json_array();
 	unsigned int i;
@@ -1316,7 +1333,7 @@ static json_t *clock_samples(struct npuprof_session *s)
 		struct clock_pairs *c = &s->clocks[d];
 		json_t *samples;
 
-		if (!c->n)
+		if (!c->n || !(mask & (1ULL << d)))
 			continue;
 		samples = json_array();
 		for (i = 0; i < c->n; i++)
@@ -1469,7 +1486,7 @@ static int write_info(struct npuprof_session *s, const struct session_member *m,
 			"pid_name", npuprof_name_json(m->comm, sizeof(m->comm)), "hostname",
 			npuprof_name_json(host, sizeof(host)), "platform_version",
 			s->host.backend ? s->host.backend->name : "unknown",
-			"record_version", NPUPROF_RECORD_VERSION, "clockSamples", clock_samples(s),
+			"record_version", NPUPROF_RECORD_VERSION, "clockSamples", clock_samples(s, ~0ULL),
 			"devices", data_devices(rst), "rings", rings, "drain",
 			drain_json(s, rst, st), "lost", lost_json(s, rst));
 	if (doc)
@@ -1487,14 +1504,112 @@ static int write_info(struct npuprof_session *s, const struct session_member *m,
 	return write_json(s, m, NPUPROF_PROF_INFO_JSON, doc);
 }
 
-static int write_sample(struct npuprof_session *s, const struct session_member *m)
+/* sample.json at @rel: the capture's parameters, as msprof handed them. */
+static int write_sample(struct npuprof_session *s, const struct session_member *m, const char *rel)
 {
 	json_error_t jerr;
 	json_t *doc = json_loads(s->params_json, 0, &jerr);
 
 	if (!doc)
 		doc = json_pack("{s:s}", "params", s->params_json);
-	return write_json(s, m, NPUPROF_PROF_SAMPLE_JSON, doc);
+	return write_json(s, m, rel, doc);
+}
+
+/*
+ * Control file @kind of device @d of @m (npuprof/prof_layout.h), its
+ * folder made first when the drain has not made it yet.
+ */
+static int device_ctrl(struct npuprof_session *s, struct session_member *m, int d,
+		       enum npuprof_ctrl_file kind, char *rel, size_t size)
+{
+	char dir[NPUPROF_PROF_SERIES_SIZE];
+	int fd = npuprof_device_dir_name(dir, sizeof(dir), (uint32_t)d);
+
+	fd = fd ? fd : npuprof_device_ctrl_name(rel, size, (uint32_t)d, kind);
+	fd = fd ? fd : npuprof_prof_mkdirs(m->dir_fd, dir);
+	if (fd < 0) {
+		set_error(s, NPUPROF_STAGE_OUTPUT, fd, m->pid, m->prof_dir);
+		return fd;
+	}
+	close(fd);
+	return 0;
+}
+
+static int write_device_info(struct npuprof_session *s, const struct session_member *m, int d,
+			     const char *rel);
+/*
+ * Write control file @kind of device @d of @m; its name in @rel (may be
+ * NULL) for messages.  Return: 0 or -errno.
+ */
+static int write_device_file(struct npuprof_session *s, struct session_member *m, int d,
+			     enum npuprof_ctrl_file kind, char *rel, size_t size)
+{
+	char buf[NPUPROF_PROF_SERIES_SIZE];
+	int err;
+
+	if (!rel) {
+		rel = buf;
+		size = sizeof(buf);
+	}
+	err = device_ctrl(s, m, d, kind, rel, size);
+	if (err)
+		return err;
+	switch (kind) {
+	case NPUPROF_CTRL_START_INFO:
+		err = write_time_file(s, m, rel, 1);
+		if (!err)
+			m->dev_started |= 1ULL << d;
+		return err;
+	case NPUPROF_CTRL_END_INFO:
+		return write_time_file(s, m, rel, 0);
+	case NPUPROF_CTRL_INFO_JSON:
+		return write_device_info(s, m, d, rel);
+	case NPUPROF_CTRL_SAMPLE_JSON:
+		return write_sample(s, m, rel);
+	}
+	return -EINVAL;
+}
+
+/*
+ * At start: start_info.<d> of each device @m holds open (it has set
+ * them).  A device it opens later, or whose file failed here, gets its
+ * start_info at stop (finish_devices()).
+ */
+static void start_devices(struct npuprof_session *s, struct session_member *m)
+{
+	uint64_t open = 0;
+
+	m->dev_started = 0;
+	if (npu_pid_devices(m->pid, NULL, &open))
+		return;
+	for (int d = 0; d < NPU_BACKEND_MAX_DEVICES; d++)
+		if (open & (1ULL << d))
+			write_device_file(s, m, d, NPUPROF_CTRL_START_INFO, NULL, 0);
+}
+
+/*
+ * info.json.<d>: what is known of device @d (CANN's keys where they
+ * exist: pid, pid_name, hostname, platform_version, devices, DeviceInfo,
+ * rank_id) and its own host/device clock pairs ("clockSamples", as in
+ * host/info.json).
+ */
+static int write_device_info(struct npuprof_session *s, const struct session_member *m, int d,
+			     const char *rel)
+{
+	char host[256] = "", id[16];
+	json_t *doc;
+
+	gethostname(host, sizeof(host) - 1);
+	snprintf(id, sizeof(id), "%d", d);
+	doc = json_pack("{s:i, s:o, s:o, s:s, s:s, s:[{s:i}], s:o, s:o}", "pid", (int)m->pid,
+			"pid_name", npuprof_name_json(m->comm, sizeof(m->comm)), "hostname",
+			npuprof_name_json(host, sizeof(host)), "platform_version",
+			s->host.backend ? s->host.backend->name : "unknown", "devices", id,
+			"DeviceInfo", "id", d, "clockSamples", clock_samples(s, 1ULL << d), "driver",
+			driver_json(s));
+	if (doc && m->rank >= 0)
+		json_object_set_new(doc, "rank_id", json_integer(m->rank));
+	return write_json(s, m, rel, doc);
 }
 
 /* Note control file @rel of @res as not written (error @e), if @e. */
@@ -1509,6 +1624,32 @@ static int note_unwritten(struct npuprof_session_result *res, const char *rel, i
 	len = strlen(res->unwritten);
 	snprintf(res->unwritten + len, sizeof(res->unwritten) - len, "%s%s", len ? " " : "", rel);
 	return e;
+}
+
+/*
+ * At stop, each device of @m's window (@devices: those with data, and
+ * those open at start): start_info.<d> if start did not write it, then
+ * end_info.<d>, info.json.<d> and sample.json.  Return: the first error.
+ */
+static int finish_devices(struct npuprof_session *s, struct session_member *m,
+			  uint64_t devices, struct npuprof_session_result *res)
+{
+	char rel[NPUPROF_PROF_SERIES_SIZE];
+	int err = 0, e;
+
+	for (int d = 0; d < NPUPROF_DRAIN_MAX_DEVICES; d++) {
+		if (!(devices & (1ULL << d)))
+			continue;
+		for (int k = NPUPROF_CTRL_START_INFO; k <= NPUPROF_CTRL_SAMPLE_JSON; k++) {
+			if (k == NPUPROF_CTRL_START_INFO && (m->dev_started & (1ULL << d)))
+				continue;
+			rel[0] = '\0';
+			e = note_unwritten(res, rel,
+					   write_device_file(s, m, d, k, rel, sizeof(rel)));
+			err = err ? err : e;
+		}
+	}
+	return err;
 }
 
 /* end_info, info.json, sample.json of @m; its result in @res (may be NULL). */
@@ -1528,7 +1669,10 @@ static int finish_member(struct npuprof_session *s, struct session_member *m,
 	err = err ? err : e;
 	e = note_unwritten(res, NPUPROF_PROF_INFO_JSON, write_info(s, m, rst, st));
 	err = err ? err : e;
-	e = note_unwritten(res, NPUPROF_PROF_SAMPLE_JSON, write_sample(s, m));
+	e = note_unwritten(res, NPUPROF_PROF_SAMPLE_JSON,
+			   write_sample(s, m, NPUPROF_PROF_SAMPLE_JSON));
+	err = err ? err : e;
+	e = finish_devices(s, m, rst->devices | m->dev_started, res);
 	err = err ? err : e;
 	if (!res)
 		return err;

@@ -7,6 +7,8 @@
  *  - the PROF_XXX dir itself (a name guessed from the clock): -EEXIST;
  *  - device_0 (a directory the drain makes below PROF_XXX): -ENOTDIR;
  *  - host/info.json and a slice name (new files): -EEXIST;
+ *  - a control file renamed into place from its temporary name onto a
+ *    planted symlink: -EEXIST, the link and the temporary file stay;
  *  - removing a PROF_XXX that holds a symlink removes the link only;
  *  - a "." or ".." component is refused (-EINVAL);
  *  - --output with a trailing or doubled slash is made and unmade whole.
@@ -82,6 +84,16 @@ static void test_inside(int out)
 	CHECK_EQ(npuprof_prof_create(prof, "host/data/npuprof.api.slice_0"), -EEXIST);
 	/* a file through a symlinked directory */
 	CHECK_EQ(npuprof_prof_create(prof, "device_0/x"), -ENOTDIR);
+	/* a control file written whole, then renamed onto a planted link */
+	fd = npuprof_prof_create(prof, "host/.info.json.tmp");
+	CHECK(fd > 2);
+	close(fd);
+	CHECK_EQ(npuprof_prof_rename_new(prof, "host/.info.json.tmp", "host/info.json"), -EEXIST);
+	CHECK_EQ(faccessat(prof, "host/.info.json.tmp", F_OK, AT_SYMLINK_NOFOLLOW), 0);
+	CHECK_EQ(npuprof_prof_rename_new(prof, "host/.info.json.tmp", "info.json"), -EXDEV);
+	CHECK_EQ(npuprof_prof_rename_new(prof, "host/.info.json.tmp", "host/sample.json"), 0);
+	CHECK_EQ(faccessat(prof, "host/.info.json.tmp", F_OK, AT_SYMLINK_NOFOLLOW), -1);
+	CHECK_EQ(faccessat(prof, "host/sample.json", F_OK, AT_SYMLINK_NOFOLLOW), 0);
 	check_victims(__LINE__);
 
 	fd = npuprof_prof_create(prof, "host/start_info");

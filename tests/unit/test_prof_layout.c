@@ -169,8 +169,33 @@ static void check_device_listing(void)
 	tmpdir_remove(dir);
 }
 
+/* A device's control files and the temporary names they are written under. */
+static void check_ctrl_names(void)
+{
+	char buf[NPUPROF_PROF_SERIES_SIZE];
+
+	CHECK_EQ(npuprof_device_ctrl_name(buf, sizeof(buf), 3, NPUPROF_CTRL_START_INFO), 0);
+	CHECK_STR(buf, "device_3/start_info.3");
+	CHECK_EQ(npuprof_device_ctrl_name(buf, sizeof(buf), 3, NPUPROF_CTRL_END_INFO), 0);
+	CHECK_STR(buf, "device_3/end_info.3");
+	CHECK_EQ(npuprof_device_ctrl_name(buf, sizeof(buf), 4294967295u, NPUPROF_CTRL_INFO_JSON),
+		 0);
+	CHECK_STR(buf, "device_4294967295/info.json.4294967295");
+	CHECK_EQ(npuprof_device_ctrl_name(buf, sizeof(buf), 0, NPUPROF_CTRL_SAMPLE_JSON), 0);
+	CHECK_STR(buf, "device_0/sample.json");
+	CHECK_EQ(npuprof_device_ctrl_name(buf, sizeof(buf), 0, (enum npuprof_ctrl_file)9), -EINVAL);
+	CHECK_EQ(npuprof_device_ctrl_name(buf, 20, 12, NPUPROF_CTRL_INFO_JSON), -ENAMETOOLONG);
+	CHECK_EQ(npuprof_ctrl_tmp_name(buf, sizeof(buf), NPUPROF_PROF_INFO_JSON), 0);
+	CHECK_STR(buf, "host/.info.json.tmp");
+	CHECK_EQ(npuprof_ctrl_tmp_name(buf, sizeof(buf), "device_3/start_info.3"), 0);
+	CHECK_STR(buf, "device_3/.start_info.3.tmp");
+	CHECK_EQ(npuprof_ctrl_tmp_name(buf, sizeof(buf), "x"), 0);
+	CHECK_STR(buf, ".x.tmp");
+}
+
 int main(void)
 {
+	check_ctrl_names();
 	check_device_names();
 	check_prof_names();
 	check_series_names();

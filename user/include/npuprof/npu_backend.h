@@ -77,6 +77,20 @@ struct npu_host {
 int npu_host_detect(struct npu_host *host, const char *dev_dir, const char *sys_dir);
 
 /**
+ * npu_pid_devices() - the devices a process has open
+ * @pid:      the process
+ * @proc_dir: procfs root, NULL for "/proc" (tests)
+ * @mask:     out: bit N set when one of @pid's descriptors is
+ *            "/dev/davinci<N>" (N < NPU_BACKEND_MAX_DEVICES)
+ *
+ * A process holds /dev/davinci<N> open from the moment its runtime sets
+ * device N (aclrtSetDevice) on; the capture reads this at start to know
+ * which devices a window covers before any task runs.
+ * Return: 0; -errno when /proc/<pid>/fd cannot be read (gone, no right).
+ */
+int npu_pid_devices(int pid, const char *proc_dir, uint64_t *mask);
+
+/**
  * npu_backend_find() - the backend of the driver named @name, or NULL
  * @name: backend name or module name
  */

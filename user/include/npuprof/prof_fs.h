@@ -73,6 +73,16 @@ int npuprof_prof_mkdirs(int dirfd, const char *rel);
 int npuprof_prof_create(int dirfd, const char *rel);
 
 /**
+ * npuprof_prof_rename_new() - rename the file @from_rel
+ * ("host/.info.json.tmp") to @to_rel ("host/info.json"), both in one
+ * folder below @dirfd, without replacing anything: a name already taken
+ * at @to_rel (a planted symlink or file) fails with -EEXIST and is left
+ * alone.  A symlink on the way fails with -ENOTDIR.  Return: 0 or -errno
+ * (-EXDEV when the two are not in one folder).
+ */
+int npuprof_prof_rename_new(int dirfd, const char *from_rel, const char *to_rel);
+
+/**
  * npuprof_prof_unlink() - remove the file @rel ("host/info.json") below
  * @dirfd, not following a symlink on the way (-ENOTDIR) or at the end (a
  * symlink there is removed, not its target).  Return: 0 or -errno.

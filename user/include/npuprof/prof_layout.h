@@ -10,6 +10,13 @@
  *       start_info end_info info.json sample.json
  *     device_<id>/
  *       data/npuprof.task.<id>.slice_<n>  device task events of device <id>
+ *       start_info.<id> end_info.<id> info.json.<id> sample.json
+ *
+ * Control files (JSON) follow CANN's names (msprof.md section 3): the
+ * host's are plain, a device's carry ".<id>" but for sample.json.  Each
+ * is written whole under a hidden temporary name (".<name>.tmp" in the
+ * same folder) and renamed into place, so a control file that exists is
+ * complete.
  *
  * The directory name follows CANN's CreateProfDirSuffix (msprof.md); the
  * series and slice names are npuprof's own and are what the export and
@@ -44,6 +51,14 @@
 #define NPUPROF_PROF_END_INFO "host/end_info"
 #define NPUPROF_PROF_INFO_JSON "host/info.json"
 #define NPUPROF_PROF_SAMPLE_JSON "host/sample.json"
+
+/* A device's control files (npuprof_device_ctrl_name()). */
+enum npuprof_ctrl_file {
+	NPUPROF_CTRL_START_INFO, /* start_info.<id>: written at start */
+	NPUPROF_CTRL_END_INFO,	 /* end_info.<id>: at stop */
+	NPUPROF_CTRL_INFO_JSON,	 /* info.json.<id>: at stop */
+	NPUPROF_CTRL_SAMPLE_JSON, /* sample.json: at stop */
+};
 
 /* Bytes that hold any PROF_XXX name this module builds, NUL included. */
 #define NPUPROF_PROF_NAME_SIZE 64
@@ -111,6 +126,22 @@ int npuprof_device_dir_name(char *buf, size_t size, uint32_t id);
  * -EINVAL otherwise.
  */
 int npuprof_device_dir_parse(const char *name, uint32_t *id);
+
+/**
+ * npuprof_device_ctrl_name() - the control file @kind of device @id,
+ * relative to the PROF_XXX directory: "device_<id>/start_info.<id>",
+ * ".../end_info.<id>", ".../info.json.<id>", "device_<id>/sample.json".
+ * Return: 0; -EINVAL for an unknown @kind; -ENAMETOOLONG.
+ */
+int npuprof_device_ctrl_name(char *buf, size_t size, uint32_t id, enum npuprof_ctrl_file kind);
+
+/**
+ * npuprof_ctrl_tmp_name() - the temporary name control file @rel
+ * ("host/info.json") is written under before it is renamed to @rel:
+ * ".<last component>.tmp" in the same folder ("host/.info.json.tmp").
+ * Return: 0; -ENAMETOOLONG.
+ */
+int npuprof_ctrl_tmp_name(char *buf, size_t size, const char *rel);
 
 /**
  * npuprof_series_dir() - the data directory of a series, relative to
