@@ -67,7 +67,8 @@ def check_no_duplicates(prof, recs):
         if r["type"] == "api":
             seen[("api", r["tid"], r["ts"], r["api"])] += 1
         elif r["type"] == "task":
-            seen[("task", r["device"], r["task_id"], r["event"])] += 1
+            # a task id may be reused (ids wrap): the same record has its time too
+            seen[("task", r["device"], r["stream"], r["task_id"], r["event"], r["ts"])] += 1
     dups = [k for k, n in seen.items() if n > 1]
     if dups:
         fail(f"{prof}: {len(dups)} records appear more than once, e.g. {dups[0]}")
@@ -123,19 +124,45 @@ def step_counts(recs, step):
             api[r["api"]] += 1
         elif r["type"] == "task" and r["event"] == "submit":
             tasks[r["task_type"]] += 1
-            ids.add((r["device"], r["task_id"]))
+            ids.add((r["device"], r["stream"], r["task_id"], r["ts"]))
     return api, tasks, ids
 
 
-def check_task_lifecycle(prof, recs, ids):
-    events = collections.Counter()
+LIFECYCLE = {"submit": 0, "start": 1, "end": 2}
+
+
+def task_cycles(recs):
+    """Each task's life-cycle records, keyed (device, stream, task id, submit ts).
+
+    Task ids wrap, so one (device, stream, task id) may name several tasks:
+    taken in time order, each submit begins the next task's records (the
+    export's join does the same: tools/msprof/export_join.c).
+    """
+    by_key = collections.defaultdict(list)
     for r in recs:
-        if r["type"] == "task" and (r["device"], r["task_id"]) in ids:
-            events[(r["device"], r["task_id"], r["event"])] += 1
-    for dev, tid in ids:
+        if r["type"] == "task" and r["event"] in LIFECYCLE:
+            by_key[(r["device"], r["stream"], r["task_id"])].append(r)
+    cycles = {}
+    for key, rs in by_key.items():
+        rs.sort(key=lambda r: (r["ts"], LIFECYCLE[r["event"]]))
+        cur = collections.Counter()
+        submit = None
+        for r in rs:
+            if r["event"] == "submit":
+                submit = r["ts"]
+                cur = cycles.setdefault(key + (submit,), collections.Counter())
+            cur[r["event"]] += 1
+    return cycles
+
+
+def check_task_lifecycle(prof, recs, ids):
+    cycles = task_cycles(recs)
+    for dev, stream, tid, ts in ids:
+        events = cycles.get((dev, stream, tid, ts), collections.Counter())
         for ev in ("submit", "start", "end"):
-            if events[(dev, tid, ev)] != 1:
-                fail(f"{prof}: device {dev} task {tid}: {events[(dev, tid, ev)]} {ev} records, want 1")
+            if events[ev] != 1:
+                fail(f"{prof}: device {dev} stream {stream} task {tid} submitted at {ts}: "
+                     f"{events[ev]} {ev} records, want 1")
 
 
 def check_steps(prof, recs, app):

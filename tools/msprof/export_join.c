@@ -3,7 +3,10 @@
  * Joining the records of one PROF dir (export_model.h):
  *
  *  1. a device task's SUBMIT, START and END records (keyed by device,
- *     stream, task id) become one task;
+ *     stream, task id) become one task.  Task ids wrap (a real Ascend
+ *     task id has 16 bits), so one key may name several tasks: the
+ *     records of a key are taken in host time order, and each SUBMIT
+ *     begins the life cycle of another task (xm_task_fold_next());
  *  2. each device gets a device-count -> host-ns mapping (clock_sync.c)
  *     from the driver's clock samples in info.json, else from its own
  *     START/END records, else the tracepoints' host times are used as is;
@@ -52,6 +55,16 @@
  */
 #define XM_FIT_PAIRS (1u << 18)
 
+/* Host ns of a record's tracepoint (of a task: its first record's). */
+static uint64_t rec_ns(const struct xm_task *t)
+{
+	if (t->have & XM_HAVE_SUBMIT)
+		return t->submit_ns;
+	if (t->have & XM_HAVE_START)
+		return t->start_tp_ns;
+	return t->end_tp_ns;
+}
+
 int xm_task_cmp(const void *pa, const void *pb)
 {
 	const struct xm_task *a = pa, *b = pb;
@@ -63,8 +76,15 @@ int xm_task_cmp(const void *pa, const void *pb)
 	if (!c)
 		c = XM_CMP(a->task_id, b->task_id);
 	if (!c)
+		c = XM_CMP(rec_ns(a), rec_ns(b));
+	if (!c)
 		c = XM_CMP(a->have, b->have); /* SUBMIT, START, END */
 	return c;
+}
+
+int xm_task_fold_next(const struct xm_task *t, const struct xm_task *rec)
+{
+	return !xm_task_same(t, rec) || (rec->have == XM_HAVE_SUBMIT && t->have);
 }
 
 int xm_task_same(const struct xm_task *a, const struct xm_task *b)
@@ -203,7 +223,7 @@ static int fold_next(struct xm_fold *f, struct xm_task *t)
 		return 0;
 	*t = f->next;
 	while ((r = xsort_next(f->recs, &rec)) == 1) {
-		if (!xm_task_same(t, rec)) {
+		if (xm_task_fold_next(t, rec)) {
 			memcpy(&f->next, rec, sizeof(f->next));
 			return 1;
 		}

@@ -399,10 +399,25 @@ int xm_tasks_begin(const struct export_model *m, struct xm_tasks *it);
 int xm_tasks_next(struct xm_tasks *it, const struct xm_task **t);
 
 /*
- * The join's order of task records: (device, stream, task id), then
- * SUBMIT, START, END; records of one task are then next to each other.
+ * The join's order of task records: (device, stream, task id), then the
+ * host ns of the record's tracepoint, then SUBMIT, START, END.  A task id
+ * that wrapped names several tasks: their records come one life cycle
+ * after the other.
  */
 int xm_task_cmp(const void *a, const void *b);
+
+/**
+ * xm_task_fold_next() - does record @rec (next in xm_task_cmp() order)
+ * begin another task than @t, the records folded so far?  Yes when its
+ * key differs, or when it is a SUBMIT and @t has records: a reused task
+ * id's next life cycle.  A driver traces a task's SUBMIT before the device
+ * can start it, so SUBMIT comes first in host time; START and END are not
+ * ordered by their tracepoints' host times (a START may be delivered late,
+ * after the END), so they fold into the cycle their SUBMIT opened, or,
+ * with no SUBMIT (submitted before the window), into the key's first one.
+ * Return: 1 or 0.
+ */
+int xm_task_fold_next(const struct xm_task *t, const struct xm_task *rec);
 
 /** xm_task_same() - do @a and @b have the same (device, stream, task id)? */
 int xm_task_same(const struct xm_task *a, const struct xm_task *b);
