@@ -5,7 +5,12 @@
  * thread, one X per API call) and "Ascend Hardware" (one row per stream,
  * one X per task with a start and an end, on the host clock within
  * 0.01 us), and one HostToDevice flow per linked task whose "s" sits on
- * the submitting call and whose "f" sits on the task.  The export is given
+ * the submitting call and whose "f" sits on the task.  Task 4 lacks its
+ * END (the capture stopped first): it is one X event clamped to the
+ * window, from its START (1000050000.000 us) to end_info's clock
+ * (1000051000.000 us, dur 1000), with "cut": "end", its START's device
+ * count and no END count, and its flow; never a lone begin.  Process ids
+ * are CANN's: (pid << 10) | (sort index << 5) | device, host = 31.  The export is given
  * the parent folder, as msprof allows.  One more metadata event of the
  * host process, "npuprof_capture", says the data is incomplete and why:
  * the fixture's LOST records count 7 records lost to a full ring; and how
@@ -19,8 +24,8 @@
 #include "export.h"
 #include "test_export_fixture.h"
 
-#define HOST_PID (((int64_t)FX_PID << 10) | 31)
-#define DEV_PID ((int64_t)FX_PID << 10)
+#define HOST_PID (((int64_t)FX_PID << 10) | (7 << 5) | 31) /* CANN: sort index 7, host */
+#define DEV_PID (((int64_t)FX_PID << 10) | (14 << 5)) /* Ascend Hardware 14, device 0 */
 
 struct want_task {
 	const char *name;
@@ -75,13 +80,13 @@ static void count_events(json_t *evs)
 		else
 			other++;
 	}
-	CHECK_EQ(json_array_size(evs), 28);
+	CHECK_EQ(json_array_size(evs), 31);
 	CHECK_EQ(host_m, 8); /* process name/labels/sort + outcome + 2 threads x (name, sort) */
 	CHECK_EQ(host_x, 6);
 	CHECK_EQ(dev_m, 5); /* process name/labels/sort + 1 stream x (name, sort) */
-	CHECK_EQ(dev_x, 3);
-	CHECK_EQ(s, 3);
-	CHECK_EQ(f, 3);
+	CHECK_EQ(dev_x, 4);
+	CHECK_EQ(s, 4);
+	CHECK_EQ(f, 4);
 	CHECK_EQ(other, 0);
 }
 
@@ -234,6 +239,28 @@ static void check_calls(json_t *evs)
 	}
 }
 
+/* Task 4, cut by the window's end: clamped to end_info's clock, marked. */
+static void check_cut_task(json_t *evs)
+{
+	json_t *x = find_x(evs, DEV_PID, "add_custom", "1000050000.000"), *args, *f;
+
+	CHECK(x != NULL);
+	if (!x)
+		return;
+	args = json_object_get(x, "args");
+	CHECK(json_real_value(json_object_get(x, "dur")) == 1000.0);
+	CHECK_STR(sval(args, "cut"), "end");
+	CHECK_EQ(ival(args, "Task Id"), 4);
+	CHECK(json_object_get(args, "Device Start(count)") != NULL);
+	CHECK(json_object_get(args, "Device End(count)") == NULL);
+	CHECK_EQ(ival(args, "connection_id"), 4);
+	f = find_flow(evs, "f", DEV_PID, json_object_get(args, "connection_id"));
+	CHECK(f != NULL);
+	if (f)
+		CHECK_STR(sval(f, "ts"), "1000050000.000");
+	CHECK(find_flow(evs, "s", HOST_PID, json_object_get(args, "connection_id")) != NULL);
+}
+
 int main(void)
 {
 	char root[256], prof[512], path[1024];
@@ -257,8 +284,7 @@ int main(void)
 		for (i = 0; i < sizeof(want_tasks) / sizeof(want_tasks[0]); i++)
 			check_task(evs, &want_tasks[i]);
 		check_calls(evs);
-		/* task 4 has no END: no X event, no flow */
-		CHECK(find_x(evs, DEV_PID, "add_custom", "1000050000.000") == NULL);
+		check_cut_task(evs);
 	}
 	json_decref(evs);
 	fx_rmtree(root);

@@ -377,8 +377,8 @@ static void print_summary(const struct export_model *m, const char *out)
 	printf("):\n");
 	print_top_ops(m);
 	print_api_counts(m);
-	printf("  Device tasks: %zu (%zu with start and end, %zu cut by the capture window, %zu linked to their API call)\n",
-	       m->n_tasks, m->n_drawn, m->n_tasks - m->n_drawn, m->n_linked);
+	printf("  Device tasks: %zu (%zu with start and end, %zu cut by the capture window of which %zu drawn clamped to it, %zu linked to their API call)\n",
+	       m->n_tasks, m->n_drawn, m->n_tasks - m->n_drawn, m->n_cut, m->n_linked);
 	print_clocks(m);
 	print_lost(m);
 	if (m->truncated_bytes)

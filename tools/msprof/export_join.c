@@ -30,7 +30,8 @@
  * waits (xm_calls_next()).
  *
  * A task missing START or END (cut by the capture window) keeps what is
- * known and is marked not drawn: no time is invented for it.
+ * known and is marked not drawn; when the window's edge is known it takes
+ * that edge for its missing end and is marked cut (xm_task.cut).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -382,22 +383,52 @@ static int first_pass(struct export_model *m)
 	return r;
 }
 
+/* Host ns of the device count @dev_ts (tracepoint time @tp_ns without a fit). */
+static int64_t map_dev(const struct xm_device *dev, uint64_t dev_ts, uint64_t tp_ns)
+{
+	if (dev->clock == XM_CLOCK_RECORDS || dev->clock == XM_CLOCK_INFO_JSON)
+		return clock_dev_to_host_ns(&dev->fit, dev_ts);
+	return (int64_t)tp_ns;
+}
+
+/*
+ * A task's START and END on the host clock, those it has; a missing one
+ * is 0 (the tracepoint time it shared room with is spent) until
+ * finish_task() puts the window's edge there.
+ */
 static void map_task(const struct xm_device *dev, struct xm_task *t)
 {
+	int64_t start = 0, end = 0;
+
 	t->drawn = (t->have & (XM_HAVE_START | XM_HAVE_END)) == (XM_HAVE_START | XM_HAVE_END);
-	if (!t->drawn) {
-		t->start_ns = t->end_ns = 0; /* the tracepoint times they shared room with */
-		return;
-	}
-	if (dev->clock == XM_CLOCK_RECORDS || dev->clock == XM_CLOCK_INFO_JSON) {
-		t->start_ns = clock_dev_to_host_ns(&dev->fit, t->start_dev);
-		t->end_ns = clock_dev_to_host_ns(&dev->fit, t->end_dev);
-	} else {
-		t->start_ns = (int64_t)t->start_tp_ns;
-		t->end_ns = (int64_t)t->end_tp_ns;
-	}
-	if (t->end_ns < t->start_ns) /* a device clock that ran backwards */
+	if (t->have & XM_HAVE_START)
+		start = map_dev(dev, t->start_dev, t->start_tp_ns);
+	if (t->have & XM_HAVE_END)
+		end = map_dev(dev, t->end_dev, t->end_tp_ns);
+	t->start_ns = start;
+	t->end_ns = end;
+	if (t->drawn && t->end_ns < t->start_ns) /* a device clock that ran backwards */
 		t->end_ns = t->start_ns;
+}
+
+/*
+ * A task with one of START and END: the window cut it.  Its missing end
+ * becomes the window's edge (times on the model's clock), when known and
+ * not beyond the end it has: the timeline shows it clamped to the
+ * window and marked, the CSVs leave it out (not @drawn).
+ */
+static void clamp_cut(const struct export_model *m, struct xm_task *t)
+{
+	uint8_t ends = t->have & (XM_HAVE_START | XM_HAVE_END);
+
+	t->cut = 0;
+	if (ends == XM_HAVE_END && m->window_start_ns && m->window_start_ns <= t->end_ns) {
+		t->start_ns = m->window_start_ns;
+		t->cut = XM_CUT_START;
+	} else if (ends == XM_HAVE_START && m->window_end_ns && m->window_end_ns >= t->start_ns) {
+		t->end_ns = m->window_end_ns;
+		t->cut = XM_CUT_END;
+	}
 }
 
 int xm_call_cmp(const void *pa, const void *pb)
@@ -601,7 +632,9 @@ static void finish_task(struct export_model *m, struct xm_task *t, const struct 
 	t->call_entry_ns = (uint64_t)xm_time((int64_t)t->call_entry_ns + off);
 	t->start_ns = xm_time(t->start_ns + off);
 	t->end_ns = xm_time(t->end_ns + off);
+	clamp_cut(m, t);
 	m->n_drawn += t->drawn;
+	m->n_cut += t->cut != 0;
 	m->n_linked += t->linked && t->drawn;
 }
 

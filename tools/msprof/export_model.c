@@ -516,6 +516,29 @@ static int64_t read_wall_offset(struct export_model *m)
 	return offset;
 }
 
+/*
+ * The window's end: end_info's clockMonotonic (every event up to it is in
+ * the data), on the capture clock; 0 without end_info (msprof killed).
+ */
+static int64_t read_window_end(struct export_model *m)
+{
+	static const char *const where[] = { NPUPROF_PROF_END_INFO, "end_info" };
+	char path[PATH_MAX];
+	json_t *doc = NULL, *mono;
+	int64_t end = 0;
+	int err;
+
+	for (size_t i = 0; !doc && i < sizeof(where) / sizeof(where[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", m->dir, where[i]);
+		doc = export_load_json(path, &err); /* a refused file: export_outcome.c */
+	}
+	mono = json_object_get(doc, "clockMonotonic");
+	if (json_is_integer(mono))
+		end = xm_time(json_integer_value(mono));
+	json_decref(doc);
+	return end;
+}
+
 /* Every record of the host series and each device's, into the sorters. */
 static int read_records(struct export_model *m)
 {
@@ -563,9 +586,12 @@ int export_model_load(const char *prof_dir, struct export_model *m)
 	}
 	m->lost = npuprof_loss_total(&m->loss);
 	offset = read_wall_offset(m);
+	m->window_end_ns = read_window_end(m);
 	/* both in [-XM_TIME_MAX, XM_TIME_MAX]: the sum cannot overflow */
 	if (m->window_start_ns)
 		m->window_start_ns = xm_time(m->window_start_ns + offset);
+	if (m->window_end_ns)
+		m->window_end_ns = xm_time(m->window_end_ns + offset);
 	/* the join moves the tasks' times, xm_calls_next() the calls' */
 	m->wall_offset_ns = offset;
 	err = export_model_join(m);

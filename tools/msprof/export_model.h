@@ -78,10 +78,13 @@ enum {
  * @pid, @tid:   the submitting thread, until the join links the task: then
  *               @call_tid and @call_name take their room
  * @drawn:       1 when both START and END were seen: the task has real
- *               start and end times.  A task cut by the capture window
- *               (START before start, or END after stop) keeps what is
- *               known but gets no invented time: it is left out of the
- *               timeline and the per-task CSVs and only counted.
+ *               start and end times, the only ones the per-task CSVs list.
+ * @cut:         a task cut by the capture window (START before start, or
+ *               END after stop: XM_CUT_START, XM_CUT_END) whose other end
+ *               was seen, when the window's edge is known (start_info,
+ *               end_info): @start_ns or @end_ns is then that edge, and
+ *               the timeline draws it clamped to the window and marked.
+ *               Neither drawn nor cut: only counted.
  * @linked:      1 when the API call that submitted the task was found (the
  *               task carries what the writers need of it: calls are not
  *               held in memory, see xm_calls_next()).  A drawn linked
@@ -125,6 +128,13 @@ struct xm_task {
 	uint8_t have;
 	uint8_t drawn;
 	uint8_t linked;
+	uint8_t cut;
+};
+
+/* Which end of a task the capture window cut (struct xm_task.cut). */
+enum {
+	XM_CUT_START = 1, /* started before the window: start_ns is its start */
+	XM_CUT_END = 2,	  /* ended after it: end_ns is its end */
 };
 
 /* Where a device's host-clock mapping came from. */
@@ -209,6 +219,7 @@ struct xm_sample {
  *                   for complete data; export_outcome.h)
  * @n_syncs:         STREAM_SYNC records seen
  * @n_drawn:         tasks with START and END
+ * @n_cut:           tasks with one of them, clamped to the window (xm_task.cut)
  * @n_linked:        drawn tasks linked to their API call
  * @truncated_bytes: bytes at the end of a series that did not form a
  *                   whole record (summed over series)
@@ -237,12 +248,14 @@ struct export_model {
 	size_t n_reasons;
 	size_t n_syncs;
 	size_t n_drawn;
+	size_t n_cut;
 	size_t n_linked;
 	uint64_t truncated_bytes;
 	uint64_t bad_records;
 	int64_t wall_offset_ns; /* added to every time: monotonic -> wall clock */
 	bool driver_clock;      /* info.json driver.clock "driver": samples were due */
 	int64_t window_start_ns; /* start_info's clockMonotonic, then shifted; 0 if none */
+	int64_t window_end_ns;	 /* end_info's clockMonotonic, then shifted; 0 if none */
 	/* private to the loader and the join */
 	size_t cap_rings;
 	int tmp_fd; /* where the sorters spill (export_model_init()) */

@@ -7,7 +7,11 @@
  *    ("Thread <tid>"), one X event per runtime API call;
  *  - process "Ascend Hardware" per device (label "NPU <dev>", sort 14),
  *    one row per stream ("Stream <id>"), one X event per device task that
- *    has a START and an END, placed on the host clock by clock_sync.c;
+ *    has a START and an END, placed on the host clock by clock_sync.c, and
+ *    per task cut by the capture window: one end is the window's edge
+ *    (start_info's or end_info's clock) and args "cut" says which
+ *    ("start" or "end"), never a lone begin or end;
+ *  - process ids as CANN makes them (export_trace_pid());
  *  - one HostToDevice flow per linked task: "s" at the start of the API
  *    call that submitted it, "f" with "bp":"e" at the task's start.  Chrome
  *    binds a flow end to the slice that encloses its timestamp, so both
@@ -126,15 +130,25 @@ static void emit_thread(struct tl_writer *w, int64_t pid, uint32_t tid, const ch
 	meta_sort(w, pid, tid, "thread_sort_index", tid);
 }
 
+/*
+ * Is task @t drawn in the timeline: with its real start and end, or cut by
+ * the window and clamped to it (xm_task.cut)?  Flow ids count the linked
+ * ones in the tasks' order, in emit_tasks() and emit_flows() alike.
+ */
+static bool shown(const struct xm_task *t)
+{
+	return t->drawn || t->cut;
+}
+
 /* "CANN" and a row per host thread that made a call. */
 static int emit_host_meta(struct tl_writer *w, const struct export_model *m)
 {
-	int64_t pid = export_trace_pid(m->app_pid, EXPORT_HOST_DEV);
+	int64_t pid = export_cann_pid(m->app_pid);
 	const struct xm_call *c;
 	struct xm_calls it;
 	int r;
 
-	emit_process(w, pid, "CANN", "CPU", 7);
+	emit_process(w, pid, "CANN", "CPU", EXPORT_CANN_SORT);
 	r = xm_calls_begin(m, &it);
 	while (!r && (r = xm_calls_next(&it, &c)) == 1) { /* sorted by (pid, tid) */
 		r = 0;
@@ -144,7 +158,7 @@ static int emit_host_meta(struct tl_writer *w, const struct export_model *m)
 	return r;
 }
 
-/* "Ascend Hardware" per device, a row per stream that has a drawn task. */
+/* "Ascend Hardware" per device, a row per stream that has a shown task. */
 static int emit_device_meta(struct tl_writer *w, const struct export_model *m)
 {
 	uint32_t dev = 0, stream = 0;
@@ -155,16 +169,16 @@ static int emit_device_meta(struct tl_writer *w, const struct export_model *m)
 
 	for (size_t i = 0; i < m->n_devs; i++) {
 		snprintf(label, sizeof(label), "NPU %u", m->devs[i].id);
-		emit_process(w, export_trace_pid(m->app_pid, m->devs[i].id), "Ascend Hardware",
-			     label, 14);
+		emit_process(w, export_hw_pid(m->app_pid, m->devs[i].id), "Ascend Hardware",
+			     label, EXPORT_HW_SORT);
 	}
 	r = xm_tasks_begin(m, &it);
 	while (!r && (r = xm_tasks_next(&it, &t)) == 1) { /* sorted by (device, stream) */
 		r = 0;
-		if (!t->drawn)
+		if (!shown(t))
 			continue;
 		if (!any || dev != t->device || stream != t->stream)
-			emit_thread(w, export_trace_pid(m->app_pid, t->device), t->stream,
+			emit_thread(w, export_hw_pid(m->app_pid, t->device), t->stream,
 				    "Stream");
 		any = 1;
 		dev = t->device;
@@ -293,7 +307,7 @@ static void call_args(struct xout *o, const struct export_model *m, const struct
  */
 static int emit_calls(struct tl_writer *w, const struct export_model *m)
 {
-	int64_t pid = export_trace_pid(m->app_pid, EXPORT_HOST_DEV);
+	int64_t pid = export_cann_pid(m->app_pid);
 	int64_t *open = NULL;
 	size_t depth = 0, cap = 0;
 	const struct xm_call *c;
@@ -331,7 +345,11 @@ static int emit_calls(struct tl_writer *w, const struct export_model *m)
 	return r;
 }
 
-/* @flow_id: the task's HostToDevice flow id, 0 for none (emit_tasks()). */
+/*
+ * @flow_id: the task's HostToDevice flow id, 0 for none (emit_tasks()).
+ * A task cut by the window has only the device count of the end it has,
+ * and "cut": "start" or "end" says which end is the window's edge.
+ */
 static void task_args(struct xout *o, const struct xm_task *t, uint64_t flow_id)
 {
 	char type[32];
@@ -342,10 +360,14 @@ static void task_args(struct xout *o, const struct xm_task *t, uint64_t flow_id)
 	xout_u64(o, t->stream);
 	KEY(o, "Task Id");
 	xout_u64(o, t->task_id);
-	KEY(o, "Device Start(count)");
-	xout_i64(o, (int64_t)t->start_dev); /* json_int_t, as jansson had them */
-	KEY(o, "Device End(count)");
-	xout_i64(o, (int64_t)t->end_dev);
+	if (t->have & XM_HAVE_START) {
+		KEY(o, "Device Start(count)");
+		xout_i64(o, (int64_t)t->start_dev); /* json_int_t, as jansson had them */
+	}
+	if (t->have & XM_HAVE_END) {
+		KEY(o, "Device End(count)");
+		xout_i64(o, (int64_t)t->end_dev);
+	}
 	if (t->have & XM_HAVE_SUBMIT) {
 		KEY(o, "Submit Time(us)");
 		ts_str(o, (int64_t)t->submit_ns);
@@ -357,6 +379,13 @@ static void task_args(struct xout *o, const struct xm_task *t, uint64_t flow_id)
 	if (flow_id) {
 		KEY(o, "connection_id");
 		xout_i64(o, (int64_t)flow_id);
+	}
+	if (t->cut) {
+		KEY(o, "cut");
+		if (t->cut == XM_CUT_START)
+			XOUT_LIT(o, "\"start\"");
+		else
+			XOUT_LIT(o, "\"end\"");
 	}
 }
 
@@ -372,12 +401,12 @@ static int emit_tasks(struct tl_writer *w, const struct export_model *m)
 		struct xout *o;
 
 		r = 0;
-		if (!t->drawn)
-			continue; /* no invented times for tasks cut by the window */
-		flow += t->linked; /* flow ids: drawn linked tasks, in the tasks' order */
+		if (!shown(t))
+			continue; /* no invented times: cut by a window edge not known */
+		flow += t->linked; /* flow ids: shown linked tasks, in the tasks' order */
 		/* tasks of one stream run one after another: none encloses another */
 		o = x_begin(w, xm_task_name(m, t, buf, sizeof(buf)),
-			    export_trace_pid(m->app_pid, t->device), t->stream, t->start_ns,
+			    export_hw_pid(m->app_pid, t->device), t->stream, t->start_ns,
 			    export_tl_end_ns(t->start_ns, t->end_ns) - t->start_ns);
 		task_args(o, t, t->linked ? flow : 0);
 		XOUT_LIT(o, "}}");
@@ -409,7 +438,7 @@ static void flow_event(struct tl_writer *w, char ph, uint64_t id, int64_t pid, u
 
 static int emit_flows(struct tl_writer *w, const struct export_model *m)
 {
-	int64_t host = export_trace_pid(m->app_pid, EXPORT_HOST_DEV);
+	int64_t host = export_cann_pid(m->app_pid);
 	const struct xm_task *t;
 	struct xm_tasks it;
 	uint64_t flow = 0;
@@ -417,11 +446,11 @@ static int emit_flows(struct tl_writer *w, const struct export_model *m)
 
 	while (!r && (r = xm_tasks_next(&it, &t)) == 1) {
 		r = 0;
-		if (!t->linked || !t->drawn)
+		if (!t->linked || !shown(t))
 			continue;
 		flow++; /* as emit_tasks() counts them */
 		flow_event(w, 's', flow, host, t->call_tid, (int64_t)t->call_entry_ns);
-		flow_event(w, 'f', flow, export_trace_pid(m->app_pid, t->device), t->stream,
+		flow_event(w, 'f', flow, export_hw_pid(m->app_pid, t->device), t->stream,
 			   t->start_ns);
 	}
 	return r;
@@ -443,11 +472,28 @@ static int emit_outcome(struct tl_writer *w, const struct export_model *m)
 	json_decref(args);
 	if (!text)
 		return -ENOMEM;
-	o = meta_begin(w, export_trace_pid(m->app_pid, EXPORT_HOST_DEV), 0, "npuprof_capture");
+	o = meta_begin(w, export_cann_pid(m->app_pid), 0, "npuprof_capture");
 	xout_str(o, text);
 	xout_char(o, '}');
 	free(text);
 	return 0;
+}
+
+/*
+ * Every metadata event of the trace: the processes (names, labels, sort
+ * indexes) and their rows, as CANN emits them, and the capture's outcome.
+ * A file cut into slices that must each read alone calls it once per
+ * slice: it writes the same events each time.
+ */
+static int emit_metadata(struct tl_writer *w, const struct export_model *m)
+{
+	int err = emit_host_meta(w, m);
+
+	if (!err)
+		err = emit_outcome(w, m);
+	if (!err)
+		err = emit_device_meta(w, m);
+	return err;
 }
 
 int export_write_timeline(const struct export_model *m, FILE *f)
@@ -457,11 +503,7 @@ int export_write_timeline(const struct export_model *m, FILE *f)
 
 	if (err)
 		return err;
-	err = emit_host_meta(&w, m);
-	if (!err)
-		err = emit_outcome(&w, m);
-	if (!err)
-		err = emit_device_meta(&w, m);
+	err = emit_metadata(&w, m);
 	if (!err)
 		err = emit_calls(&w, m);
 	if (!err)

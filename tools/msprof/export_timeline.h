@@ -13,14 +13,32 @@
 #include "export_model.h"
 
 /*
- * msprof's process id: (pid << 10) | (index << 5) | device; device 31 =
- * host.  The device field has 5 bits, so like msprof this tells apart
- * devices 0..30 only.
+ * msprof's process ids (msprof.md section 4; MSP analysis json_assembler:
+ * GetFormatPid): (pid << 10) | (index << 5) | device, where index is the
+ * process's sort index (CANN 7, Ascend Hardware 14) and device 31 stands
+ * for the host.  The device field has 5 bits, so like msprof this tells
+ * apart devices 0..30 only.  msprof computes it in 32 bits; here it has
+ * 64, so a pid above 2^22 keeps its high bits.
  */
 #define EXPORT_HOST_DEV 31u
-static inline int64_t export_trace_pid(uint32_t app_pid, uint32_t dev)
+#define EXPORT_CANN_SORT 7	/* "CANN": the runtime API calls, on the host */
+#define EXPORT_HW_SORT 14	/* "Ascend Hardware": the tasks, one per device */
+
+static inline int64_t export_trace_pid(uint32_t app_pid, uint32_t index, uint32_t dev)
 {
-	return ((int64_t)app_pid << 10) | (0 << 5) | (int64_t)(dev & 31u);
+	return ((int64_t)app_pid << 10) | (int64_t)((index & 31u) << 5) | (int64_t)(dev & 31u);
+}
+
+/* The "CANN" process of @app_pid. */
+static inline int64_t export_cann_pid(uint32_t app_pid)
+{
+	return export_trace_pid(app_pid, EXPORT_CANN_SORT, EXPORT_HOST_DEV);
+}
+
+/* The "Ascend Hardware" process of @app_pid's device @dev. */
+static inline int64_t export_hw_pid(uint32_t app_pid, uint32_t dev)
+{
+	return export_trace_pid(app_pid, EXPORT_HW_SORT, dev);
 }
 
 /**
