@@ -7,6 +7,9 @@
  * NPUPROF_TASK_CAPTURE=yes (found by a new user: it used to fail only after
  * the app was launched, with status 1) is a usage error naming the
  * allowed values; kmod, bpf, auto and empty pass; export ignores it.
+ * --query=on follows msprof's analysis-mode rules: it needs --output (an
+ * existing one), and is refused with --export, --dynamic, an app and
+ * --result.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -62,8 +65,8 @@ static void test_modes(void)
 	BAD("Argument --dynamic=on, but --application/--pid is all empty.", "--dynamic=on");
 	BAD("Argument --dynamic=on, can not set --application/--pid at the same time.", "--dynamic=on",
 	    "--pid=1", "./app");
-	BAD("No valid argument found in --application --dynamic --export", "--ascendcl=on");
-	BAD("No valid argument found in --application --dynamic --export", "--export=off");
+	BAD("No valid argument found in --application --dynamic --query --export", "--ascendcl=on");
+	BAD("No valid argument found in --application --dynamic --query --export", "--export=off");
 	BAD("Argument --dynamic and --delay cannot be configured at the same time.", "--dynamic=on",
 	    "--delay=5", "./app");
 	BAD("Argument --dynamic and --duration cannot be configured at the same time.", "--dynamic=on",
@@ -74,6 +77,17 @@ static void test_modes(void)
 	BAD("Argument --export=on can not be used with --dynamic or an application: collect first, then run "
 	    "msprof --export=on --output=<dir>.",
 	    "--export=on", "--dynamic=on", "./app");
+	BAD("The argument --output is necessary when --query is not empty.", "--query=on");
+	BAD("The argument --query is forbidden when --export is not empty.", "--query=on",
+	    "--export=on", "--output=/tmp");
+	BAD("Argument --query=on can not be used with --dynamic or an application: collect first, then run "
+	    "msprof --query=on --output=<dir>.",
+	    "--query=on", "--output=/tmp", "./app");
+	BAD("Argument --result is for capture, not with --query.", "--query=on", "--output=/tmp",
+	    "--result=/tmp/r.jsonl");
+	BAD("No valid argument found in --application --dynamic --query --export", "--query=off");
+	CHECK_EQ(run("--query=on", "--output=/tmp", NULL), 0);
+	CHECK_EQ(o.query_on, 1);
 	/* --help skips the checks: main prints the help and exits 0. */
 	CHECK_EQ(run("--help", "--pid=1", NULL), 0);
 }
@@ -106,6 +120,7 @@ static void test_output(void)
 	snprintf(arg, sizeof(arg), "--output=%s/none", tmp);
 	snprintf(want, sizeof(want), "Argument --output %s/none does not exist.", tmp);
 	BAD(want, "--export=on", arg);
+	BAD(want, "--query=on", arg);
 	snprintf(arg, sizeof(arg), "--output=%s", tmp);
 	CHECK_EQ(run("--export=on", arg, NULL), 0);
 

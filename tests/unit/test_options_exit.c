@@ -124,7 +124,7 @@ int main(int argc, char **argv)
 	{
 		char *a[] = { "msprof", NULL };
 
-		expect_usage_error(a, "No valid argument found in --application --dynamic --export");
+		expect_usage_error(a, "No valid argument found in --application --dynamic --query --export");
 	}
 	{
 		char *a[] = { "msprof", "--dynamic=on", arg, "--task-time=l2", "/bin/true", NULL };

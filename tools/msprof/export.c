@@ -527,9 +527,37 @@ static void free_list(char **v, long n)
 	free(v);
 }
 
-int msprof_export(struct msprof_export_opts *opts)
+int msprof_prof_dirs(const char *output, char ***dirs, long *n)
 {
 	char text[EXPORT_PATH_TEXT_LEN];
+	int err;
+
+	*dirs = NULL;
+	*n = 0;
+	if (is_prof_dir(output)) {
+		*dirs = calloc(1, sizeof(**dirs));
+		if (!*dirs || !((*dirs)[0] = strdup(output)))
+			return -ENOMEM;
+		*n = 1;
+		return 0;
+	}
+	err = list_prof_dirs(output, dirs, n);
+	if (err)
+		npuprof_err("--output=%s: %s", export_path_text(output, text, sizeof(text)),
+			    strerror(-err));
+	else if (!*n)
+		npuprof_err("--output=%s: no PROF_* directory found; give a PROF_XXX directory or the folder that holds them",
+			    export_path_text(output, text, sizeof(text)));
+	return err ? err : *n ? 0 : -ENOENT;
+}
+
+void msprof_prof_dirs_free(char **dirs, long n)
+{
+	free_list(dirs, n);
+}
+
+int msprof_export(struct msprof_export_opts *opts)
+{
 	struct export_job_row *rows;
 	char **dirs = NULL;
 	size_t n_rows = 0;
@@ -541,18 +569,10 @@ int msprof_export(struct msprof_export_opts *opts)
 	opts->incomplete = 0;
 	if (is_prof_dir(opts->output))
 		return export_one(opts->output, opts, NULL);
-	err = list_prof_dirs(opts->output, &dirs, &n);
+	err = msprof_prof_dirs(opts->output, &dirs, &n);
 	if (err) {
-		npuprof_err("--output=%s: %s", export_path_text(opts->output, text, sizeof(text)),
-			    strerror(-err));
 		free_list(dirs, n);
 		return err;
-	}
-	if (!n) {
-		npuprof_err("--output=%s: no PROF_* directory found; give a PROF_XXX directory or the folder that holds them",
-			    export_path_text(opts->output, text, sizeof(text)));
-		free(dirs);
-		return -ENOENT;
 	}
 	rows = opts->print_summary ? calloc((size_t)n, sizeof(*rows)) : NULL;
 	for (i = 0; i < n; i++) {

@@ -34,4 +34,18 @@ struct msprof_export_opts {
  */
 int msprof_export(struct msprof_export_opts *opts);
 
+/**
+ * msprof_prof_dirs() - the PROF_XXX directories --output names: itself
+ * when it is one (named PROF_* or holding host/), else its PROF_*
+ * subdirectories in name order
+ * @dirs: out: malloc'd paths (free with msprof_prof_dirs_free())
+ * @n:    out: how many
+ * Return: 0; -ENOENT when there is none, -errno of reading @output (both
+ * said, naming --output); -ENOMEM.
+ */
+int msprof_prof_dirs(const char *output, char ***dirs, long *n);
+
+/** msprof_prof_dirs_free() - free what msprof_prof_dirs() gave. */
+void msprof_prof_dirs_free(char **dirs, long n);
+
 #endif /* MSPROF_EXPORT_H */

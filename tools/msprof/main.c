@@ -6,12 +6,14 @@
  *   msprof --dynamic=on --pid=PID[,PID...]       attach to running apps
  *   msprof [--delay=S] [--duration=S] <app>      app mode: collect the whole job
  *   msprof --export=on --output=DIR              PROF_XXX -> timeline JSON and CSV
+ *   msprof --query=on --output=DIR               list the PROF_XXX dirs (CANN's columns)
  *
  * main() only sequences the parts: options.c parses and checks the command
- * line, dynamic.c runs dynamic mode, export.c exports.
+ * line, dynamic.c runs dynamic mode, export.c exports, query.c lists.
  */
 #include <malloc.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include <bpf/libbpf.h>
 
@@ -21,6 +23,7 @@
 #include "dynamic.h"
 #include "export.h"
 #include "options.h"
+#include "query.h"
 
 static int usage_error(const char *msg)
 {
@@ -36,6 +39,17 @@ static int run_export(const struct msprof_options *o)
 	if (msprof_export(&eo))
 		return MSPROF_EXIT_FAILURE;
 	return eo.incomplete ? MSPROF_EXIT_INCOMPLETE : 0;
+}
+
+/* A table on a terminal, tab-separated fields for a script (query.h). */
+static int run_query(const struct msprof_options *o)
+{
+	unsigned int incomplete;
+
+	if (msprof_query(o->output_abs, stdout,
+			 isatty(STDOUT_FILENO) ? MSPROF_QUERY_TABLE : MSPROF_QUERY_TSV, &incomplete))
+		return MSPROF_EXIT_FAILURE;
+	return incomplete ? MSPROF_EXIT_INCOMPLETE : 0;
 }
 
 /*
@@ -73,5 +87,7 @@ int main(int argc, char **argv)
 		return usage_error(err);
 	if (o.export_on)
 		return run_export(&o);
+	if (o.query_on)
+		return run_query(&o);
 	return run_dynamic(&o);
 }

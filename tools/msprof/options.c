@@ -85,6 +85,11 @@ static int set_export(struct msprof_options *o, const char *val, char *err)
 	return parse_switch("export", val, &o->export_on, err);
 }
 
+static int set_query(struct msprof_options *o, const char *val, char *err)
+{
+	return parse_switch("query", val, &o->query_on, err);
+}
+
 static int set_task_time(struct msprof_options *o, const char *val, char *err)
 {
 	if (!strcmp(val, "on") || !strcmp(val, "l1"))
@@ -264,6 +269,8 @@ static const struct opt_def opt_defs[] = {
 	{ "task-trace", set_task_time, NULL, NULL, NULL }, /* msprof's alias of --task-time */
 	{ "export", set_export, "on|off", "off", "export PROF_XXX data under --output to timeline JSON and CSV" },
 	{ "type", set_type, "text", "text", "export format" },
+	{ "query", set_query, "on|off", "off",
+	  "list the PROF_XXX directories under --output, a row per host and device folder (on a terminal a table, else tab-separated)" },
 	{ "application", set_application, "\"APP ARGS\"", "none",
 	  "the app to run and profile (or give it after the options, as APP ARGS)" },
 	{ "delay", set_delay, "S", "none", "app mode: start collecting S seconds after the app starts" },
@@ -285,14 +292,14 @@ static const char *const unsupported_opts[] = {
 	"sys-cpu-profiling", "sys-cpu-freq", "sys-profiling", "sys-sampling-freq",
 	"sys-pid-profiling", "sys-pid-sampling-freq", "sys-period", "sys-devices",
 	"llc-profiling", "host-sys", "host-sys-pid", "host-sys-usage",
-	"host-sys-usage-freq", "parse", "query", "analyze", "clear",
+	"host-sys-usage-freq", "parse", "analyze", "clear",
 	"summary-format", "iteration-id", "model-id", "reports", "rule",
 	"python-path",
 };
 
 static const char supported_list[] =
 	"--dynamic --pid --application --delay --duration --output --ascendcl --runtime-api --task-time --export "
-	"--type --result --help";
+	"--type --query --result --help";
 
 #define N_UNSUPPORTED (sizeof(unsupported_opts) / sizeof(unsupported_opts[0]))
 
@@ -417,6 +424,13 @@ static int check_mode(const struct msprof_options *o, char *err)
 			    "Argument --export=on can not be used with --dynamic or an application: collect first, then run msprof --export=on --output=<dir>.");
 	if (o->export_on && !o->output[0])
 		return fail(err, "The argument --output is necessary when --export is not empty.");
+	if (o->query_on && (o->dynamic || o->app_argv))
+		return fail(err,
+			    "Argument --query=on can not be used with --dynamic or an application: collect first, then run msprof --query=on --output=<dir>.");
+	if (o->query_on && o->export_on)
+		return fail(err, "The argument --query is forbidden when --export is not empty.");
+	if (o->query_on && !o->output[0])
+		return fail(err, "The argument --output is necessary when --query is not empty.");
 	/* CANN documents delay/duration as unsupported with dynamic mode */
 	if (o->dynamic && o->delay_s)
 		return fail(err, "Argument --dynamic and --delay cannot be configured at the same time.");
@@ -425,9 +439,9 @@ static int check_mode(const struct msprof_options *o, char *err)
 	if ((o->delay_s || o->duration_s) && !o->app_argv)
 		return fail(err, "Argument --%s is for app mode: give the application to run.",
 			    o->delay_s ? "delay" : "duration");
-	if (o->dynamic || o->export_on || o->app_argv)
+	if (o->dynamic || o->export_on || o->query_on || o->app_argv)
 		return 0; /* an app without --dynamic: app mode */
-	return fail(err, "No valid argument found in --application --dynamic --export");
+	return fail(err, "No valid argument found in --application --dynamic --query --export");
 }
 
 /* @o->output (or cwd) as an absolute path in @o->output_abs. */
@@ -465,7 +479,7 @@ static int check_output(struct msprof_options *o, char *err)
 		/* ENOTDIR: a parent is a file; the walk up finds and reports it. */
 		if (errno != ENOENT && errno != ENOTDIR)
 			return fail(err, "Argument --output %s: %s.", shown, strerror(errno));
-		if (o->export_on)
+		if (o->export_on || o->query_on)
 			return fail(err, "Argument --output %s does not exist.", shown);
 		slash = strrchr(path, '/');
 		if (!slash || slash == path) {
@@ -476,7 +490,7 @@ static int check_output(struct msprof_options *o, char *err)
 	}
 	if (!S_ISDIR(st.st_mode))
 		return fail(err, "Argument --output %s is not a dir.", shown);
-	if (!o->export_on && access(path, W_OK | X_OK))
+	if (!o->export_on && !o->query_on && access(path, W_OK | X_OK))
 		return fail(err, "Argument --output %s permission denied.", shown);
 	return 0;
 }
@@ -510,8 +524,9 @@ static int check_result(const struct msprof_options *o, char *err)
 
 	if (!o->result[0])
 		return 0;
-	if (o->export_on)
-		return fail(err, "Argument --result is for capture, not with --export.");
+	if (o->export_on || o->query_on)
+		return fail(err, "Argument --result is for capture, not with --%s.",
+			    o->export_on ? "export" : "query");
 	if (!stat(o->result, &st)) {
 		if (!S_ISREG(st.st_mode))
 			return fail(err, "Argument --result %s is not a regular file.", o->result);
@@ -626,6 +641,9 @@ void msprof_print_help(FILE *out)
 		"  msprof --dynamic=on --pid=PID[,PID...] [options]      attach to apps started with PROFILING_MODE=dynamic\n"
 		"  msprof [--delay=S] [--duration=S] [options] <app>     app mode: collect the whole job, no prompt\n"
 		"  msprof --export=on --output=DIR                       export PROF_XXX data to timeline JSON and CSV\n"
+		"  msprof --query=on --output=DIR                        list the PROF_XXX dirs: Job Info, Device ID,\n"
+		"                                                        Dir Name, Collection Time, Model ID, Iteration\n"
+		"                                                        Number, Top Time Iteration, Rank ID (unknown: empty)\n"
 		"\nOptions (values follow '=': --output=/x, not --output /x):\n");
 	for (i = 0; i < N_OPTS; i++) {
 		const struct opt_def *d = &opt_defs[i];

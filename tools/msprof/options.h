@@ -70,6 +70,7 @@ enum msprof_task_time {
  * @runtime_api: --runtime-api (default off)
  * @task_time:   --task-time level (default l1)
  * @export_on:   --export=on
+ * @query_on:    --query=on
  * @help:        --help was given
  * @app_argv:    the app command (points into argv, NULL-terminated), or NULL
  * @app_argc:    words in @app_argv
@@ -91,6 +92,7 @@ struct msprof_options {
 	int runtime_api;
 	enum msprof_task_time task_time;
 	int export_on;
+	int query_on;
 	int help;
 	char **app_argv;
 	int app_argc;
