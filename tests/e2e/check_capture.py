@@ -23,6 +23,10 @@ app.json by the pid in its info.json, or by the threads of its records):
   - no record appears twice; every ring lost 0 records;
   - info.json's rings and devices match the LOST records, the device_<id>
     directories and the task records;
+  - each device_<id> with data holds CANN's start_info.<id>, end_info.<id>
+    (the host's window clocks), info.json.<id> (that device's id and its
+    own clock pairs, as host/info.json has them) and sample.json (as the
+    host's); no control file is left under its temporary name;
   - every record lies inside [start_info.clockMonotonicEnabled,
     end_info.clockMonotonicDisabled], read before the producers are enabled
     and after they are disabled: exact, however long an emulated CPU stalls;
@@ -238,6 +242,40 @@ def app_of(prof, recs, apps):
     return pid, None
 
 
+def check_device_ctrl(prof):
+    host = {n: json.load(open(os.path.join(prof, "host", n)))
+            for n in ("start_info", "end_info", "info.json", "sample.json")}
+    samples = {c["device"]: c for c in host["info.json"]["clockSamples"]}
+    for data in glob.glob(os.path.join(prof, "device_*", "data")):
+        d = os.path.dirname(data)
+        dev = int(os.path.basename(d)[len("device_"):])
+        try:
+            start = json.load(open(os.path.join(d, f"start_info.{dev}")))
+            end = json.load(open(os.path.join(d, f"end_info.{dev}")))
+            info = json.load(open(os.path.join(d, f"info.json.{dev}")))
+            sample = json.load(open(os.path.join(d, "sample.json")))
+        except (OSError, ValueError) as e:
+            fail(f"{d}: a control file is missing or damaged: {e}")
+            continue
+        for key in ("collectionTimeBegin", "clockMonotonic", "clockMonotonicRaw"):
+            if start.get(key) != host["start_info"][key]:
+                fail(f"{d}/start_info.{dev}: {key} {start.get(key)}, host/start_info has {host['start_info'][key]}")
+        for key in ("collectionTimeEnd", "clockMonotonic", "clockMonotonicRaw"):
+            if end.get(key) != host["end_info"][key]:
+                fail(f"{d}/end_info.{dev}: {key} {end.get(key)}, host/end_info has {host['end_info'][key]}")
+        want = [samples[dev]] if dev in samples else []
+        if (info.get("devices"), info.get("DeviceInfo"), info.get("clockSamples"), info.get("pid")) != \
+                (str(dev), [{"id": dev}], want, host["info.json"]["pid"]):
+            fail(f"{d}/info.json.{dev}: devices {info.get('devices')}, DeviceInfo {info.get('DeviceInfo')}, "
+                 f"pid {info.get('pid')}, clockSamples {info.get('clockSamples')}; want {dev}, its own "
+                 f"samples {want}, pid {host['info.json']['pid']}")
+        if sample != host["sample.json"]:
+            fail(f"{d}/sample.json differs from host/sample.json")
+    left = glob.glob(os.path.join(prof, "*", ".*.tmp"))
+    if left:
+        fail(f"{prof}: control files left under their temporary names: {left}")
+
+
 def check_own_records(prof, recs, pid):
     other = collections.Counter(r["pid"] for r in recs if r["type"] in ("api", "task") and r["pid"] != pid)
     if other:
@@ -275,6 +313,7 @@ def main():
         check_no_duplicates(prof, recs)
         check_lost(prof, recs)
         check_info_counts(prof, recs)
+        check_device_ctrl(prof)
         steps += check_steps(prof, recs, app)
         check_timeline(prof)
     if want_procs is not None and (len(per_pid) != want_procs or set(per_pid.values()) != {1}):

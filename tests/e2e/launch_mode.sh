@@ -2,6 +2,8 @@
 # Launch mode: msprof starts the sample AI task itself, start/stop from a
 # pipe; every API call and device task of each step inside the window is
 # captured exactly once, nothing lost, export passes the layout checker and
-# says device times were placed by npusim's clock samples.
+# says device times were placed by npusim's clock samples; each device
+# folder has CANN's control files (check_capture.py), and msprof --query
+# lists every folder with its collection time and rank.
 source "$(dirname "$0")/lib.bash"
-e2e_run launch --steps=300 --step-gap-ms=30 --threads=2 && e2e_clocks && e2e_task_path
+e2e_run launch --steps=300 --step-gap-ms=30 --threads=2 && e2e_clocks && e2e_task_path && e2e_query

@@ -62,6 +62,39 @@ e2e_clocks() {
 	echo "clock placement said for $n PROF dir(s)"
 }
 
+# e2e_query: after e2e_run, msprof --query=on --output=$out (not a
+# terminal: tab-separated) exits 0 and lists, for every PROF dir, its host/
+# and each device_<id>/ with the local time of that folder's start_info
+# to the microsecond and the rank of host/info.json; the other columns
+# empty.
+e2e_query() {
+	local rc=0
+	build/bin/msprof --query=on --output="$out" >"$out/query.tsv" 2>"$out/query.err" || rc=$?
+	((rc == 0)) || { cat "$out/query.err"; echo "msprof --query exited $rc"; return 1; }
+	python3 - "$out" <<-'PY' || return 1
+		import datetime, glob, json, os, sys
+		out = sys.argv[1]
+		def when(path):
+		    us = int(json.load(open(path))["collectionTimeBegin"])
+		    t = datetime.datetime.fromtimestamp(us // 1000000)
+		    return t.strftime("%Y-%m-%d %H:%M:%S") + ".%06d" % (us % 1000000)
+		want = ["Job Info\tDevice ID\tDir Name\tCollection Time\tModel ID\tIteration Number\t"
+		        "Top Time Iteration\tRank ID"]
+		for prof in sorted(glob.glob(out + "/PROF_*")):
+		    name = os.path.basename(prof)
+		    rank = json.load(open(prof + "/host/info.json")).get("rank", "")
+		    want.append(f"\t\t{name}/host\t{when(prof + '/host/start_info')}\t\t\t\t{rank}")
+		    devs = sorted(int(d.rsplit("_", 1)[1]) for d in glob.glob(prof + "/device_*"))
+		    for dev in devs:
+		        start = f"{prof}/device_{dev}/start_info.{dev}"
+		        want.append(f"\t{dev}\t{name}/device_{dev}\t{when(start)}\t\t\t\t{rank}")
+		got = open(out + "/query.tsv").read().split("\n")
+		assert got[-1] == "", "no newline at the end"
+		assert got[:-1] == want, ("query.tsv", got, "want", want)
+		print(f"ok: msprof --query listed {len(want) - 1} folders")
+	PY
+}
+
 # e2e_task_path: after a capture, msprof's log in $out says once which path
 # captured device tasks (npuprof.ko, or BPF with E2E_KMOD=0, and why), the
 # driver (E2E_DRIVER) and its four tracepoints, and warns of none missing.
