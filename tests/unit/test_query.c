@@ -101,8 +101,11 @@ int main(void)
 	free(out);
 
 	snprintf(path, sizeof(path), "%s/not_a_prof", root);
-	CHECK(query(path, MSPROF_QUERY_TSV, &rc, &inc) != NULL);
+	out = query(path, MSPROF_QUERY_TSV, &rc, &inc);
 	CHECK_EQ(rc, 0); /* it holds host/: a renamed PROF dir, as the export takes it */
+	CHECK_EQ(inc, 1); /* its start_info is {} */
+	CHECK_STR(out, HEAD "\t\thost\t\t\t\t\t\n");
+	free(out);
 	snprintf(path, sizeof(path), "%s/not_a_prof/host", root);
 	free(query(path, MSPROF_QUERY_TSV, &rc, &inc));
 	CHECK_EQ(rc, -ENOENT);
