@@ -21,7 +21,8 @@
 # E2E_WINDOW (between "start" and "stop").  E2E_APP: the program launch
 # mode starts instead of build/bin/ai_task.  E2E_DRIVER: the simulated NPU
 # driver loaded, npusim (default) or npustub (other tracepoints, no clock
-# ioctl); the two are never loaded together.
+# ioctl); the two are never loaded together.  E2E_DRIVER_ARGS: more
+# parameters for its insmod (task_id_bits=8: task ids reused every 256).
 # E2E_KMOD=0: npuprof.ko is not loaded, so msprof captures device tasks
 # through BPF.
 set -eu
@@ -39,7 +40,7 @@ esac
 
 # The kernel the capture ran on, for the host-side checks.
 uname -r >"$out/kernel.release"
-insmod build/kmod/"$driver".ko devices="$ranks"
+insmod build/kmod/"$driver".ko devices="$ranks" ${E2E_DRIVER_ARGS:-}
 [ "${E2E_KMOD:-1}" = 0 ] || insmod build/kmod/npuprof.ko
 
 # started PID: wait (at most 120 s) until msprof said PID's start succeeded.

@@ -31,6 +31,9 @@ struct platform_device;
 #define NPUSIM_MAX_STREAMS 1024
 /* Most tasks queued on one stream, like a device's submission queue. */
 #define NPUSIM_MAX_QUEUED 65536
+
+/* Bits of a task id (module parameter task_id_bits, 8..32; default 16). */
+extern unsigned int npusim_task_id_bits;
 /* Longest task a caller may queue, ns; keeps end times far from overflow. */
 #define NPUSIM_MAX_TASK_NS (3600ULL * NSEC_PER_SEC)
 
@@ -41,7 +44,9 @@ struct platform_device;
  *              the module's platform driver
  * @misc:       its character device
  * @name:       "davinciN", the node name
- * @task_seq:   last task id handed out; ids are per device, from 1
+ * @task_seq:   tasks handed out on this device, from 1; a task's id is
+ *              the low npusim_task_id_bits bits of its number, so ids
+ *              wrap and are reused, as a real Ascend task id (16 bits)
  * @stream_ida: stream ids in use on this device, from 0
  */
 struct npusim_dev {

@@ -60,6 +60,11 @@ module_param_named(memcpy_latency_ns, npusim_memcpy_latency_ns, ullong, 0444);
 MODULE_PARM_DESC(memcpy_latency_ns,
 		 "Fixed cost of a memcpy task in ns, added to bytes / bandwidth (default 2000)");
 
+unsigned int npusim_task_id_bits = 16;
+module_param_named(task_id_bits, npusim_task_id_bits, uint, 0444);
+MODULE_PARM_DESC(task_id_bits,
+		 "Bits of a task id, 8-32 (default 16, as Ascend's): ids wrap and are reused; tests make them wrap sooner");
+
 unsigned long long npusim_event_ns = 1000;
 module_param_named(event_ns, npusim_event_ns, ullong, 0444);
 MODULE_PARM_DESC(event_ns,
@@ -202,6 +207,10 @@ static int npusim_check_params(void)
 	if (devices < 1 || devices > NPUSIM_MAX_DEVICES) {
 		pr_err("devices=%u: must be 1..%d\n", devices,
 		       NPUSIM_MAX_DEVICES);
+		return -EINVAL;
+	}
+	if (npusim_task_id_bits < 8 || npusim_task_id_bits > 32) {
+		pr_err("task_id_bits=%u: must be 8..32\n", npusim_task_id_bits);
 		return -EINVAL;
 	}
 	if (drift_ppm <= -1000000 || drift_ppm >= 1000000) {

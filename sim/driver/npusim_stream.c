@@ -384,7 +384,9 @@ int npusim_stream_submit(struct npusim_file *nf, struct npusim_task_req *req)
 		kfree(t);
 		return err;
 	}
-	t->id = atomic_inc_return(&nf->dev->task_seq);
+	t->id = (u32)atomic_inc_return(&nf->dev->task_seq);
+	if (npusim_task_id_bits < 32)
+		t->id &= (1u << npusim_task_id_bits) - 1;
 	npusim_tp_submit(t->tgid, t->tid, nf->dev->id, s->id, t->id, t->type,
 			 npusim_dev_ts(ktime_get_ns()), t->arg, t->name);
 	/*

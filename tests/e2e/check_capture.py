@@ -31,8 +31,9 @@ app.json by the pid in its info.json, or by the threads of its records):
     end_info.clockMonotonicDisabled], read before the producers are enabled
     and after they are disabled: exact, however long an emulated CPU stalls;
   - the exported timeline parses, every flow arrow goes forward in time (a
-    device task starts after the call that launched it), and no task starts
-    before its own submit time.
+    device task starts after the call that launched it), no task starts
+    before its own submit time, and each task life cycle with a submit,
+    start and end is one event, also when its task id was reused.
 Exit 0 when all hold, 1 otherwise (each finding printed).
 """
 import collections
@@ -200,7 +201,23 @@ def check_steps(prof, recs, app):
     return len(inside)
 
 
-def check_timeline(prof):
+def check_task_events(prof, events, recs):
+    """One X event per task life cycle with a submit, start and end, by
+    (device, stream, task id): a reused task id is two tasks, not one."""
+    hw = {e["pid"]: int(e["args"]["labels"].split()[1]) for e in events
+          if e.get("ph") == "M" and e.get("name") == "process_labels" and e["args"]["labels"] != "CPU"}
+    got = collections.Counter((hw[e["pid"]], e["args"]["Stream Id"], e["args"]["Task Id"])
+                              for e in events if e.get("ph") == "X" and e.get("pid") in hw
+                              and "Submit Time(us)" in e["args"] and "cut" not in e["args"])
+    want = collections.Counter(k[:3] for k, c in task_cycles(recs).items()
+                               if c["submit"] and c["start"] and c["end"])
+    if got != want:
+        diff = [(k, got[k], want[k]) for k in set(got) | set(want) if got[k] != want[k]]
+        fail(f"{prof}: {len(diff)} (device, stream, task id) with another number of timeline tasks "
+             f"than life cycles in the records, e.g. {diff[0]} (timeline, records)")
+
+
+def check_timeline(prof, recs):
     files = glob.glob(os.path.join(prof, "mindstudio_profiler_output", "msprof_*.json"))
     if len(files) != 1:
         fail(f"{prof}: {len(files)} msprof_*.json files, want 1")
@@ -222,6 +239,7 @@ def check_timeline(prof):
         i = backwards[0]
         fail(f"{prof}: {len(backwards)} device tasks start before their launch, e.g. flow {i}: "
              f"launch {starts[i]} us, task {ends[i]} us")
+    check_task_events(prof, events, recs)
 
 
 def load_apps(out):
@@ -315,7 +333,7 @@ def main():
         check_info_counts(prof, recs)
         check_device_ctrl(prof)
         steps += check_steps(prof, recs, app)
-        check_timeline(prof)
+        check_timeline(prof, recs)
     if want_procs is not None and (len(per_pid) != want_procs or set(per_pid.values()) != {1}):
         fail(f"{out}: PROF dirs per pid {dict(per_pid)}, want one for each of {want_procs} processes")
     print(f"{len(profs)} PROF dirs, {steps} steps checked, {len(bad)} findings")

@@ -95,6 +95,25 @@ e2e_query() {
 	PY
 }
 
+# e2e_reused_ids: after e2e_run with task ids made to wrap
+# (E2E_DRIVER_ARGS=task_id_bits=8), some (device, stream, task id) was
+# submitted more than once in a window, so the checks above (each life
+# cycle exact, flows forward, no task before its submit) saw reused ids.
+e2e_reused_ids() {
+	python3 - "$out" <<-'PY' || return 1
+		import collections, glob, json, sys
+		n = collections.Counter()
+		for f in glob.glob(sys.argv[1] + "/records/*.jsonl"):
+		    for line in open(f):
+		        r = json.loads(line)
+		        if r["type"] == "task" and r["event"] == "submit":
+		            n[(r["device"], r["stream"], r["task_id"])] += 1
+		reused = sum(1 for c in n.values() if c > 1)
+		assert reused, "no task id was reused in the window"
+		print(f"ok: {reused} task ids reused in the window, up to {max(n.values())} times")
+	PY
+}
+
 # e2e_task_path: after a capture, msprof's log in $out says once which path
 # captured device tasks (npuprof.ko, or BPF with E2E_KMOD=0, and why), the
 # driver (E2E_DRIVER) and its four tracepoints, and warns of none missing.
