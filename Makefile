@@ -79,7 +79,13 @@ WIRE_LIB := $(BUILD)/lib/libdynprof_wire.a
 WIRE_CFLAGS = $(filter-out -I%,$(CFLAGS)) -Iwire/include
 WIRE_TEST_SRCS := $(sort $(wildcard wire/tests/test_*.c))
 WIRE_TEST_BINS := $(WIRE_TEST_SRCS:wire/tests/%.c=$(BUILD)/tests/%)
-ACL_SRCS := $(sort $(wildcard sim/runtime/*.c))
+# The simulated runtime is two libraries, as CANN's: libascendcl.so (the
+# acl* functions: sim/runtime/acl_*.c and the dynamic-profiling server)
+# calls libruntime.so (the rt* functions: sim/runtime/rt_*.c), which talks
+# to the driver.
+RT_SRCS := $(sort $(wildcard sim/runtime/rt_*.c))
+RT_OBJS := $(RT_SRCS:%.c=$(BUILD)/pic/%.o)
+ACL_SRCS := $(filter-out $(RT_SRCS),$(sort $(wildcard sim/runtime/*.c)))
 ACL_OBJS := $(ACL_SRCS:%.c=$(BUILD)/pic/%.o) $(WIRE_PIC_OBJS)
 APP_SRCS := $(sort $(wildcard sim/app/*.c))
 BPF_SRCS := $(sort $(wildcard bpf/*.bpf.c))
@@ -219,10 +225,17 @@ $(BUILD)/bin/npuprof-dump: tools/npuprof-dump/main.c $(BUILD)/lib/libnpuprof.a
 
 tools: $(BUILD)/bin/msprof $(BUILD)/bin/npuprof-dump
 
-# Simulated NPU user space: libascendcl.so and the sample AI task.
-$(BUILD)/lib/libascendcl.so: $(ACL_OBJS)
+# Simulated NPU user space: libascendcl.so over libruntime.so, and the
+# sample AI task.  libascendcl.so finds libruntime.so beside itself
+# ($ORIGIN): a program's own run path does not serve its libraries' needs.
+$(BUILD)/lib/libruntime.so: $(RT_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -shared -Wl,-soname,libascendcl.so -o $@ $^ -ljansson -lpthread
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libruntime.so -o $@ $^ -lpthread
+
+$(BUILD)/lib/libascendcl.so: $(ACL_OBJS) $(BUILD)/lib/libruntime.so
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libascendcl.so -o $@ $(ACL_OBJS) \
+		-L$(BUILD)/lib -lruntime -Wl,-rpath,'$$ORIGIN' -ljansson -lpthread
 
 $(BUILD)/bin/ai_task: $(APP_SRCS) $(BUILD)/lib/libascendcl.so
 	@mkdir -p $(@D)
@@ -233,7 +246,7 @@ $(BUILD)/bin/run_ranks.sh: sim/app/run_ranks.sh
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 
-sim: $(BUILD)/lib/libascendcl.so $(BUILD)/bin/ai_task $(BUILD)/bin/run_ranks.sh
+sim: $(BUILD)/lib/libruntime.so $(BUILD)/lib/libascendcl.so $(BUILD)/bin/ai_task $(BUILD)/bin/run_ranks.sh
 
 # Host unit tests: one program per behaviour.
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB)

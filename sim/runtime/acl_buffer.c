@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_internal.h"
+#include "acl_internal.h"
 
 #define TENSOR_MAX_DIMS 64
 

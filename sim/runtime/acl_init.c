@@ -3,15 +3,48 @@
  * Process-wide initialisation of the simulated AscendCL: aclInit checks
  * the optional JSON config and, as CANN's profiling init does, starts the
  * dynamic-profiling server when PROFILING_MODE=dynamic; aclFinalize
- * releases every device and stops the server.
+ * releases every device (through the runtime), every kernel binary, and
+ * stops the server.
  */
 #include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "rt_internal.h"
+#include "acl_internal.h"
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* "<prefix>libascendcl: <message>\n" to stderr. */
+static void acl_vprint(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%slibascendcl: ", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void acl_log(const char *fmt, ...)
+{
+	const char *v = getenv("NPUSIM_VERBOSE");
+	va_list ap;
+
+	if (!v || strcmp(v, "1") != 0)
+		return;
+	va_start(ap, fmt);
+	acl_vprint("[INFO] ", fmt, ap);
+	va_end(ap);
+}
+
+void acl_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	acl_vprint("[WARNING] ", fmt, ap);
+	va_end(ap);
+}
 static int initialized;
 
 /* ACL_SUCCESS when @path is NULL, empty, or a readable JSON file. */
@@ -47,7 +80,7 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
 	err = dynprof_server_start();
 	/* As in CANN, the application runs on without the server. */
 	if (err)
-		rt_warn("dynamic profiling server not started: %s; msprof --dynamic=on cannot attach to pid %d",
+		acl_warn("dynamic profiling server not started: %s; msprof --dynamic=on cannot attach to pid %d",
 			strerror(-err), (int)getpid());
 	initialized = 1;
 out_unlock:
@@ -63,7 +96,9 @@ ACL_FUNC_VISIBILITY aclError aclFinalize(void)
 		return ACL_ERROR_REPEAT_FINALIZE;
 	}
 	dynprof_server_stop();
-	rt_release_all_devices();
+	rtsimReleaseAll();
+	acl_devices_forget();
+	acl_binaries_release();
 	initialized = 0;
 	pthread_mutex_unlock(&init_lock);
 	return ACL_SUCCESS;

@@ -31,7 +31,7 @@
 
 #include <dynprof_wire.h>
 
-#include "rt_internal.h"
+#include "acl_internal.h"
 
 #define SRV_POLL_MS 1000
 #define SRV_MAX_ACCEPTS 128
@@ -82,7 +82,7 @@ static void srv_set_collecting(int on)
 	if (srv.collecting == on)
 		return;
 	srv.collecting = on;
-	rt_log("dynamic profiling %s for pid %d", on ? "started" : "stopped", (int)getpid());
+	acl_log("dynamic profiling %s for pid %d", on ? "started" : "stopped", (int)getpid());
 }
 
 /* The status a request gets; updates the collection state. */
@@ -92,7 +92,7 @@ static int32_t srv_handle(int32_t type)
 	case DYNPROF_START_REQ:
 		if (srv.collecting)
 			return DYNPROF_ALREADY_START;
-		if (rt_devices_open() == 0)
+		if (acl_devices_open() == 0)
 			return DYNPROF_NOT_SET_DEVICE;
 		srv_set_collecting(1);
 		return DYNPROF_SUCCESS;
@@ -141,7 +141,7 @@ static void srv_commands(int fd)
 			return;
 		if (w == SRV_TIMEOUT) {
 			if (!srv.collecting && ++idle >= SRV_IDLE_LIMIT) {
-				rt_log("dynamic profiling client idle for 30 min; dropped");
+				acl_log("dynamic profiling client idle for 30 min; dropped");
 				return;
 			}
 			continue;
@@ -158,17 +158,17 @@ static void srv_commands(int fd)
 		if (msg.type == DYNPROF_QUIT_REQ)
 			return;
 	}
-	rt_log("dynamic profiling client sent %d messages; dropped", DYNPROF_MAX_MESSAGES);
+	acl_log("dynamic profiling client sent %d messages; dropped", DYNPROF_MAX_MESSAGES);
 }
 
 static void srv_serve(int fd)
 {
-	rt_log("dynamic profiling client connected to pid %d", (int)getpid());
+	acl_log("dynamic profiling client connected to pid %d", (int)getpid());
 	if (srv_handshake(fd) == 0)
 		srv_commands(fd);
 	/* However the client left, it ends like a quit. */
 	srv_set_collecting(0);
-	rt_log("dynamic profiling client left pid %d", (int)getpid());
+	acl_log("dynamic profiling client left pid %d", (int)getpid());
 }
 
 static void *srv_main(void *arg)
@@ -361,7 +361,7 @@ int dynprof_server_start(void)
 	if (err)
 		goto out_close_listen;
 	srv.running = 1;
-	rt_log("dynamic profiling server of pid %d listening at %s", (int)getpid(), srv.path);
+	acl_log("dynamic profiling server of pid %d listening at %s", (int)getpid(), srv.path);
 	return 0;
 
 out_close_listen:

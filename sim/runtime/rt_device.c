@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Devices of the simulated runtime: opening /dev/davinci<N> (once per
- * process, reference counted by aclrtSetDevice/aclrtResetDevice), the
+ * Devices of the simulated runtime (libruntime.so): opening /dev/davinci<N>
+ * (once per process, reference counted by rtSetDevice/rtDeviceReset), the
  * per-thread current device, and the two driver calls every task path
  * shares (submit, stream synchronize).
  */
@@ -18,10 +18,9 @@
 
 pthread_rwlock_t rt_lock = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
 struct rt_device *rt_devices[RT_MAX_DEVICES];
-struct rt_handle *rt_binaries;
 struct rt_handle *rt_events;
 
-/* The current device is per thread, as ACL's current context is. */
+/* The current device is per thread, as the runtime's current context is. */
 static __thread int rt_cur_device = -1;
 
 int rt_current_device(void)
@@ -96,10 +95,10 @@ static void handles_free_device_locked(struct rt_handle **list, int32_t id)
 	}
 }
 
-/* "<prefix>libascendcl: <message>\n" to stderr. */
+/* "<prefix>libruntime: <message>\n" to stderr. */
 static void rt_vprint(const char *prefix, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%slibascendcl: ", prefix);
+	fprintf(stderr, "%slibruntime: ", prefix);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -113,15 +112,6 @@ void rt_log(const char *fmt, ...)
 		return;
 	va_start(ap, fmt);
 	rt_vprint("[INFO] ", fmt, ap);
-	va_end(ap);
-}
-
-void rt_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	rt_vprint("[WARNING] ", fmt, ap);
 	va_end(ap);
 }
 
@@ -293,7 +283,6 @@ static void device_close_locked(struct rt_device *dev)
 		dev->streams = s->next;
 		free(s);
 	}
-	handles_free_device_locked(&rt_binaries, dev->id);
 	handles_free_device_locked(&rt_events, dev->id);
 	close(dev->fd);
 	rt_devices[dev->id] = NULL;
@@ -311,7 +300,12 @@ void rt_release_all_devices(void)
 	pthread_rwlock_unlock(&rt_lock);
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId)
+RTS_API void rtsimReleaseAll(void)
+{
+	rt_release_all_devices();
+}
+
+RTS_API rtError_t rtSetDevice(int32_t deviceId)
 {
 	struct rt_device *dev;
 	aclError ret = ACL_SUCCESS;
@@ -335,7 +329,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId)
 	return ret;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId)
+RTS_API rtError_t rtDeviceReset(int32_t deviceId)
 {
 	struct rt_device *dev;
 
@@ -355,4 +349,14 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId)
 	if (rt_cur_device == deviceId)
 		rt_cur_device = -1;
 	return ACL_SUCCESS;
+}
+
+RTS_API rtError_t rtGetDevice(int32_t *devId)
+{
+	if (!devId)
+		return ACL_ERROR_INVALID_PARAM;
+	if (rt_cur_device < 0)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	*devId = rt_cur_device;
+	return RT_ERROR_NONE;
 }

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Private interfaces between the files of the simulated runtime
- * (libascendcl.so).  Nothing here is exported: the library is built with
- * -fvisibility=hidden and only ACL_FUNC_VISIBILITY functions are public.
+ * (libruntime.so: rt_*.c).  Nothing here is exported: the library is built
+ * with -fvisibility=hidden and only the RTS_API functions of
+ * <runtime/rt.h> are public.
  *
- * Rule of the library: a public ACL function never calls another public
- * ACL function (uprobes count every entry of one); shared work lives in the
+ * Rule of the library: a public rt function never calls another public
+ * rt function (uprobes count every entry of one); shared work lives in the
  * rt_* helpers below.
  */
 #ifndef SIM_RUNTIME_RT_INTERNAL_H
@@ -14,18 +15,18 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include <acl/acl.h>
+#include <acl/acl_base.h> /* the error codes (see <runtime/rt.h>) */
 #include <npusim_ioctl.h>
+#include <runtime/rt.h>
 
 #define RT_MAX_DEVICES 64
-#define RT_NAME_LEN NPUSIM_NAME_LEN /* kernel names, NUL included */
 
 struct rt_device;
 
 /*
- * struct rt_stream - what an aclrtStream points to.  The first two fields
- * are a stable layout a uprobe may read from the handle: the driver stream
- * id and the device id.
+ * struct rt_stream - what an rtStream_t (and aclrtStream) points to.  The
+ * first two fields are a stable layout a uprobe may read from the handle:
+ * the driver stream id and the device id.
  */
 struct rt_stream {
 	uint32_t id;
@@ -34,33 +35,16 @@ struct rt_stream {
 };
 
 /*
- * struct rt_kernel - what an aclrtFuncHandle points to.  @name comes first
- * and is NUL-padded, so a uprobe can read the kernel name straight from
- * the handle.
- */
-struct rt_kernel {
-	char name[RT_NAME_LEN];
-	uint64_t duration_ns;
-};
-
-/*
  * struct rt_handle - head of every per-device handle the runtime hands out
- * (kernel binaries, events): its list link and the device it belongs to.
- * It is the first member, so a handle and its head share an address.
+ * (events): its list link and the device it belongs to.  It is the first
+ * member, so a handle and its head share an address.
  */
 struct rt_handle {
 	struct rt_handle *next;
 	int32_t device;
 };
 
-/* struct rt_binary - what an aclrtBinHandle points to. */
-struct rt_binary {
-	struct rt_handle h;
-	unsigned int nr_kernels;
-	struct rt_kernel kernels[];
-};
-
-/* struct rt_event - what an aclrtEvent points to. */
+/* struct rt_event - what an rtEvent_t (and aclrtEvent) points to. */
 struct rt_event {
 	struct rt_handle h;
 	uint32_t records; /* EVENT_RECORD tasks queued so far */
@@ -70,9 +54,9 @@ struct rt_event {
 struct rt_device {
 	int32_t id;
 	int fd;
-	unsigned int refs; /* aclrtSetDevice calls not yet reset */
+	unsigned int refs; /* rtSetDevice calls not yet reset */
 	uint32_t default_stream;
-	struct rt_stream *streams; /* created by aclrtCreateStream */
+	struct rt_stream *streams; /* created by rtStreamCreate */
 };
 
 /*
@@ -88,7 +72,7 @@ struct rt_target {
 /*
  * rt_lock guards the device table and every handle registry.  Readers
  * (submit, lookups) hold the read side across their short ioctl so a
- * concurrent aclrtResetDevice cannot close the fd under them; writers
+ * concurrent rtDeviceReset cannot close the fd under them; writers
  * (open/close, create/destroy) take the write side and are preferred, so
  * busy submitters cannot starve them.  A synchronize may block for long:
  * it works on a dup() of the fd (see rt_resolve_stream_dup()) and holds no
@@ -96,7 +80,6 @@ struct rt_target {
  */
 extern pthread_rwlock_t rt_lock;
 extern struct rt_device *rt_devices[RT_MAX_DEVICES];
-extern struct rt_handle *rt_binaries; /* struct rt_binary */
 extern struct rt_handle *rt_events;   /* struct rt_event */
 
 /** rt_current_device() - the caller's current device id, or -1. */
@@ -166,32 +149,16 @@ aclError rt_errno_to_acl(int err);
 int rt_devices_open(void);
 
 /**
- * rt_release_all_devices() - close every device and free its streams,
- * events and binaries (aclFinalize).
+ * rt_release_all_devices() - close every device and free its streams and
+ * events (rtsimReleaseAll(), for aclFinalize).
  */
 void rt_release_all_devices(void);
 
 /**
- * rt_log() - one line to stderr, "[INFO] libascendcl: ...", only when
+ * rt_log() - one line to stderr, "[INFO] libruntime: ...", only when
  * NPUSIM_VERBOSE=1.  (npuprof_msg() prints INFO to stdout, which belongs
  * to the application.)
  */
 void rt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/**
- * rt_warn() - one line to stderr, "[WARNING] libascendcl: ...", always:
- * the runtime's own printer (it does not link npuprof's messaging code).
- */
-void rt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/**
- * dynprof_server_start() - start the dynamic-profiling server thread if
- * PROFILING_MODE=dynamic.  Return: 0 (also when not requested) or -errno;
- * the caller warns and goes on without the server.
- */
-int dynprof_server_start(void);
-
-/** dynprof_server_stop() - stop the thread, unlink the socket; idempotent. */
-void dynprof_server_stop(void);
 
 #endif /* SIM_RUNTIME_RT_INTERNAL_H */

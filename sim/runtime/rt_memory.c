@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * "Device" memory and copies of the simulated runtime.  Device memory is
+ * "Device" memory and copies of the simulated runtime (libruntime.so).  Device memory is
  * host memory, so a copy is a host memmove done at once; what makes it a
  * device event is the MEMCPY task of the same size queued on a stream,
  * which the driver runs for latency + bytes / bandwidth.
@@ -20,7 +20,7 @@ struct rt_alloc {
 	size_t size;
 };
 
-/* Every live aclrtMalloc pointer, so aclrtFree can reject foreign ones. */
+/* Every live rtMalloc pointer, so rtFree can reject foreign ones. */
 static struct rt_alloc *alloc_table[ALLOC_BUCKETS];
 static pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -29,13 +29,14 @@ static unsigned int alloc_bucket(const void *p)
 	return (unsigned int)(((uintptr_t)p / ALLOC_ALIGN) % ALLOC_BUCKETS);
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+RTS_API rtError_t rtMalloc(void **devPtr, uint64_t size, rtMemType_t type, uint16_t moduleId)
 {
 	struct rt_alloc *a;
 	unsigned int b;
 	int has_dev;
 
-	if (!devPtr || !size || (unsigned int)policy > ACL_MEM_MALLOC_NORMAL_ONLY_P2P)
+	(void)type, (void)moduleId; /* one kind of memory: host memory */
+	if (!devPtr || !size)
 		return ACL_ERROR_INVALID_PARAM;
 	pthread_rwlock_rdlock(&rt_lock);
 	has_dev = rt_current_locked() != NULL;
@@ -59,7 +60,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMal
 	return ACL_SUCCESS;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr)
+RTS_API rtError_t rtFree(void *devPtr)
 {
 	struct rt_alloc **ap, *a = NULL;
 
@@ -81,18 +82,18 @@ ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr)
 	return ACL_SUCCESS;
 }
 
-static aclError check_copy(void *dst, size_t destMax, const void *src, size_t count,
-			   aclrtMemcpyKind kind)
+static aclError check_copy(void *dst, uint64_t destMax, const void *src, uint64_t count,
+			   rtMemcpyKind_t kind)
 {
 	if (!dst || !src || count > destMax)
 		return ACL_ERROR_INVALID_PARAM;
-	if ((unsigned int)kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
+	if ((unsigned int)kind > RT_MEMCPY_INTER_DEVICE_TO_DEVICE)
 		return ACL_ERROR_INVALID_PARAM;
 	return ACL_SUCCESS;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
-					 aclrtMemcpyKind kind)
+RTS_API rtError_t rtMemcpy(void *dst, uint64_t destMax, const void *src, uint64_t count,
+			   rtMemcpyKind_t kind)
 {
 	struct rt_target t;
 	aclError ret;
@@ -112,9 +113,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *
 	return ret;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
-					      size_t count, aclrtMemcpyKind kind,
-					      aclrtStream stream)
+RTS_API rtError_t rtMemcpyAsync(void *dst, uint64_t destMax, const void *src, uint64_t count,
+				rtMemcpyKind_t kind, rtStream_t stream)
 {
 	struct rt_target t;
 	aclError ret;

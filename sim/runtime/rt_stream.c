@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Streams, events and synchronization of the simulated runtime.  A stream
+ * Streams, events and synchronization of the simulated runtime
+ * (libruntime.so).  A stream
  * is a driver stream of the device's fd; the NULL stream is the device's
  * default stream, created when the process opened the device.
  */
@@ -13,13 +14,14 @@
 
 #include "rt_internal.h"
 
-ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream)
+RTS_API rtError_t rtStreamCreate(rtStream_t *stream, int32_t priority)
 {
 	struct npusim_stream_req req = { 0 };
 	struct rt_device *dev;
 	struct rt_stream *s;
 	aclError ret = ACL_SUCCESS;
 
+	(void)priority; /* the simulated driver has one priority */
 	if (!stream)
 		return ACL_ERROR_INVALID_PARAM;
 	s = calloc(1, sizeof(*s));
@@ -69,7 +71,7 @@ static struct rt_stream *unlink_stream_locked(aclrtStream stream, struct rt_devi
 	return NULL;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream)
+RTS_API rtError_t rtStreamDestroy(rtStream_t stream)
 {
 	struct rt_device *dev = NULL;
 	struct rt_stream *s;
@@ -91,7 +93,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream)
 	return ACL_SUCCESS;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream)
+RTS_API rtError_t rtStreamSynchronize(rtStream_t stream)
 {
 	struct rt_target t;
 	aclError ret;
@@ -142,7 +144,7 @@ out_unlock:
 	return ret;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void)
+RTS_API rtError_t rtDeviceSynchronize(void)
 {
 	uint32_t *ids;
 	unsigned int i, n;
@@ -163,7 +165,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void)
 	return ret;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event)
+RTS_API rtError_t rtEventCreate(rtEvent_t *event)
 {
 	struct rt_event *e;
 	aclError ret;
@@ -182,7 +184,7 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event)
 	return ACL_SUCCESS;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event)
+RTS_API rtError_t rtEventDestroy(rtEvent_t event)
 {
 	struct rt_handle *h;
 
@@ -195,7 +197,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event)
 	return ACL_SUCCESS;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
+RTS_API rtError_t rtEventRecord(rtEvent_t event, rtStream_t stream)
 {
 	struct rt_event *e;
 	struct rt_target t;

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Kernels of the simulated runtime: the text "kernel binary" format
- * (aclrtBinaryLoadFromFile), function lookup, kernel launch, and
- * single-op execution with its built-in op duration table.
+ * Kernels of the simulated AscendCL: the text "kernel binary" format
+ * (aclrtBinaryLoadFromFile), function lookup, and the two ways to run a
+ * kernel, aclrtLaunchKernel and single-op execution with its built-in op
+ * duration table; both hand the runtime's rtKernelLaunch a copy of the
+ * kernel (struct rt_kernel_stub), so a binary unloaded meanwhile cannot
+ * pull the name from under the launch.
  *
  * Kernel binary format, one kernel per line:
  *     <kernel_name> <duration_us>
@@ -20,9 +23,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_internal.h"
+#include "acl_internal.h"
 
 #define KERNEL_MAX_US 60000000ULL
+
+/* struct acl_binary - what an aclrtBinHandle points to. */
+struct acl_binary {
+	struct acl_binary *next;
+	unsigned int nr_kernels;
+	struct rt_kernel_stub kernels[];
+};
+
+/* Loaded binaries, process-wide until unloaded or aclFinalize. */
+static struct acl_binary *acl_binaries;
+static pthread_mutex_t acl_binaries_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Built-in run time of each op type aclopExecuteV2 knows (acl_op.h). */
 static const struct {
@@ -41,7 +55,7 @@ static const struct {
  * Parse one line into @k.  Return: 1 for a kernel, 0 for a comment or
  * blank line, -EINVAL for anything else.
  */
-static int parse_line(char *line, struct rt_kernel *k)
+static int parse_line(char *line, struct rt_kernel_stub *k)
 {
 	char *p = line, *name, *end;
 	unsigned long long us;
@@ -55,7 +69,7 @@ static int parse_line(char *line, struct rt_kernel *k)
 	while (*p && !isspace((unsigned char)*p))
 		p++;
 	len = (size_t)(p - name);
-	if (len >= RT_NAME_LEN)
+	if (len >= RT_KERNEL_NAME_LEN)
 		return -EINVAL;
 	while (isspace((unsigned char)*p) && *p != '\n')
 		p++;
@@ -75,7 +89,7 @@ static int parse_line(char *line, struct rt_kernel *k)
 	return 1;
 }
 
-static int has_kernel(const struct rt_kernel *ks, unsigned int n, const char *name)
+static int has_kernel(const struct rt_kernel_stub *ks, unsigned int n, const char *name)
 {
 	unsigned int i;
 
@@ -86,9 +100,9 @@ static int has_kernel(const struct rt_kernel *ks, unsigned int n, const char *na
 }
 
 /* Append @k to the growing array *@ks of *@n entries; -ENOMEM. */
-static int push_kernel(struct rt_kernel **ks, unsigned int *n, const struct rt_kernel *k)
+static int push_kernel(struct rt_kernel_stub **ks, unsigned int *n, const struct rt_kernel_stub *k)
 {
-	struct rt_kernel *grown;
+	struct rt_kernel_stub *grown;
 
 	if ((*n & (*n - 1)) == 0) { /* grow at 0, 1, 2, 4, 8, ... */
 		grown = realloc(*ks, (*n ? *n * 2 : 1) * sizeof(**ks));
@@ -101,10 +115,10 @@ static int push_kernel(struct rt_kernel **ks, unsigned int *n, const struct rt_k
 }
 
 /* Read every kernel of @f into a new binary. */
-static aclError parse_binary(FILE *f, struct rt_binary **out)
+static aclError parse_binary(FILE *f, struct acl_binary **out)
 {
-	struct rt_kernel *ks = NULL, k;
-	struct rt_binary *bin = NULL;
+	struct rt_kernel_stub *ks = NULL, k;
+	struct acl_binary *bin = NULL;
 	unsigned int n = 0;
 	aclError ret = ACL_SUCCESS;
 	char *line = NULL;
@@ -143,8 +157,9 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath,
 						     aclrtBinaryLoadOptions *options,
 						     aclrtBinHandle *binHandle)
 {
-	struct rt_binary *bin = NULL;
+	struct acl_binary *bin = NULL;
 	aclError ret;
+	int32_t dev;
 	FILE *f;
 
 	if (!binPath || !binHandle || (options && options->numOpt && !options->options))
@@ -156,40 +171,83 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath,
 	fclose(f);
 	if (ret != ACL_SUCCESS)
 		return ret;
-	ret = rt_handle_add(&rt_binaries, &bin->h);
-	if (ret != ACL_SUCCESS) {
+	/* a binary is loaded onto the current device: none, no load */
+	if (rtGetDevice(&dev) != RT_ERROR_NONE) {
 		free(bin);
-		return ret;
+		return ACL_ERROR_RT_CONTEXT_NULL;
 	}
+	pthread_mutex_lock(&acl_binaries_lock);
+	bin->next = acl_binaries;
+	acl_binaries = bin;
+	pthread_mutex_unlock(&acl_binaries_lock);
 	*binHandle = bin;
 	return ACL_SUCCESS;
 }
 
+/* Take @h off the list of loaded binaries. Return: it, or NULL (unknown). */
+static struct acl_binary *binary_remove(const void *h)
+{
+	struct acl_binary **p, *found = NULL;
+
+	pthread_mutex_lock(&acl_binaries_lock);
+	for (p = &acl_binaries; *p; p = &(*p)->next) {
+		if (*p == h) {
+			found = *p;
+			*p = found->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&acl_binaries_lock);
+	return found;
+}
+
+void acl_binaries_release(void)
+{
+	struct acl_binary *b;
+
+	pthread_mutex_lock(&acl_binaries_lock);
+	while ((b = acl_binaries)) {
+		acl_binaries = b->next;
+		free(b);
+	}
+	pthread_mutex_unlock(&acl_binaries_lock);
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
 {
-	struct rt_handle *h;
+	struct acl_binary *b;
 
 	if (!binHandle)
 		return ACL_ERROR_INVALID_PARAM;
-	h = rt_handle_remove(&rt_binaries, binHandle);
-	if (!h)
+	b = binary_remove(binHandle);
+	if (!b)
 		return ACL_ERROR_INVALID_PARAM;
-	free(h);
+	free(b);
 	return ACL_SUCCESS;
+}
+
+/* The loaded binary @h, or NULL; acl_binaries_lock held. */
+static struct acl_binary *binary_find_locked(const void *h)
+{
+	struct acl_binary *b;
+
+	for (b = acl_binaries; b && b != h; b = b->next)
+		;
+	return b;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle,
 						    const char *kernelName,
 						    aclrtFuncHandle *funcHandle)
 {
-	struct rt_binary *b;
+	struct acl_binary *b;
 	aclError ret = ACL_ERROR_INVALID_PARAM;
 	unsigned int i;
 
 	if (!binHandle || !kernelName || !funcHandle)
 		return ACL_ERROR_INVALID_PARAM;
-	pthread_rwlock_rdlock(&rt_lock);
-	b = (struct rt_binary *)rt_handle_find_locked(rt_binaries, binHandle);
+	pthread_mutex_lock(&acl_binaries_lock);
+	b = binary_find_locked(binHandle);
 	if (b) {
 		ret = ACL_ERROR_KERNEL_NOT_FOUND;
 		for (i = 0; i < b->nr_kernels; i++) {
@@ -200,45 +258,46 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHand
 			}
 		}
 	}
-	pthread_rwlock_unlock(&rt_lock);
+	pthread_mutex_unlock(&acl_binaries_lock);
 	return ret;
 }
 
-/* The loaded kernel @func points to, or NULL; rt_lock held. */
-static const struct rt_kernel *find_kernel_locked(const void *func)
+/*
+ * Copy the loaded kernel @func points to into @out.
+ * Return: 0, or -1 when @func is no kernel of a loaded binary.
+ */
+static int kernel_copy(const void *func, struct rt_kernel_stub *out)
 {
-	const struct rt_handle *h;
+	const struct acl_binary *b;
+	int ret = -1;
 
-	for (h = rt_binaries; h; h = h->next) {
-		const struct rt_binary *b = (const struct rt_binary *)h;
-		const struct rt_kernel *first = b->kernels, *last = first + b->nr_kernels;
-		const struct rt_kernel *k = func;
+	pthread_mutex_lock(&acl_binaries_lock);
+	for (b = acl_binaries; b && ret; b = b->next) {
+		const struct rt_kernel_stub *first = b->kernels, *last = first + b->nr_kernels;
+		const struct rt_kernel_stub *k = func;
 
 		/* Compare as integers: the handle may point anywhere. */
 		if ((uintptr_t)k >= (uintptr_t)first && (uintptr_t)k < (uintptr_t)last &&
-		    ((uintptr_t)k - (uintptr_t)first) % sizeof(*k) == 0)
-			return k;
+		    ((uintptr_t)k - (uintptr_t)first) % sizeof(*k) == 0) {
+			*out = *k;
+			ret = 0;
+		}
 	}
-	return NULL;
+	pthread_mutex_unlock(&acl_binaries_lock);
+	return ret;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks,
 					       const void *argsData, size_t argsSize,
 					       aclrtStream stream)
 {
-	const struct rt_kernel *k;
-	struct rt_target t;
-	aclError ret;
+	struct rt_kernel_stub k;
 
-	if (!funcHandle || numBlocks == 0 || (!argsData && argsSize))
+	if (!funcHandle || numBlocks == 0 || (!argsData && argsSize) || argsSize > UINT32_MAX)
 		return ACL_ERROR_INVALID_PARAM;
-	pthread_rwlock_rdlock(&rt_lock);
-	k = find_kernel_locked(funcHandle);
-	ret = k ? rt_resolve_stream_locked(stream, &t) : ACL_ERROR_INVALID_PARAM;
-	if (ret == ACL_SUCCESS)
-		ret = rt_submit(&t, NPUSIM_TASK_KERNEL, k->duration_ns, 0, k->name);
-	pthread_rwlock_unlock(&rt_lock);
-	return ret;
+	if (kernel_copy(funcHandle, &k))
+		return ACL_ERROR_INVALID_PARAM;
+	return rtKernelLaunch(&k, numBlocks, (void *)argsData, (uint32_t)argsSize, NULL, stream);
 }
 
 /* Run time of op @type in µs, or 0 when the table lacks it. */
@@ -275,8 +334,7 @@ ACL_FUNC_VISIBILITY aclError aclopExecuteV2(const char *opType, int numInputs,
 					    aclDataBuffer *outputs[], aclopAttr *attr,
 					    aclrtStream stream)
 {
-	struct rt_target t;
-	aclError ret;
+	struct rt_kernel_stub k = { .name = "" };
 	uint32_t us;
 
 	(void)attr;
@@ -286,10 +344,8 @@ ACL_FUNC_VISIBILITY aclError aclopExecuteV2(const char *opType, int numInputs,
 	us = op_duration_us(opType);
 	if (!us)
 		return ACL_ERROR_OP_NOT_FOUND;
-	pthread_rwlock_rdlock(&rt_lock);
-	ret = rt_resolve_stream_locked(stream, &t);
-	if (ret == ACL_SUCCESS)
-		ret = rt_submit(&t, NPUSIM_TASK_KERNEL, (uint64_t)us * 1000, 0, opType);
-	pthread_rwlock_unlock(&rt_lock);
-	return ret;
+	/* the table's names are all shorter than a kernel name */
+	strncpy(k.name, opType, sizeof(k.name) - 1);
+	k.duration_ns = (uint64_t)us * 1000;
+	return rtKernelLaunch(&k, 1, NULL, 0, NULL, stream);
 }
