@@ -2,7 +2,9 @@
 /*
  * Runtime-API capture, BPF side: one generic uprobe and one generic
  * uretprobe program attached to every recorded ACL function of
- * libascendcl.so.  The loader (user/acl_trace.c) passes the enum
+ * libascendcl.so and, with the runtime layer asked for, every recorded rt*
+ * function of libruntime.so (level 5000, called from inside the ACL ones:
+ * one slot per API keeps both calls apart, see below).  The loader (user/acl_trace.c) passes the enum
  * npuprof_api id of the function as the BPF cookie of each attachment (on
  * kernels without cookies, one program per function instead: see
  * ACL_API_PROGS).
@@ -14,7 +16,7 @@
  *
  * Where a call in flight is kept: one slot per (thread, API).  Normally in
  * BPF task-local storage (`inflight`: one array of slots per thread,
- * indexed by API, 2400 bytes, created by the thread's first recorded call
+ * indexed by API, 4080 bytes, created by the thread's first recorded call
  * and freed by the kernel with the thread): a lookup through the task, with no lock, no
  * hashing and no element to allocate or free per call, which a shared hash
  * map costs at both ends (an insert at entry, a lookup and a delete at
@@ -227,20 +229,28 @@ static __always_inline __u64 read_stack_arg9(struct pt_regs *ctx)
 }
 
 /*
- * Fill the per-API arguments known at entry.  What lands where:
- *   device  aclrtSetDevice, aclrtResetDevice: deviceId
+ * Fill the per-API arguments known at entry.  What lands where (the
+ * runtime's rt* functions, level 5000, alongside the ACL function they
+ * serve):
+ *   device  aclrtSetDevice, aclrtResetDevice, rtSetDevice, rtDeviceReset:
+ *           deviceId
  *   stream  aclrtMemcpyAsync, aclrtLaunchKernel, aclopExecuteV2,
- *           aclrtRecordEvent, aclrtSynchronizeStream, aclrtDestroyStream:
- *           the handle; aclrtCreateStream: *stream at return
- *   bytes   aclrtMalloc: size; aclrtMemcpy(Async): count
- *   kind    aclrtMemcpy(Async): kind
- *   handle  aclrtLaunchKernel: funcHandle; aclrtRecordEvent,
- *           aclrtDestroyEvent: event; aclrtFree: devPtr; at return:
- *           aclrtMalloc *devPtr, aclrtBinaryGetFunction *funcHandle,
- *           aclrtCreateEvent *event, aclrtBinaryLoadFromFile *binHandle
+ *           aclrtRecordEvent, aclrtSynchronizeStream, aclrtDestroyStream,
+ *           rtMemcpyAsync, rtKernelLaunch, rtEventRecord,
+ *           rtStreamSynchronize, rtStreamDestroy: the handle;
+ *           aclrtCreateStream, rtStreamCreate: *stream at return
+ *   bytes   aclrtMalloc, rtMalloc: size; aclrtMemcpy(Async),
+ *           rtMemcpy(Async): count
+ *   kind    aclrtMemcpy(Async), rtMemcpy(Async): kind
+ *   handle  aclrtLaunchKernel: funcHandle; rtKernelLaunch: stubFunc;
+ *           aclrtRecordEvent, aclrtDestroyEvent, rtEventRecord,
+ *           rtEventDestroy: event; aclrtFree, rtFree: devPtr; at return:
+ *           aclrtMalloc, rtMalloc *devPtr, aclrtBinaryGetFunction
+ *           *funcHandle, aclrtCreateEvent, rtEventCreate *event,
+ *           aclrtBinaryLoadFromFile *binHandle
  *   name    aclopExecuteV2: opType; aclrtBinaryGetFunction: kernelName
- *           (aclrtLaunchKernel leaves it empty: the device task carries
- *           the kernel name)
+ *           (the launches leave it empty: the device task carries the
+ *           kernel name)
  */
 static __always_inline void read_entry_args(struct pt_regs *ctx, __u32 api,
 					    struct entry_state *e)
@@ -250,39 +260,54 @@ static __always_inline void read_entry_args(struct pt_regs *ctx, __u32 api,
 	switch (api) {
 	case NPUPROF_API_RT_SET_DEVICE:
 	case NPUPROF_API_RT_RESET_DEVICE:
+	case NPUPROF_API_RTS_SET_DEVICE:
+	case NPUPROF_API_RTS_DEVICE_RESET:
 		r->device = (__s32)PT_REGS_PARM1(ctx);
 		break;
 	case NPUPROF_API_RT_CREATE_STREAM:
+	case NPUPROF_API_RTS_STREAM_CREATE:
 		e->out_ptr = PT_REGS_PARM1(ctx);
 		break;
 	case NPUPROF_API_RT_DESTROY_STREAM:
 	case NPUPROF_API_RT_SYNC_STREAM:
+	case NPUPROF_API_RTS_STREAM_DESTROY:
+	case NPUPROF_API_RTS_STREAM_SYNC:
 		r->stream = PT_REGS_PARM1(ctx);
 		break;
 	case NPUPROF_API_RT_MALLOC:
+	case NPUPROF_API_RTS_DEV_MALLOC:
 		e->out_ptr = PT_REGS_PARM1(ctx);
 		r->bytes = PT_REGS_PARM2(ctx);
 		break;
 	case NPUPROF_API_RT_FREE:
 	case NPUPROF_API_RT_DESTROY_EVENT:
+	case NPUPROF_API_RTS_DEV_FREE:
+	case NPUPROF_API_RTS_EVENT_DESTROY:
 		r->handle = PT_REGS_PARM1(ctx);
 		break;
 	case NPUPROF_API_RT_CREATE_EVENT:
+	case NPUPROF_API_RTS_EVENT_CREATE:
 		e->out_ptr = PT_REGS_PARM1(ctx);
 		break;
 	case NPUPROF_API_RT_BINARY_LOAD_FROM_FILE:
 		e->out_ptr = PT_REGS_PARM3(ctx);
 		break;
 	case NPUPROF_API_RT_MEMCPY_ASYNC:
+	case NPUPROF_API_RTS_MEMCPY_ASYNC:
 		r->stream = ACL_PARM6(ctx);
-		/* fall through: same first five arguments as aclrtMemcpy */
+		/* fall through: same first five arguments as the sync copies */
 	case NPUPROF_API_RT_MEMCPY:
+	case NPUPROF_API_RTS_MEMCPY:
 		r->bytes = PT_REGS_PARM4(ctx);
 		r->kind = (__u32)PT_REGS_PARM5(ctx);
 		break;
 	case NPUPROF_API_RT_LAUNCH_KERNEL:
 		r->handle = PT_REGS_PARM1(ctx);
 		r->stream = PT_REGS_PARM5(ctx);
+		break;
+	case NPUPROF_API_RTS_KERNEL_LAUNCH:
+		r->handle = PT_REGS_PARM1(ctx);
+		r->stream = ACL_PARM6(ctx);
 		break;
 	case NPUPROF_API_RT_BINARY_GET_FUNCTION:
 		bpf_probe_read_user_str(r->name, sizeof(r->name),
@@ -295,6 +320,7 @@ static __always_inline void read_entry_args(struct pt_regs *ctx, __u32 api,
 		r->stream = read_stack_arg9(ctx);
 		break;
 	case NPUPROF_API_RT_RECORD_EVENT:
+	case NPUPROF_API_RTS_EVENT_RECORD:
 		r->handle = PT_REGS_PARM1(ctx);
 		r->stream = PT_REGS_PARM2(ctx);
 		break;
@@ -309,7 +335,8 @@ static __always_inline void read_exit_args(struct entry_state *e)
 	if (!e->out_ptr)
 		return;
 	bpf_probe_read_user(&v, sizeof(v), (void *)e->out_ptr);
-	if (e->rec.api == NPUPROF_API_RT_CREATE_STREAM)
+	if (e->rec.api == NPUPROF_API_RT_CREATE_STREAM ||
+	    e->rec.api == NPUPROF_API_RTS_STREAM_CREATE)
 		e->rec.stream = v;
 	else
 		e->rec.handle = v;
@@ -604,10 +631,10 @@ int acl_exit_hash(struct pt_regs *ctx)
  * named acl_enter_api<ID> and acl_exit_api<ID>, with the API id a constant
  * (the verifier then drops every other case of read_entry_args()).  They
  * keep calls in flight in the hash map: task storage for uprobes (5.12)
- * comes before cookies only on 5.12-5.14, not worth 38 more programs.
+ * comes before cookies only on 5.12-5.14, not worth 66 more programs.
  * The loader loads them only where cookies are missing.
  */
-#define ACL_API_PROGS(id, sym, name)                       \
+#define ACL_API_PROGS(id, sym, level, name, func)          \
 	SEC("uprobe")                                        \
 	int acl_enter_api##id(struct pt_regs *ctx)           \
 	{                                                    \

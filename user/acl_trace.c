@@ -82,6 +82,8 @@ struct npuprof_acl_trace {
 	bool task_storage;	    /* in-flight calls in task storage, not the hash */
 	bool cookies;		    /* API id as BPF cookie, else acl_*_api<ID> programs */
 	bool forced;		    /* an NPUPROF_BPF_* variable chose a lesser path */
+	unsigned int layers;	    /* enum npuprof_api_layer bits probed */
+	unsigned int missing_layers; /* of the last attach: layers with no library */
 	bool probed;		    /* capturing: every lib has its probes */
 	bool follow;		    /* the fork/exit programs are loaded */
 	struct bpf_link *fork_link; /* follow: sched_process_fork, then exit */
@@ -212,7 +214,8 @@ static void acl_trace_pick_programs(struct npuprof_acl_trace *t)
 	for (api = 1; api < NPUPROF_API_MAX; api++)
 		for (ret = 0; ret < 2; ret++)
 			if ((prog = acl_api_prog(skel, api, ret)))
-				bpf_program__set_autoload(prog, !t->cookies);
+				bpf_program__set_autoload(prog, !t->cookies &&
+							  (acl_symbols_layer(api) & t->layers));
 	/* The map the other path would use: not created (5.10 has no such type). */
 	bpf_map__set_autocreate(skel->maps.inflight, t->task_storage);
 	bpf_map__set_autocreate(skel->maps.entries, !t->task_storage);
@@ -368,6 +371,7 @@ int npuprof_acl_trace_open_opts(const struct npuprof_acl_trace_opts *opts,
 		return -ENOMEM;
 	t->nr_cpus = nr_cpus;
 	t->ring_bytes = ring_bytes;
+	t->layers = opts->layers ? opts->layers : NPUPROF_LAYER_ACL;
 	pthread_mutex_init(&t->lock, NULL);
 	err = acl_trace_load(t, ring_bytes, page, opts->follow, layout);
 	if (err)
@@ -556,7 +560,7 @@ void npuprof_acl_trace_close(struct npuprof_acl_trace *t)
 	free(t);
 }
 
-/* One mapping of libascendcl.so as /proc/PID/maps lists it. */
+/* One mapping of a layer's library as /proc/PID/maps lists it. */
 struct acl_map {
 	unsigned long start, end;
 	unsigned int dev_major, dev_minor;
@@ -569,10 +573,11 @@ struct acl_map {
 #define ACL_DELETED_SUFFIX " (deleted)"
 
 /*
- * Parse one /proc/PID/maps line into @m if it maps a libascendcl.so.
+ * Parse one /proc/PID/maps line into @m if it maps a file whose name
+ * starts with @lib (NPUPROF_ACL_LIB_NAME, ...: "libascendcl.so.1" too).
  * Return: 1 if it does, 0 if not.
  */
-static int acl_parse_maps_line(char *line, struct acl_map *m)
+static int acl_parse_maps_line(char *line, const char *lib, struct acl_map *m)
 {
 	size_t sfx = strlen(ACL_DELETED_SUFFIX), n;
 	char perms[8], *file, *base;
@@ -589,7 +594,7 @@ static int acl_parse_maps_line(char *line, struct acl_map *m)
 	if (m->deleted)
 		file[n - sfx] = '\0';
 	base = strrchr(file, '/') + 1;
-	if (strncmp(base, "libascendcl.so", 14) != 0)
+	if (strncmp(base, lib, strlen(lib)) != 0)
 		return 0;
 	m->exec = strchr(perms, 'x') != NULL;
 	snprintf(m->file, sizeof(m->file), "%s", file);
@@ -597,11 +602,11 @@ static int acl_parse_maps_line(char *line, struct acl_map *m)
 }
 
 /*
- * Find the libascendcl.so mapping of @pid, the executable one if there is
+ * Find the mapping of library @lib of @pid, the executable one if there is
  * one (a process that mapped two such files runs the code of that one).
  * Return: 0; -ESRCH when the process is gone; -ENOENT when none is mapped.
  */
-static int acl_find_lib(pid_t pid, struct acl_map *m)
+static int acl_find_lib(pid_t pid, const char *lib, struct acl_map *m)
 {
 	char maps[64], line[PATH_MAX + 128];
 	struct acl_map cand;
@@ -613,7 +618,7 @@ static int acl_find_lib(pid_t pid, struct acl_map *m)
 	if (!f)
 		return errno == ENOENT ? -ESRCH : -errno;
 	while (!(found && m->exec) && fgets(line, sizeof(line), f)) {
-		if (!acl_parse_maps_line(line, &cand))
+		if (!acl_parse_maps_line(line, lib, &cand))
 			continue;
 		if (!found || cand.exec)
 			*m = cand;
@@ -813,7 +818,7 @@ static struct acl_lib *acl_lib_attach(struct npuprof_acl_trace *t, const char *p
 	} else if (fstat(lib->fd, &fst) || fst.st_ino != st->st_ino) {
 		*err = acl_fail(t, NPUPROF_STAGE_LIBRARY, -ENOENT, pid, name);
 	} else {
-		*err = acl_symbols_resolve(lib->fd, &lib->sym, &t->error);
+		*err = acl_symbols_resolve(lib->fd, t->layers, &lib->sym, &t->error);
 		if (*err) {
 			t->error.pid = pid;
 			snprintf(t->error.object, sizeof(t->error.object), "%s", name);
@@ -889,41 +894,114 @@ static enum npuprof_stage acl_pid_stage(int err)
 	return err == -ESRCH || err == -EINVAL ? NPUPROF_STAGE_PROCESS : NPUPROF_STAGE_LIBRARY;
 }
 
-int npuprof_acl_trace_attach_pid(struct npuprof_acl_trace *t, pid_t pid)
+/* The library file of @layer (one bit). */
+static const char *acl_layer_lib(unsigned int layer)
 {
-	struct acl_lib *lib, *added = NULL;
+	return layer == NPUPROF_LAYER_RUNTIME ? NPUPROF_RUNTIME_LIB_NAME : NPUPROF_ACL_LIB_NAME;
+}
+
+/*
+ * The library of @layer that @pid maps, attached: found in its maps,
+ * opened, resolved (a file attached before is reused).  *@added is set
+ * when the library is new (not yet on @t->libs).
+ * Return: 0; -errno with @t->error filled (-ENOENT with
+ * NPUPROF_STAGE_LIBRARY and *@unmapped 1: @pid maps no such library).
+ */
+static int acl_pid_lib(struct npuprof_acl_trace *t, pid_t pid, unsigned int layer,
+		       struct acl_lib **lib, bool *added, bool *unmapped)
+{
 	char path[PATH_MAX + 32];
 	struct acl_map m;
 	struct stat st;
 	int err;
 
-	npuprof_error_clear(&t->error);
-	if (pid <= 0)
-		return acl_fail(t, NPUPROF_STAGE_PROCESS, -EINVAL, pid, NULL);
-	err = acl_find_lib(pid, &m);
-	if (err)
-		return acl_fail(t, acl_pid_stage(err), err, pid, NULL);
+	*added = *unmapped = false;
+	err = acl_find_lib(pid, acl_layer_lib(layer), &m);
+	if (err) {
+		*unmapped = err == -ENOENT;
+		/* libascendcl.so goes unnamed, as before the runtime layer */
+		return acl_fail(t, acl_pid_stage(err), err, pid,
+				layer == NPUPROF_LAYER_ACL ? NULL : acl_layer_lib(layer));
+	}
 	err = acl_open_lib(pid, &m, path, sizeof(path), &st);
 	if (err)
 		return acl_fail(t, acl_pid_stage(err), err, pid, m.file);
-	lib = acl_lib_lookup(t, &st);
-	if (!lib) {
-		lib = added = acl_lib_attach(t, path, m.file, pid, &st, &err);
-		if (!lib)
-			return err;
+	*lib = acl_lib_lookup(t, &st);
+	if (*lib)
+		return 0;
+	*lib = acl_lib_attach(t, path, m.file, pid, &st, &err);
+	*added = *lib != NULL;
+	return *lib ? 0 : err;
+}
+
+/* @t->untraced: the functions every library in @libs lacks, listed. */
+static void acl_note_untraced(struct npuprof_acl_trace *t, struct acl_lib *const *libs,
+			      unsigned int n)
+{
+	unsigned int i;
+	size_t len;
+
+	t->untraced[0] = '\0';
+	for (i = 0; i < n; i++) {
+		len = strlen(t->untraced);
+		if (libs[i]->sym.missing[0])
+			snprintf(t->untraced + len, sizeof(t->untraced) - len, "%s%s",
+				 len ? " " : "", libs[i]->sym.missing);
 	}
+}
+
+int npuprof_acl_trace_attach_pid(struct npuprof_acl_trace *t, pid_t pid)
+{
+	static const unsigned int order[] = { NPUPROF_LAYER_ACL, NPUPROF_LAYER_RUNTIME };
+	struct acl_lib *libs[2], *added[2];
+	unsigned int i, nr_libs = 0, nr_added = 0, covered = 0;
+	struct npuprof_error first = { 0 }; /* the first layer whose library is not mapped */
+	int err = 0, first_err = 0;
+	bool is_new, unmapped;
+
+	npuprof_error_clear(&t->error);
+	if (pid <= 0)
+		return acl_fail(t, NPUPROF_STAGE_PROCESS, -EINVAL, pid, NULL);
+	for (i = 0; i < 2; i++) {
+		if (!(t->layers & order[i]) || (covered & order[i]))
+			continue;
+		err = acl_pid_lib(t, pid, order[i], &libs[nr_libs], &is_new, &unmapped);
+		if (err && unmapped) {
+			if (!first_err) {
+				first_err = err;
+				first = t->error;
+			}
+			continue; /* said below, if no other layer is there */
+		}
+		if (err)
+			goto out_free;
+		covered |= libs[nr_libs]->sym.layers;
+		if (is_new)
+			added[nr_added++] = libs[nr_libs];
+		nr_libs++;
+	}
+	if (!covered) {
+		t->error = first; /* only unmapped layers get here */
+		return first_err;
+	}
+	npuprof_error_clear(&t->error);
 	err = acl_trace_add_tgid(t, pid, ACL_TGID_SELECTED);
 	if (err) {
-		if (added)
-			acl_lib_free(added);
-		return acl_fail(t, NPUPROF_STAGE_ATTACH, err, pid, "the BPF process filter");
+		acl_fail(t, NPUPROF_STAGE_ATTACH, err, pid, "the BPF process filter");
+		goto out_free;
 	}
-	if (added) {
-		added->next = t->libs;
-		t->libs = added;
+	for (i = 0; i < nr_added; i++) {
+		added[i]->next = t->libs;
+		t->libs = added[i];
 	}
-	snprintf(t->untraced, sizeof(t->untraced), "%s", lib->sym.missing);
+	t->missing_layers = t->layers & ~covered;
+	acl_note_untraced(t, libs, nr_libs);
 	return 0;
+
+out_free:
+	for (i = 0; i < nr_added; i++)
+		acl_lib_free(added[i]);
+	return err;
 }
 
 int npuprof_acl_trace_attach_file(struct npuprof_acl_trace *t, const char *path)
@@ -943,7 +1021,8 @@ int npuprof_acl_trace_attach_file(struct npuprof_acl_trace *t, const char *path)
 		lib->next = t->libs;
 		t->libs = lib;
 	}
-	snprintf(t->untraced, sizeof(t->untraced), "%s", lib->sym.missing);
+	t->missing_layers = t->layers & ~lib->sym.layers;
+	acl_note_untraced(t, &lib, 1);
 	return 0;
 }
 
@@ -955,6 +1034,11 @@ const struct npuprof_error *npuprof_acl_trace_error(const struct npuprof_acl_tra
 const char *npuprof_acl_trace_untraced(const struct npuprof_acl_trace *t)
 {
 	return t->untraced;
+}
+
+unsigned int npuprof_acl_trace_missing_layers(const struct npuprof_acl_trace *t)
+{
+	return t->missing_layers;
 }
 
 int npuprof_acl_trace_detach_pid(struct npuprof_acl_trace *t, pid_t pid)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Names of the enumerations in include/npuprof/record.h that people read:
- * the public ACL name of a runtime API and the msprof "Task Type" text of a
- * device task.  The tables are built from the record format itself
+ * the name msprof shows for an API and its CANN level, and the msprof
+ * "Task Type" text of a device task.  The tables are built from the record format itself
  * (NPUPROF_API_LIST), so a new API id gets its name with no second list to
  * keep in step.
  */
@@ -11,9 +11,15 @@
 #include <npuprof/record_io.h>
 
 static const char *const api_names[NPUPROF_API_MAX] = {
-#define API_NAME(id, sym, name) [id] = name,
+#define API_NAME(id, sym, level, name, func) [id] = name,
 	NPUPROF_API_LIST(API_NAME)
 #undef API_NAME
+};
+
+static const unsigned short api_levels[NPUPROF_API_MAX] = {
+#define API_LEVEL(id, sym, level, name, func) [id] = level,
+	NPUPROF_API_LIST(API_LEVEL)
+#undef API_LEVEL
 };
 
 /*
@@ -34,6 +40,28 @@ const char *npuprof_api_name(unsigned int api)
 	if (api >= NPUPROF_API_MAX)
 		return NULL;
 	return api_names[api]; /* NULL for the unused id 0 */
+}
+
+unsigned int npuprof_api_level(unsigned int api, const char **level_name)
+{
+	unsigned int level = api < NPUPROF_API_MAX ? api_levels[api] : 0;
+
+	if (level_name)
+		*level_name = npuprof_level_name(level);
+	return level;
+}
+
+/* msprof's words for a level (hiascend "api_statistic", atlasprofiling_16_0063). */
+const char *npuprof_level_name(unsigned int level)
+{
+	switch (level) {
+	case NPUPROF_LEVEL_ACL:
+		return "AscendCL";
+	case NPUPROF_LEVEL_RUNTIME:
+		return "Runtime";
+	default:
+		return NULL;
+	}
 }
 
 const char *npuprof_task_type_name(unsigned int task_type)

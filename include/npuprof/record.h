@@ -85,47 +85,78 @@ struct npuprof_rec_stream_hdr {
 };
 
 /*
- * Runtime APIs recorded by the uprobes.  The ids are part of the format:
- * never renumber, only append.  Names are the public ACL names
- * (CANN acl/acl_rt.h, acl/acl_op.h); level 20000 is "AscendCL" in msprof.
+ * CANN's API levels (the "level" of a CANN event, msprof's api_statistic
+ * "Level", the database's ENUM_API_TYPE; msprof.md sections 4-5).
  */
-#define NPUPROF_API_LIST(X)                         \
-	X(1, ACL_INIT, "aclInit")                   \
-	X(2, ACL_FINALIZE, "aclFinalize")           \
-	X(3, RT_SET_DEVICE, "aclrtSetDevice")       \
-	X(4, RT_RESET_DEVICE, "aclrtResetDevice")   \
-	X(5, RT_CREATE_STREAM, "aclrtCreateStream") \
-	X(6, RT_DESTROY_STREAM, "aclrtDestroyStream") \
-	X(7, RT_MALLOC, "aclrtMalloc")              \
-	X(8, RT_FREE, "aclrtFree")                  \
-	X(9, RT_MEMCPY, "aclrtMemcpy")              \
-	X(10, RT_MEMCPY_ASYNC, "aclrtMemcpyAsync")  \
-	X(11, RT_LAUNCH_KERNEL, "aclrtLaunchKernel") \
-	X(12, RT_BINARY_GET_FUNCTION, "aclrtBinaryGetFunction") \
-	X(13, OP_EXECUTE_V2, "aclopExecuteV2")      \
-	X(14, RT_SYNC_STREAM, "aclrtSynchronizeStream") \
-	X(15, RT_SYNC_DEVICE, "aclrtSynchronizeDevice") \
-	X(16, RT_RECORD_EVENT, "aclrtRecordEvent")  \
-	X(17, RT_CREATE_EVENT, "aclrtCreateEvent")  \
-	X(18, RT_DESTROY_EVENT, "aclrtDestroyEvent") \
-	X(19, RT_BINARY_LOAD_FROM_FILE, "aclrtBinaryLoadFromFile")
+#define NPUPROF_LEVEL_ACL 20000	   /* "AscendCL": libascendcl.so's acl* functions */
+#define NPUPROF_LEVEL_RUNTIME 5000 /* "Runtime": libruntime.so's rt* functions */
+
+/*
+ * APIs recorded by the uprobes: X(id, sym, level, name, func).  The ids
+ * are part of the format: never renumber, only append.
+ *   level  NPUPROF_LEVEL_ACL or NPUPROF_LEVEL_RUNTIME
+ *   name   what msprof shows: the public ACL name at level 20000
+ *          (CANN acl/acl_rt.h, acl/acl_op.h); at level 5000 the name
+ *          CANN's runtime registers for its API profiling (hicann/runtime
+ *          src/runtime/.../profiling_agent.cc: "KernelLaunch", ...)
+ *   func   the exported function the uprobe goes on (ELF symbol); at level
+ *          5000 the runtime's C API (CANN runtime/rt*.h: rtKernelLaunch)
+ */
+#define NPUPROF_API_LIST(X)                                                       \
+	X(1, ACL_INIT, 20000, "aclInit", "aclInit")                                \
+	X(2, ACL_FINALIZE, 20000, "aclFinalize", "aclFinalize")                    \
+	X(3, RT_SET_DEVICE, 20000, "aclrtSetDevice", "aclrtSetDevice")             \
+	X(4, RT_RESET_DEVICE, 20000, "aclrtResetDevice", "aclrtResetDevice")       \
+	X(5, RT_CREATE_STREAM, 20000, "aclrtCreateStream", "aclrtCreateStream")    \
+	X(6, RT_DESTROY_STREAM, 20000, "aclrtDestroyStream", "aclrtDestroyStream") \
+	X(7, RT_MALLOC, 20000, "aclrtMalloc", "aclrtMalloc")                       \
+	X(8, RT_FREE, 20000, "aclrtFree", "aclrtFree")                             \
+	X(9, RT_MEMCPY, 20000, "aclrtMemcpy", "aclrtMemcpy")                       \
+	X(10, RT_MEMCPY_ASYNC, 20000, "aclrtMemcpyAsync", "aclrtMemcpyAsync")      \
+	X(11, RT_LAUNCH_KERNEL, 20000, "aclrtLaunchKernel", "aclrtLaunchKernel")   \
+	X(12, RT_BINARY_GET_FUNCTION, 20000, "aclrtBinaryGetFunction",            \
+	  "aclrtBinaryGetFunction")                                                \
+	X(13, OP_EXECUTE_V2, 20000, "aclopExecuteV2", "aclopExecuteV2")            \
+	X(14, RT_SYNC_STREAM, 20000, "aclrtSynchronizeStream",                     \
+	  "aclrtSynchronizeStream")                                                \
+	X(15, RT_SYNC_DEVICE, 20000, "aclrtSynchronizeDevice",                     \
+	  "aclrtSynchronizeDevice")                                                \
+	X(16, RT_RECORD_EVENT, 20000, "aclrtRecordEvent", "aclrtRecordEvent")      \
+	X(17, RT_CREATE_EVENT, 20000, "aclrtCreateEvent", "aclrtCreateEvent")      \
+	X(18, RT_DESTROY_EVENT, 20000, "aclrtDestroyEvent", "aclrtDestroyEvent")   \
+	X(19, RT_BINARY_LOAD_FROM_FILE, 20000, "aclrtBinaryLoadFromFile",         \
+	  "aclrtBinaryLoadFromFile")                                               \
+	X(20, RTS_SET_DEVICE, 5000, "SetDevice", "rtSetDevice")                    \
+	X(21, RTS_DEVICE_RESET, 5000, "DeviceReset", "rtDeviceReset")              \
+	X(22, RTS_STREAM_CREATE, 5000, "StreamCreate", "rtStreamCreate")           \
+	X(23, RTS_STREAM_DESTROY, 5000, "StreamDestroy", "rtStreamDestroy")        \
+	X(24, RTS_STREAM_SYNC, 5000, "StreamSynchronize", "rtStreamSynchronize")   \
+	X(25, RTS_DEVICE_SYNC, 5000, "DeviceSynchronize", "rtDeviceSynchronize")   \
+	X(26, RTS_DEV_MALLOC, 5000, "DevMalloc", "rtMalloc")                       \
+	X(27, RTS_DEV_FREE, 5000, "DevFree", "rtFree")                             \
+	X(28, RTS_MEMCPY, 5000, "MemCopySync", "rtMemcpy")                         \
+	X(29, RTS_MEMCPY_ASYNC, 5000, "MemcpyAsync", "rtMemcpyAsync")              \
+	X(30, RTS_KERNEL_LAUNCH, 5000, "KernelLaunch", "rtKernelLaunch")           \
+	X(31, RTS_EVENT_CREATE, 5000, "EventCreate", "rtEventCreate")              \
+	X(32, RTS_EVENT_DESTROY, 5000, "EventDestroy", "rtEventDestroy")           \
+	X(33, RTS_EVENT_RECORD, 5000, "EventRecord", "rtEventRecord")
 
 enum npuprof_api {
-#define NPUPROF_API_ENUM(id, sym, name) NPUPROF_API_##sym = id,
+#define NPUPROF_API_ENUM(id, sym, level, name, func) NPUPROF_API_##sym = id,
 	NPUPROF_API_LIST(NPUPROF_API_ENUM)
 #undef NPUPROF_API_ENUM
 	NPUPROF_API_MAX
 };
 
 /**
- * struct npuprof_rec_api - one runtime API call (104 bytes)
+ * struct npuprof_rec_api - one API call, either level (104 bytes)
  * @hdr:     hdr.ts = host ns at function entry
  * @exit_ts: host ns at function return
  * @pid:     tgid of the caller
  * @tid:     thread id of the caller
  * @api:     enum npuprof_api
  * @flags:   reserved, 0
- * @ret:     aclError returned (0 = ACL_SUCCESS)
+ * @ret:     aclError or rtError_t returned (0 = success)
  * @device:  device id argument, -1 when the API has none
  * @kind:    aclrtMemcpyKind for copies, 0 otherwise
  * @stream:  aclrtStream handle value, 0 when the API has none

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * Description: resolving the recorded ACL functions in a library's ELF
- * symbols (user/acl_symbols.c), before any probe is placed, gives three
- * distinct answers: every function found (the simulator's
- * build/lib/libascendcl.so: all 19, nothing missing); an older runtime
+ * Description: resolving the recorded functions of a layer in a library's
+ * ELF symbols (user/acl_symbols.c), before any probe is placed, gives
+ * three distinct answers: every function found (the simulator's
+ * build/lib/libascendcl.so: all 19 ACL ones, nothing missing; its
+ * build/lib/libruntime.so: all 14 runtime ones, ids 20-33, asked for both
+ * layers; each library holds only its own layer, so asking
+ * libascendcl.so for the runtime layer alone is -ENOEXEC naming
+ * rtSetDevice rtDeviceReset); an older runtime
  * that lacks some (a stand-in with the four every runtime has plus
  * aclrtMalloc and aclrtFree: those six found, the other thirteen named in
  * NPUPROF_API_LIST order, not an error); a library that lacks a function
@@ -29,7 +33,7 @@
 static char build_tests[PATH_MAX]; /* build/tests: this program's directory */
 
 static const char *const all_names[] = {
-#define NAME(id, sym, name) name,
+#define NAME(id, sym, level, name, func) func,
 	NPUPROF_API_LIST(NAME)
 #undef NAME
 };
@@ -74,8 +78,8 @@ static void check_offsets(const char *path, int fd, const struct acl_symbols *sy
  * file's size in *@size.  Return: what acl_symbols_resolve() returned, or 1 when the file
  * cannot be opened.
  */
-static int resolve_built(const char *rel, struct acl_symbols *sym, struct npuprof_error *e,
-			 off_t *size, int code)
+static int resolve_layers(const char *rel, unsigned int layers, struct acl_symbols *sym,
+			  struct npuprof_error *e, off_t *size, int code)
 {
 	char path[PATH_MAX];
 	struct stat st = { 0 };
@@ -86,11 +90,18 @@ static int resolve_built(const char *rel, struct acl_symbols *sym, struct npupro
 		return 1;
 	CHECK_EQ(fstat(fd, &st), 0);
 	*size = st.st_size;
-	rc = acl_symbols_resolve(fd, sym, e);
+	rc = acl_symbols_resolve(fd, layers, sym, e);
 	if (!rc && code)
 		check_offsets(path, fd, sym);
 	close(fd);
 	return rc;
+}
+
+/* resolve_layers() of the ACL layer, what a libascendcl.so holds. */
+static int resolve_built(const char *rel, struct acl_symbols *sym, struct npuprof_error *e,
+			 off_t *size, int code)
+{
+	return resolve_layers(rel, NPUPROF_LAYER_ACL, sym, e, size, code);
 }
 
 static void check_simulator(void)
@@ -103,11 +114,45 @@ static void check_simulator(void)
 	if (rc == 1)
 		CHECK_SKIP("build/lib/libascendcl.so not built");
 	CHECK_EQ(rc, 0);
-	CHECK_EQ(sym.nr_funcs, ACL_NR_FUNCS);
+	CHECK_EQ(sym.layers, NPUPROF_LAYER_ACL);
+	CHECK_EQ(sym.nr_funcs, 19);
 	CHECK_STR(sym.missing, "");
 	for (unsigned int i = 0; i < sym.nr_funcs; i++)
 		CHECK_EQ(sym.apis[i], i + 1); /* NPUPROF_API_LIST order */
 	CHECK_EQ(e.stage, NPUPROF_STAGE_NONE);
+	/* both layers asked for: libascendcl.so still holds the ACL one only */
+	CHECK_EQ(resolve_layers("../lib/libascendcl.so", NPUPROF_LAYER_ACL | NPUPROF_LAYER_RUNTIME,
+				&sym, &e, &size, 0), 0);
+	CHECK_EQ(sym.layers, NPUPROF_LAYER_ACL);
+	CHECK_EQ(sym.nr_funcs, 19);
+	CHECK_EQ(resolve_layers("../lib/libascendcl.so", NPUPROF_LAYER_RUNTIME, &sym, &e, &size, 0),
+		 -ENOEXEC);
+	CHECK_EQ(e.stage, NPUPROF_STAGE_SYMBOLS);
+	CHECK_STR(e.functions, "rtSetDevice rtDeviceReset");
+}
+
+/* libruntime.so: the 14 rt* functions, ids 20..33, at their code. */
+static void check_runtime(void)
+{
+	struct npuprof_error e;
+	struct acl_symbols sym;
+	off_t size;
+	int rc = resolve_layers("../lib/libruntime.so", NPUPROF_LAYER_ACL | NPUPROF_LAYER_RUNTIME,
+				&sym, &e, &size, 1);
+
+	if (rc == 1)
+		CHECK_SKIP("build/lib/libruntime.so not built");
+	CHECK_EQ(rc, 0);
+	CHECK_EQ(sym.layers, NPUPROF_LAYER_RUNTIME);
+	CHECK_EQ(sym.nr_funcs, 14);
+	CHECK_STR(sym.missing, "");
+	for (unsigned int i = 0; i < sym.nr_funcs; i++)
+		CHECK_EQ(sym.apis[i], i + 20);
+	CHECK_EQ(e.stage, NPUPROF_STAGE_NONE);
+	/* the ACL layer alone: no aclInit & co. there */
+	CHECK_EQ(resolve_layers("../lib/libruntime.so", NPUPROF_LAYER_ACL, &sym, &e, &size, 0),
+		 -ENOEXEC);
+	CHECK_STR(e.functions, "aclInit aclFinalize aclrtSetDevice aclrtResetDevice");
 }
 
 static void check_partial(void)
@@ -155,7 +200,7 @@ static void check_not_elf(void)
 	if (fd < 0)
 		return;
 	CHECK_EQ(write(fd, "not an ELF file\n", 16), 16);
-	CHECK_EQ(acl_symbols_resolve(fd, &sym, &e), -ENOEXEC);
+	CHECK_EQ(acl_symbols_resolve(fd, NPUPROF_LAYER_ACL, &sym, &e), -ENOEXEC);
 	CHECK_EQ(e.stage, NPUPROF_STAGE_SYMBOLS);
 	CHECK_STR(e.functions, "");
 	close(fd);
@@ -185,6 +230,7 @@ int main(void)
 	build_tests[n] = '\0';
 	dirname(build_tests);
 	check_simulator();
+	check_runtime();
 	check_partial();
 	check_required_missing();
 	check_not_elf();

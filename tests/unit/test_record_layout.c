@@ -70,7 +70,12 @@ static void check_api_table(void)
 	CHECK(npuprof_api_name(NPUPROF_API_MAX) == NULL);
 	CHECK_STR(npuprof_api_name(NPUPROF_API_RT_LAUNCH_KERNEL), "aclrtLaunchKernel");
 	CHECK_STR(npuprof_api_name(NPUPROF_API_OP_EXECUTE_V2), "aclopExecuteV2");
-	CHECK_EQ(NPUPROF_API_MAX, 20);
+	/* the runtime layer (level 5000) appended after the ACL ids */
+	CHECK_EQ(NPUPROF_API_RT_BINARY_LOAD_FROM_FILE, 19);
+	CHECK_EQ(NPUPROF_API_RTS_SET_DEVICE, 20);
+	CHECK_EQ(NPUPROF_API_RTS_KERNEL_LAUNCH, 30);
+	CHECK_EQ(NPUPROF_API_RTS_EVENT_RECORD, 33);
+	CHECK_EQ(NPUPROF_API_MAX, 34);
 }
 
 int main(void)

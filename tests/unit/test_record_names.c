@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Description: API ids map to the public ACL names and task types to the
- * msprof "Task Type" texts; ids outside the tables give NULL.
+ * Description: API ids map to the names msprof shows (public ACL names at
+ * level 20000, CANN's runtime profiling names at level 5000) and to their
+ * CANN level and its name; task types map to the msprof "Task Type" texts;
+ * ids outside the tables give NULL (level 0).
  */
 #include "check.h"
 
@@ -16,10 +18,32 @@ int main(void)
 	CHECK_STR(npuprof_api_name(NPUPROF_API_OP_EXECUTE_V2), "aclopExecuteV2");
 	CHECK_STR(npuprof_api_name(19), "aclrtBinaryLoadFromFile");
 	CHECK(npuprof_api_name(NPUPROF_API_MAX) == NULL);
-	CHECK(npuprof_api_name(20) == NULL);
+	CHECK_STR(npuprof_api_name(20), "SetDevice");
+	CHECK_STR(npuprof_api_name(NPUPROF_API_RTS_KERNEL_LAUNCH), "KernelLaunch");
+	CHECK_STR(npuprof_api_name(NPUPROF_API_RTS_MEMCPY), "MemCopySync");
+	CHECK_STR(npuprof_api_name(NPUPROF_API_RTS_DEV_MALLOC), "DevMalloc");
+	CHECK_STR(npuprof_api_name(33), "EventRecord");
+	CHECK_EQ(NPUPROF_API_MAX, 34);
+	CHECK(npuprof_api_name(34) == NULL);
 	CHECK(npuprof_api_name(0xffffffffu) == NULL);
 	for (unsigned int i = 1; i < NPUPROF_API_MAX; i++)
 		CHECK(npuprof_api_name(i) != NULL);
+
+	const char *lname = "x";
+
+	CHECK_EQ(npuprof_api_level(NPUPROF_API_ACL_INIT, &lname), 20000);
+	CHECK_STR(lname, "AscendCL");
+	CHECK_EQ(npuprof_api_level(19, &lname), 20000);
+	CHECK_EQ(npuprof_api_level(20, &lname), 5000);
+	CHECK_STR(lname, "Runtime");
+	CHECK_EQ(npuprof_api_level(NPUPROF_API_RTS_EVENT_RECORD, NULL), 5000);
+	CHECK_EQ(npuprof_api_level(0, &lname), 0);
+	CHECK(lname == NULL);
+	CHECK_EQ(npuprof_api_level(34, &lname), 0);
+	CHECK_EQ(npuprof_api_level(0xffffffffu, NULL), 0);
+	CHECK(npuprof_level_name(10000) == NULL);
+	for (unsigned int i = 1; i < NPUPROF_API_MAX; i++)
+		CHECK_EQ(npuprof_api_level(i, NULL), i < 20 ? 20000u : 5000u);
 
 	CHECK_STR(npuprof_task_type_name(NPUPROF_TT_KERNEL), "AI_CORE");
 	CHECK_STR(npuprof_task_type_name(NPUPROF_TT_MEMCPY), "MEMCPY");

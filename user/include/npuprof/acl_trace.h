@@ -32,6 +32,22 @@
 
 struct npuprof_acl_trace;
 
+/*
+ * The API layers a capture can probe (npuprof_acl_trace_opts.layers), one
+ * bit each: CANN's AscendCL level (20000, the acl* functions of
+ * libascendcl.so; msprof --ascendcl) and its Runtime level (5000, the rt*
+ * functions of libruntime.so, which libascendcl.so calls; msprof
+ * --runtime-api).  npuprof_api_level() gives each API's level.
+ */
+enum npuprof_api_layer {
+	NPUPROF_LAYER_ACL = 1,
+	NPUPROF_LAYER_RUNTIME = 2,
+};
+
+/* File names (up to the first '.so') of each layer's library. */
+#define NPUPROF_ACL_LIB_NAME "libascendcl.so"
+#define NPUPROF_RUNTIME_LIB_NAME "libruntime.so"
+
 /**
  * struct npuprof_acl_trace_opts - what npuprof_acl_trace_open_opts() loads
  * @ring_bytes:  bytes asked for each per-CPU ring buffer, rounded up by
@@ -39,6 +55,9 @@ struct npuprof_acl_trace;
  *               npuprof_acl_trace_ring_bytes() says the size made
  * @follow:      1 to load the fork/exit programs that follow forked
  *               processes (npuprof_acl_trace_follow_pid(); needs kernel BTF)
+ * @layers:      enum npuprof_api_layer bits whose functions are probed;
+ *               0 means NPUPROF_LAYER_ACL alone (the callers before the
+ *               runtime layer existed)
  * @task_layout: NULL, or the argument layout of the NPU driver's task
  *               tracepoints (include/npuprof/npu_driver.h): loads the four
  *               raw tracepoint programs that capture device tasks without
@@ -48,6 +67,7 @@ struct npuprof_acl_trace;
 struct npuprof_acl_trace_opts {
 	uint32_t ring_bytes;
 	int follow;
+	unsigned int layers;
 	const struct npu_tp_layout *task_layout;
 };
 
@@ -137,6 +157,13 @@ void npuprof_acl_trace_close(struct npuprof_acl_trace *t);
 /**
  * npuprof_acl_trace_attach_pid() - trace process @pid
  *
+ * For each layer the capture probes (npuprof_acl_trace_opts.layers), the
+ * library of that layer (libascendcl.so, libruntime.so) is attached as
+ * follows.  A layer whose library @pid does not map is not an error while
+ * another layer's is attached: npuprof_acl_trace_missing_layers() says
+ * which; when none is, the attach fails with -ENOENT as below (@object
+ * then names the library looked for when that is not libascendcl.so).
+ *
  * Finds the libascendcl.so mapping /proc/@pid/maps lists, reaches exactly
  * the mapped file through /proc/@pid/map_files (so a process in a
  * container, or one whose library was replaced or deleted on disk since it
@@ -188,10 +215,12 @@ uint64_t npuprof_acl_trace_follow_missed(const struct npuprof_acl_trace *t);
 /**
  * npuprof_acl_trace_attach_file() - probe the library at @path (from the
  * next start, or at once while recording) before any process maps it (a
- * job about to start), selecting no process.  Return: 0 (also when that
- * file is attached already); -errno of stat() or open()
- * (NPUPROF_STAGE_LIBRARY); -ENOEXEC when it is no ACL runtime
- * (NPUPROF_STAGE_SYMBOLS); -errno from the kernel (NPUPROF_STAGE_ATTACH).
+ * job about to start), selecting no process.  The functions of every
+ * layer the capture probes that the file holds are probed, whatever its
+ * name.  Return: 0 (also when that file is attached already); -errno of
+ * stat() or open() (NPUPROF_STAGE_LIBRARY); -ENOEXEC when it holds no
+ * runtime of those layers (NPUPROF_STAGE_SYMBOLS); -errno from the kernel
+ * (NPUPROF_STAGE_ATTACH).
  */
 int npuprof_acl_trace_attach_file(struct npuprof_acl_trace *t, const char *path);
 
@@ -211,6 +240,15 @@ const struct npuprof_error *npuprof_acl_trace_error(const struct npuprof_acl_tra
  * captured; "" when it has them all.  Owned by @t.
  */
 const char *npuprof_acl_trace_untraced(const struct npuprof_acl_trace *t);
+
+/**
+ * npuprof_acl_trace_missing_layers() - after a successful attach_pid():
+ * the enum npuprof_api_layer bits asked for whose library that process
+ * does not map (its calls of that layer are not captured); 0 when every
+ * layer's library was found.  After attach_file(): the layers asked for
+ * that the file does not hold.
+ */
+unsigned int npuprof_acl_trace_missing_layers(const struct npuprof_acl_trace *t);
 
 /** npuprof_acl_trace_detach_pid() - drop @pid from the filter. */
 int npuprof_acl_trace_detach_pid(struct npuprof_acl_trace *t, pid_t pid);
