@@ -143,6 +143,8 @@ struct npuprof_session {
 	struct npuprof_error error;	       /* the last failure, as values */
 	char error_text[PATH_MAX * 2];	       /* the same in words, for logs */
 	char untraced[NPUPROF_ERROR_FUNCS_MAX]; /* ACL functions the library lacks */
+	unsigned int layers;	     /* enum npuprof_api_layer bits probed */
+	unsigned int missing_layers; /* of those, layers a process mapped no library of */
 	struct capture_clocks begin, end;
 	struct timespec begin_real;
 	struct clock_pairs clocks[SESSION_MAX_DEVICES];
@@ -204,6 +206,22 @@ const char *npuprof_session_untraced(const struct npuprof_session *s)
  * Keep the recorded functions the library just attached lacks (the
  * libraries of one job are one file; a second, different one adds its own).
  */
+unsigned int npuprof_session_api_layers(const struct npuprof_session *s)
+{
+	return s->layers & ~s->missing_layers;
+}
+
+unsigned int npuprof_session_missing_layers(const struct npuprof_session *s)
+{
+	return s->missing_layers;
+}
+
+/* A process attached: keep the layers whose library it does not map. */
+static void note_missing_layers(struct npuprof_session *s)
+{
+	s->missing_layers |= npuprof_acl_trace_missing_layers(s->acl);
+}
+
 static void note_untraced(struct npuprof_session *s)
 {
 	const char *more = npuprof_acl_trace_untraced(s->acl);
@@ -510,6 +528,9 @@ static int open_producers(struct npuprof_session *s)
 	int err;
 
 	s->api = s->opts.ascendcl || s->opts.runtime_api;
+	s->layers = (s->opts.ascendcl ? NPUPROF_LAYER_ACL : 0) |
+		    (s->opts.runtime_api ? NPUPROF_LAYER_RUNTIME : 0);
+	ao.layers = s->layers;
 	if (s->opts.task_time) {
 		err = open_task_path(s);
 		if (err)
@@ -731,6 +752,8 @@ int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid)
 			return err;
 		}
 		note_untraced(s);
+		if (s->api)
+			note_missing_layers(s);
 	}
 	m = &s->members[s->nr_members++];
 	memset(m, 0, sizeof(*m));
@@ -808,10 +831,12 @@ int npuprof_session_probe_pid(struct npuprof_session *s, pid_t pid)
 	if (!s->api)
 		return 0;
 	err = npuprof_acl_trace_attach_pid(s->acl, pid);
-	if (err)
+	if (err) {
 		set_acl_error(s, err, pid);
-	else
+	} else {
 		note_untraced(s);
+		note_missing_layers(s);
+	}
 	return err;
 }
 
@@ -1470,6 +1495,23 @@ static json_t *untraced_json(const char *names)
 	return arr;
 }
 
+/*
+ * info.json "apiLevels": the CANN levels whose calls were captured, by
+ * msprof's name ("AscendCL", "Runtime"): asked for, and a library of that
+ * layer found; [] when no API was captured.
+ */
+static json_t *api_levels_json(const struct npuprof_session *s)
+{
+	unsigned int layers = npuprof_session_api_layers(s);
+	json_t *arr = json_array();
+
+	if (layers & NPUPROF_LAYER_ACL)
+		json_array_append_new(arr, json_string(npuprof_level_name(NPUPROF_LEVEL_ACL)));
+	if (layers & NPUPROF_LAYER_RUNTIME)
+		json_array_append_new(arr, json_string(npuprof_level_name(NPUPROF_LEVEL_RUNTIME)));
+	return arr;
+}
+
 static int write_info(struct npuprof_session *s, const struct session_member *m,
 		      const struct npuprof_drain_stats *rst, const struct npuprof_drain_stats *st)
 {
@@ -1495,6 +1537,8 @@ static int write_info(struct npuprof_session *s, const struct session_member *m,
 		json_object_set_new(doc, "ringBytes", ring_bytes_json(s));
 	if (doc && s->api && s->acl)
 		json_object_set_new(doc, "uprobes", uprobes_json(s));
+	if (doc)
+		json_object_set_new(doc, "apiLevels", api_levels_json(s));
 	if (doc && m->rank >= 0)
 		json_object_set_new(doc, "rank", json_integer(m->rank));
 	if (doc && s->follow)

@@ -111,6 +111,7 @@ struct msprof_target {
  *                  leaves no room for a START and its STOP, so any number
  *                  of windows fit one run
  * @untraced_warned: the ACL functions the library lacks have been named
+ * @runtime_warned: the warning that the app maps no libruntime.so was given
  */
 struct msprof_dyn {
 	struct msprof_target t[MSPROF_MAX_TARGETS];
@@ -134,6 +135,7 @@ struct msprof_dyn {
 	const char *params;
 	int (*reconnect)(struct msprof_dyn *d, struct msprof_target *t);
 	int untraced_warned;
+	int runtime_warned;
 };
 
 /* msprof_cmd_run_line() results */

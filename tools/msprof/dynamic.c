@@ -166,13 +166,14 @@ static int which(const char *cmd, char *path, size_t size)
 }
 
 /*
- * The libascendcl.so an ELF program @exe will load: its dynamic loader
- * lists the libraries without running the program when
- * LD_TRACE_LOADED_OBJECTS is set (what ldd does).  0 with @path, or -errno.
+ * The library @lib (libascendcl.so, libruntime.so) an ELF program @exe
+ * will load: its dynamic loader lists the libraries, those its libraries
+ * need too, without running the program when LD_TRACE_LOADED_OBJECTS is
+ * set (what ldd does).  0 with @path, or -errno.
  */
-static int traced_acl_lib(const char *exe, char *path, size_t size)
+static int traced_acl_lib(const char *exe, const char *lib, char *path, size_t size)
 {
-	char line[PATH_MAX + 64], *arrow, *end;
+	char line[PATH_MAX + 64], arrow_text[64], *arrow, *end;
 	unsigned char magic[4] = { 0 };
 	int fd, pfd[2], rc = -ENOENT;
 	FILE *f;
@@ -186,6 +187,7 @@ static int traced_acl_lib(const char *exe, char *path, size_t size)
 		return -ENOEXEC; /* a script: its interpreter's libraries say nothing */
 	}
 	close(fd);
+	snprintf(arrow_text, sizeof(arrow_text), "%s => /", lib);
 	if (pipe2(pfd, O_CLOEXEC))
 		return -errno;
 	pid = fork();
@@ -199,11 +201,11 @@ static int traced_acl_lib(const char *exe, char *path, size_t size)
 	f = pid > 0 ? fdopen(pfd[0], "r") : NULL;
 	while (f && fgets(line, sizeof(line), f)) {
 		/* "\tlibascendcl.so => /x/libascendcl.so (0x...)" */
-		arrow = strstr(line, "libascendcl.so => /");
+		arrow = strstr(line, arrow_text);
 		end = arrow ? strstr(arrow, " (") : NULL;
 		if (rc && end) {
 			*end = '\0';
-			snprintf(path, size, "%s", arrow + strlen("libascendcl.so => "));
+			snprintf(path, size, "%s", arrow + strlen(arrow_text) - 1);
 			rc = 0;
 		}
 	}
@@ -217,27 +219,44 @@ static int traced_acl_lib(const char *exe, char *path, size_t size)
 }
 
 /*
- * Where the launched job's libascendcl.so is, before it runs: what the
+ * Where the launched job's library @lib is, before it runs: what the
  * program itself loads, else the first in LD_LIBRARY_PATH (which the job
  * inherits; a launcher script usually sets up its ranks' path there).
  * Return: 0 with @path, or -ENOENT (found later, at the first mapping).
  */
-static int find_job_acl_lib(const struct msprof_options *o, char *path, size_t size)
+static int find_job_acl_lib(const struct msprof_options *o, const char *lib, char *path,
+			    size_t size)
 {
 	const char *dirs = getenv("LD_LIBRARY_PATH"), *p, *end;
 	char exe[PATH_MAX];
 
-	if (!which(o->app_argv[0], exe, sizeof(exe)) && !traced_acl_lib(exe, path, size))
+	if (!which(o->app_argv[0], exe, sizeof(exe)) && !traced_acl_lib(exe, lib, path, size))
 		return 0;
 	for (p = dirs ? dirs : ""; *p; p = *end ? end + 1 : end) {
 		end = strchrnul(p, ':');
 		if (end == p)
 			continue;
-		snprintf(path, size, "%.*s/libascendcl.so", (int)(end - p), p);
+		snprintf(path, size, "%.*s/%s", (int)(end - p), p, lib);
 		if (!access(path, R_OK))
 			return 0;
 	}
 	return -ENOENT;
+}
+
+/*
+ * Once per run: --runtime-api=on, and a process maps no libruntime.so (an
+ * app that does not load CANN's runtime): a warning, not an error, as the
+ * capture goes on with the layers it found (a runtime-only capture with no
+ * runtime fails its attach instead: msprof_error_words()).
+ */
+static void warn_missing_layers(struct msprof_dyn *d)
+{
+	if (!(npuprof_session_missing_layers(d->s) & NPUPROF_LAYER_RUNTIME) ||
+	    d->runtime_warned)
+		return;
+	d->runtime_warned = 1;
+	npuprof_warn("--runtime-api=on: the app maps no %s: runtime API calls (level Runtime) are not captured",
+		     NPUPROF_RUNTIME_LIB_NAME);
 }
 
 /* Once per run: the recorded functions the library lacks, by name. */
@@ -246,6 +265,7 @@ static void warn_untraced(struct msprof_dyn *d)
 	const char *untraced = npuprof_session_untraced(d->s);
 	char words[NPUPROF_ERROR_FUNCS_MAX + 256];
 
+	warn_missing_layers(d);
 	if (!*untraced || d->untraced_warned)
 		return;
 	d->untraced_warned = 1;
@@ -254,17 +274,16 @@ static void warn_untraced(struct msprof_dyn *d)
 }
 
 /*
- * Launch and app mode, before the app runs: put the uprobes on the job's
- * library now, so its calls are captured from the first.  Return: 1 when
- * placed, or when that library can never be probed (it lacks a function
- * every runtime has: said so); 0 when not (they go on at the first process
- * that maps it).
+ * Put the uprobes on the job's library @lib now.  Return: 1 when placed, or
+ * when that library can never be probed (it lacks a function every runtime
+ * has: said so); 0 when not (they go on at the first process that maps it).
  */
-static int probe_job_lib(const struct msprof_options *o, struct msprof_dyn *d)
+static int probe_job_file(struct msprof_dyn *d, const struct msprof_options *o,
+			  const char *name)
 {
 	char lib[PATH_MAX], words[PATH_MAX + 512];
 
-	if (!o->ascendcl || find_job_acl_lib(o, lib, sizeof(lib)))
+	if (find_job_acl_lib(o, name, lib, sizeof(lib)))
 		return 0;
 	if (npuprof_session_probe_file(d->s, lib)) {
 		const struct npuprof_error *e = npuprof_session_error(d->s);
@@ -274,12 +293,33 @@ static int probe_job_lib(const struct msprof_options *o, struct msprof_dyn *d)
 			npuprof_warn("%s; runtime API calls are not captured", words);
 			return 1; /* the job's processes map it: no use trying each */
 		}
-		npuprof_warn("cannot place the uprobes on %s (%s): they go on when the job maps its libascendcl.so",
-			     lib, words);
+		npuprof_warn("cannot place the uprobes on %s (%s): they go on when the job maps its %s",
+			     lib, words, name);
 		return 0;
 	}
-	warn_untraced(d);
 	return 1;
+}
+
+/*
+ * Launch and app mode, before the app runs: put the uprobes on the job's
+ * libraries now (libascendcl.so for --ascendcl, libruntime.so for
+ * --runtime-api), so its calls are captured from the first.  Return: 1
+ * when every one asked for is placed or can never be (probe_job_file()); 0
+ * when not (they go on at the first process that maps them).
+ */
+static int probe_job_lib(const struct msprof_options *o, struct msprof_dyn *d)
+{
+	int done = 1;
+
+	if (!o->ascendcl && !o->runtime_api)
+		return 0;
+	if (o->ascendcl)
+		done &= probe_job_file(d, o, NPUPROF_ACL_LIB_NAME);
+	if (o->runtime_api)
+		done &= probe_job_file(d, o, NPUPROF_RUNTIME_LIB_NAME);
+	if (done)
+		warn_untraced(d);
+	return done;
 }
 
 /* Before anything starts: the app exists and can be run. */

@@ -48,9 +48,15 @@ static void library_words(const struct npuprof_error *e, pid_t pid, char *buf, s
 	switch (e->err) {
 	case -ENOENT:
 		if (pid > 0) {
-			snprintf(buf, size,
-				 "process %d has no libascendcl.so mapped: profile an app that uses AscendCL (aclInit)",
-				 (int)pid);
+			/* @object names the library when it is not libascendcl.so */
+			if (e->object[0])
+				snprintf(buf, size,
+					 "process %d has no %s mapped: profile an app that uses CANN's runtime, or leave --runtime-api off",
+					 (int)pid, e->object);
+			else
+				snprintf(buf, size,
+					 "process %d has no libascendcl.so mapped: profile an app that uses AscendCL (aclInit)",
+					 (int)pid);
 			break;
 		}
 		plain(e, buf, size); /* a library named by path is not there */
