@@ -317,6 +317,7 @@ static void print_top_ops(const struct export_model *m)
 
 static void print_api_counts(const struct export_model *m)
 {
+	uint64_t by_level[2] = { 0, 0 }; /* AscendCL, Runtime */
 	struct xm_api_stat *s;
 	size_t i, n;
 	int err = export_api_stats(m, &s, &n);
@@ -325,12 +326,17 @@ static void print_api_counts(const struct export_model *m)
 		npuprof_warn("summary: API calls left out: %s", strerror(-err));
 		return;
 	}
-	printf("  API calls: %zu, by total time:\n", m->n_calls);
+	for (i = 0; i < n; i++) /* runtime calls run inside ACL calls: counted apart */
+		by_level[npuprof_api_level(s[i].api, NULL) == NPUPROF_LEVEL_RUNTIME] += s[i].st.count;
+	printf("  API calls: %zu (AscendCL %llu, Runtime %llu), by total time:\n", m->n_calls,
+	       (unsigned long long)by_level[0], (unsigned long long)by_level[1]);
 	if (n)
-		printf("    %-32s %8s %14s %12s\n", "API", "Count", "Total(us)", "Avg(us)");
+		printf("    %-32s %-8s %8s %14s %12s\n", "API", "Level", "Count", "Total(us)",
+		       "Avg(us)");
 	for (i = 0; i < n; i++)
-		printf("    %-32s %8llu %14.3f %12.3f\n", s[i].name, (unsigned long long)s[i].st.count,
-		       (double)s[i].st.total_ns / 1000.0, s[i].st.mean_us);
+		printf("    %-32s %-8s %8llu %14.3f %12.3f\n", s[i].name, xm_api_level(s[i].api),
+		       (unsigned long long)s[i].st.count, (double)s[i].st.total_ns / 1000.0,
+		       s[i].st.mean_us);
 	free(s);
 }
 

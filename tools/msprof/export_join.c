@@ -704,6 +704,14 @@ const char *xm_api_name(const struct xm_call *c, char *buf, size_t size)
 	return buf;
 }
 
+const char *xm_api_level(unsigned int api)
+{
+	const char *level;
+
+	npuprof_api_level(api, &level);
+	return level ? level : npuprof_level_name(NPUPROF_LEVEL_ACL);
+}
+
 const char *xm_task_type(const struct xm_task *t, char *buf, size_t size)
 {
 	const char *name = npuprof_task_type_name(t->type);

@@ -491,6 +491,14 @@ static inline const char *xm_name(const struct export_model *m, uint32_t id)
 	return xm_names_get(&m->names, id);
 }
 
+/**
+ * xm_api_level() - msprof's name of the CANN level of API id @api
+ * ("AscendCL", "Runtime": npuprof_api_level()), never NULL: an id of a
+ * newer writer counts as AscendCL, the only level before the runtime's
+ * (the timeline's cat and "level", api_statistic's "Level")
+ */
+const char *xm_api_level(unsigned int api);
+
 /** xm_api_name() - public ACL name of a call ("aclrtMemcpy"), never NULL. */
 const char *xm_api_name(const struct xm_call *c, char *buf, size_t size);
 

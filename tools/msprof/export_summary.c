@@ -136,7 +136,7 @@ int export_write_api_statistic(const struct export_model *m, FILE *f)
 	csv_header(&w, api_statistic_cols, ARRAY_LEN(api_statistic_cols));
 	for (i = 0; i < n; i++) {
 		csv_str(&w, "host");
-		csv_str(&w, "AscendCL");
+		csv_str(&w, xm_api_level(s[i].api));
 		csv_str(&w, s[i].name);
 		csv_stat(&w, &s[i].st, 0);
 		csv_real(&w, s[i].st.count ? s[i].st.m2_us / (double)s[i].st.count : 0);

@@ -4,7 +4,9 @@
  * event array.
  *
  *  - process "CANN" (label "CPU", sort index 7), one row per host thread
- *    ("Thread <tid>"), one X event per runtime API call;
+ *    ("Thread <tid>"), one X event per API call, its CANN level ("AscendCL"
+ *    or "Runtime", npuprof_api_level()) as its cat and "level" argument; a
+ *    runtime call made inside an ACL call nests under it on its thread;
  *  - process "Ascend Hardware" per device (label "NPU <dev>", sort 14),
  *    one row per stream ("Stream <id>"), one X event per device task that
  *    has a START and an END, placed on the host clock by clock_sync.c, and
@@ -13,7 +15,9 @@
  *    ("start" or "end"), never a lone begin or end;
  *  - process ids as CANN makes them (export_trace_pid());
  *  - one HostToDevice flow per linked task: "s" at the start of the API
- *    call that submitted it, "f" with "bp":"e" at the task's start.  Chrome
+ *    call that submitted it (the innermost one: with the runtime level
+ *    captured, the runtime call inside the ACL call, export_join.c), "f"
+ *    with "bp":"e" at the task's start.  Chrome
  *    binds a flow end to the slice that encloses its timestamp, so both
  *    ends sit on the start of an X event.
  *
@@ -263,7 +267,8 @@ static void call_args(struct xout *o, const struct export_model *m, const struct
 {
 	char name[XM_TEXT_LEN];
 
-	XOUT_LIT(o, "\"level\":\"AscendCL\"");
+	XOUT_LIT(o, "\"level\":");
+	xout_json_str(o, xm_api_level(c->api));
 	KEY(o, "Return Code");
 	xout_i64(o, c->ret);
 	KEY(o, "Thread Id");
@@ -282,7 +287,8 @@ static void call_args(struct xout *o, const struct export_model *m, const struct
 		KEY(o, "Bytes");
 		xout_i64(o, (int64_t)c->bytes); /* a json_int_t, as jansson had it */
 	}
-	if (c->api == NPUPROF_API_RT_MEMCPY || c->api == NPUPROF_API_RT_MEMCPY_ASYNC) {
+	if (c->api == NPUPROF_API_RT_MEMCPY || c->api == NPUPROF_API_RT_MEMCPY_ASYNC ||
+	    c->api == NPUPROF_API_RTS_MEMCPY || c->api == NPUPROF_API_RTS_MEMCPY_ASYNC) {
 		KEY(o, "Memcpy Kind");
 		xout_u64(o, c->kind);
 	}
@@ -339,7 +345,9 @@ static int emit_calls(struct tl_writer *w, const struct export_model *m)
 		open[depth++] = end;
 		o = x_begin(w, xm_api_name(c, buf, sizeof(buf)), pid, c->tid, entry, end - entry);
 		call_args(o, m, c);
-		XOUT_LIT(o, "},\"cat\":\"AscendCL\"}");
+		XOUT_LIT(o, "},\"cat\":");
+		xout_json_str(o, xm_api_level(c->api));
+		xout_char(o, '}');
 	}
 	free(open);
 	return r;
