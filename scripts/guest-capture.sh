@@ -23,8 +23,9 @@
 # driver loaded, npusim (default) or npustub (other tracepoints, no clock
 # ioctl); the two are never loaded together.  E2E_DRIVER_ARGS: more
 # parameters for its insmod (task_id_bits=8: task ids reused every 256).
-# E2E_KMOD=0: npuprof.ko is not loaded, so msprof captures device tasks
-# through BPF.
+# E2E_MSPROF_ARGS: more msprof options for launch and attach mode
+# (--runtime-api=on).  E2E_KMOD=0: npuprof.ko is not loaded, so msprof
+# captures device tasks through BPF.
 set -eu
 mode=$1
 out=$2
@@ -90,14 +91,16 @@ start_ranks() {
 
 case $mode in
 launch)
-	commands | build/bin/msprof --dynamic=on --output="$out" "${E2E_APP:-build/bin/ai_task}" "$@" \
-		>"$out/msprof.log" 2>"$out/msprof.err"
+	# shellcheck disable=SC2086 # E2E_MSPROF_ARGS: words, unquoted
+	commands | build/bin/msprof --dynamic=on --output="$out" ${E2E_MSPROF_ARGS:-} \
+		"${E2E_APP:-build/bin/ai_task}" "$@" >"$out/msprof.log" 2>"$out/msprof.err"
 	;;
 attach)
 	PROFILING_MODE=dynamic build/bin/ai_task "$@" >"$out/app.out" 2>"$out/app.err" &
 	app=$!
 	wait_socket "$app"
-	commands | build/bin/msprof --dynamic=on --pid="$app" --output="$out" \
+	# shellcheck disable=SC2086
+	commands | build/bin/msprof --dynamic=on --pid="$app" --output="$out" ${E2E_MSPROF_ARGS:-} \
 		>"$out/msprof.log" 2>"$out/msprof.err"
 	wait "$app"
 	;;

@@ -4,7 +4,7 @@
  * mapped, even when that file was deleted or replaced on disk since.
  *
  * Copies of this program (child mode) run from /tmp with their own copy of
- * libascendcl.so next to them:
+ * libascendcl.so next to them (and of the libruntime.so it needs):
  *   child 1 maps file A, then A is deleted;
  *   child 2 maps file B, then B is replaced at its path by file C;
  *   child 3 maps file C, left alone.
@@ -100,6 +100,20 @@ static int own_lib(char *path, size_t len)
 	}
 	fclose(f);
 	return err;
+}
+
+/*
+ * The libruntime.so beside the libascendcl.so at @acl, copied beside LIB:
+ * the copies of the ACL library find it there (their $ORIGIN run path).
+ */
+static void copy_runtime(const char *acl)
+{
+	char rt[4096];
+	const char *slash = strrchr(acl, '/');
+
+	snprintf(rt, sizeof(rt), "%.*s/libruntime.so", slash ? (int)(slash - acl) : 1,
+		 slash ? acl : ".");
+	CHECK_EQ(copy_file(rt, BASE "/lib/libruntime.so", 0755), 0);
 }
 
 /* Put a fresh copy (a new inode) of the library at LIB. */
@@ -211,6 +225,7 @@ int main(int argc, char **argv)
 	CHECK_EQ(system("rm -rf " BASE " && mkdir -p " BASE "/tests/vm " BASE
 			"/lib"), 0);
 	CHECK_EQ(copy_file("/proc/self/exe", PROG, 0755), 0);
+	copy_runtime(src);
 
 	install_lib(src);
 	c1 = spawn();

@@ -264,7 +264,7 @@ static const struct opt_def opt_defs[] = {
 	  "attach to running apps started with PROFILING_MODE=dynamic (up to 64; one PROF dir per process)" },
 	{ "output", set_output, "DIR", "current directory", "where PROF_XXX directories are written (created if missing)" },
 	{ "ascendcl", set_ascendcl, "on|off", "on", "record AscendCL API calls" },
-	{ "runtime-api", set_runtime_api, "on|off", "off", "record runtime API calls" },
+	{ "runtime-api", set_runtime_api, "on|off", "off", "record runtime API calls (libruntime.so, level Runtime)" },
 	{ "task-time", set_task_time, "on|off|l0|l1", "on (= l1)", "record device tasks (l0 timing only, l1 with op info)" },
 	{ "task-trace", set_task_time, NULL, NULL, NULL }, /* msprof's alias of --task-time */
 	{ "export", set_export, "on|off", "off", "export PROF_XXX data under --output to timeline JSON and CSV" },
