@@ -228,6 +228,10 @@ tools: $(BUILD)/bin/msprof $(BUILD)/bin/npuprof-dump
 # Simulated NPU user space: libascendcl.so over libruntime.so, and the
 # sample AI task.  libascendcl.so finds libruntime.so beside itself
 # ($ORIGIN): a program's own run path does not serve its libraries' needs.
+# Linking against libascendcl.so: the linker looks for the libruntime.so it
+# needs in build/lib (a cross linker does not follow its $ORIGIN).
+ACL_LINK = -Wl,-rpath-link,$(BUILD)/lib
+
 $(BUILD)/lib/libruntime.so: $(RT_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -shared -Wl,-soname,libruntime.so -o $@ $^ -lpthread
@@ -239,7 +243,7 @@ $(BUILD)/lib/libascendcl.so: $(ACL_OBJS) $(BUILD)/lib/libruntime.so
 
 $(BUILD)/bin/ai_task: $(APP_SRCS) $(BUILD)/lib/libascendcl.so
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SIM_CFLAGS) -o $@ $(APP_SRCS) -L$(BUILD)/lib -lascendcl -Wl,-rpath,'$$ORIGIN/../lib' -ljansson -lpthread
+	$(CC) $(CFLAGS) $(SIM_CFLAGS) -o $@ $(APP_SRCS) -L$(BUILD)/lib -lascendcl $(ACL_LINK) -Wl,-rpath,'$$ORIGIN/../lib' -ljansson -lpthread
 
 # The wrapper that starts ai_task ranks with &, next to the binary it runs.
 $(BUILD)/bin/run_ranks.sh: sim/app/run_ranks.sh
@@ -269,12 +273,12 @@ VM_SRCS := $(sort $(wildcard tests/vm/*.c))
 VM_BINS := $(VM_SRCS:tests/vm/%.c=$(BUILD)/tests/vm/%)
 $(BUILD)/tests/vm/%: tests/vm/%.c $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascendcl.so
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/lib/libnpuprof.a -L$(BUILD)/lib -lascendcl -Wl,-rpath,'$$ORIGIN/../../lib' $(LDLIBS_NPUPROF)
+	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/lib/libnpuprof.a -L$(BUILD)/lib -lascendcl $(ACL_LINK) -Wl,-rpath,'$$ORIGIN/../../lib' $(LDLIBS_NPUPROF)
 
 # make bench's programs: linked like the tests, with the runtime library.
 $(BUILD)/bench/%: bench/src/%.c $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascendcl.so $(BENCH_SKELS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Ibench/src -o $@ $< $(BUILD)/lib/libnpuprof.a -L$(BUILD)/lib -lascendcl -Wl,-rpath,'$$ORIGIN/../lib' $(LDLIBS_NPUPROF)
+	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Ibench/src -o $@ $< $(BUILD)/lib/libnpuprof.a -L$(BUILD)/lib -lascendcl $(ACL_LINK) -Wl,-rpath,'$$ORIGIN/../lib' $(LDLIBS_NPUPROF)
 
 bench-progs: $(BENCH_BINS)
 
