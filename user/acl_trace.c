@@ -1041,6 +1041,16 @@ unsigned int npuprof_acl_trace_missing_layers(const struct npuprof_acl_trace *t)
 	return t->missing_layers;
 }
 
+unsigned int npuprof_acl_trace_layers(const struct npuprof_acl_trace *t)
+{
+	const struct acl_lib *lib;
+	unsigned int layers = 0;
+
+	for (lib = t->libs; lib; lib = lib->next)
+		layers |= lib->sym.layers;
+	return layers;
+}
+
 int npuprof_acl_trace_detach_pid(struct npuprof_acl_trace *t, pid_t pid)
 {
 	__u32 tgid = pid;

@@ -144,7 +144,7 @@ struct npuprof_session {
 	char error_text[PATH_MAX * 2];	       /* the same in words, for logs */
 	char untraced[NPUPROF_ERROR_FUNCS_MAX]; /* ACL functions the library lacks */
 	unsigned int layers;	     /* enum npuprof_api_layer bits probed */
-	unsigned int missing_layers; /* of those, layers a process mapped no library of */
+	unsigned int missing_layers; /* of those, layers a process attached maps no library of */
 	struct capture_clocks begin, end;
 	struct timespec begin_real;
 	struct clock_pairs clocks[SESSION_MAX_DEVICES];
@@ -208,12 +208,12 @@ const char *npuprof_session_untraced(const struct npuprof_session *s)
  */
 unsigned int npuprof_session_api_layers(const struct npuprof_session *s)
 {
-	return s->layers & ~s->missing_layers;
+	return s->acl && s->api ? s->layers & npuprof_acl_trace_layers(s->acl) : 0;
 }
 
 unsigned int npuprof_session_missing_layers(const struct npuprof_session *s)
 {
-	return s->missing_layers;
+	return (s->layers & ~npuprof_session_api_layers(s)) | s->missing_layers;
 }
 
 /* A process attached: keep the layers whose library it does not map. */

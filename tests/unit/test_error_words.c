@@ -4,7 +4,8 @@
  * (tools/msprof/error_words.c), one row per outcome, exact text.  The
  * same errno reads differently by stage: -ENOENT is "npuprof.ko is not
  * loaded" at MODULE, "no libascendcl.so mapped" at LIBRARY (library not
- * mapped), the path at OUTPUT; -ENOEXEC at SYMBOLS names the functions the
+ * mapped; "no libruntime.so mapped" when the failure names that library,
+ * a runtime-only capture), the path at OUTPUT; -ENOEXEC at SYMBOLS names the functions the
  * library lacks (function missing); the kernel refusing a uprobe is
  * "attach failed" with the library and the errno; -EACCES is "needs
  * root" for the kernel-side stages but a plain permission error on
@@ -50,6 +51,10 @@ static const struct row rows[] = {
 	/* library not mapped */
 	{ NPUPROF_STAGE_LIBRARY, -ENOENT, 0, "", "",
 	  "process 42 has no libascendcl.so mapped: profile an app that uses AscendCL (aclInit)" },
+	/* --ascendcl=off --runtime-api=on: the library of the runtime layer */
+	{ NPUPROF_STAGE_LIBRARY, -ENOENT, 0, "libruntime.so", "",
+	  "process 42 has no libruntime.so mapped: profile an app that uses CANN's runtime, or "
+	  "leave --runtime-api off" },
 	{ NPUPROF_STAGE_LIBRARY, -ESTALE, 0, LIB, "",
 	  "the libascendcl.so that process 42 runs (" LIB ") was replaced or deleted on disk, and "
 	  "/proc/42/map_files is not readable here: run msprof as root (CAP_SYS_ADMIN), or restart "

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <npuprof/acl_trace.h>
 #include <npuprof/clock.h>
 #include <dynprof_wire.h>
 #include <npuprof/msg.h>
@@ -162,6 +163,16 @@ void msprof_result_error(struct msprof_dyn *d, int err)
 	d->result = NULL;
 }
 
+void msprof_warn_missing_layers(struct msprof_dyn *d)
+{
+	if (!d->ops || !d->ops->missing_layers || d->runtime_warned ||
+	    !(d->ops->missing_layers(d->s) & NPUPROF_LAYER_RUNTIME))
+		return;
+	d->runtime_warned = 1;
+	npuprof_warn("--runtime-api=on: the app maps no %s: runtime API calls (level Runtime) are not captured",
+		     NPUPROF_RUNTIME_LIB_NAME);
+}
+
 /*
  * "PROF data saved in ..." for one process, then each way its data is
  * incomplete: records lost by cause, a failed write, control files that
@@ -176,6 +187,7 @@ static void saved_line(struct msprof_dyn *d, const struct npuprof_session_result
 	npuprof_loss_format(&r->loss, lost, sizeof(lost));
 	reply("PROF data saved in %s: %llu api records, %llu device task events, %s", r->prof_dir,
 	      (unsigned long long)r->api_records, (unsigned long long)r->task_records, lost);
+	msprof_warn_missing_layers(d); /* a job that never loaded the runtime */
 	for (unsigned int i = 0; i < r->nr_cpu_loss; i++)
 		reply("  CPU %u: %s", r->cpu_loss[i].cpu,
 		      npuprof_loss_format(&r->cpu_loss[i], cpu, sizeof(cpu)));

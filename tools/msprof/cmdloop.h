@@ -35,6 +35,7 @@ struct msprof_session_ops {
 	unsigned int (*window_dirs)(const struct npuprof_session *s);
 	const char *(*prof_dir)(const struct npuprof_session *s, pid_t pid);
 	const struct npuprof_error *(*error)(const struct npuprof_session *s);
+	unsigned int (*missing_layers)(const struct npuprof_session *s); /* NULL: none */
 };
 
 /* The real ones: npuprof_session_*() (defined in dynamic.c, so the loop
@@ -216,5 +217,15 @@ int msprof_launcher_alive(struct msprof_dyn *d);
 
 /** msprof_cmd_usage() - the command help printed by "help" and on errors. */
 void msprof_cmd_usage(void);
+
+/**
+ * msprof_warn_missing_layers() - once per run: --runtime-api=on, and the
+ * runtime library is not probed or a process maps none (an app that does
+ * not load CANN's runtime).  A warning, not an error: the capture goes on
+ * at the levels found (a runtime-only attach of such a process fails
+ * instead, msprof_error_words()).  Called after every attach and at every
+ * saved window.
+ */
+void msprof_warn_missing_layers(struct msprof_dyn *d);
 
 #endif /* MSPROF_CMDLOOP_H */

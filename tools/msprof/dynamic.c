@@ -55,6 +55,7 @@ const struct msprof_session_ops msprof_session_ops_real = {
 	.window_dirs = npuprof_session_window_dirs,
 	.prof_dir = npuprof_session_prof_dir,
 	.error = npuprof_session_error,
+	.missing_layers = npuprof_session_missing_layers,
 };
 
 static const char *const task_time_names[] = {
@@ -243,29 +244,13 @@ static int find_job_acl_lib(const struct msprof_options *o, const char *lib, cha
 	return -ENOENT;
 }
 
-/*
- * Once per run: --runtime-api=on, and a process maps no libruntime.so (an
- * app that does not load CANN's runtime): a warning, not an error, as the
- * capture goes on with the layers it found (a runtime-only capture with no
- * runtime fails its attach instead: msprof_error_words()).
- */
-static void warn_missing_layers(struct msprof_dyn *d)
-{
-	if (!(npuprof_session_missing_layers(d->s) & NPUPROF_LAYER_RUNTIME) ||
-	    d->runtime_warned)
-		return;
-	d->runtime_warned = 1;
-	npuprof_warn("--runtime-api=on: the app maps no %s: runtime API calls (level Runtime) are not captured",
-		     NPUPROF_RUNTIME_LIB_NAME);
-}
-
 /* Once per run: the recorded functions the library lacks, by name. */
 static void warn_untraced(struct msprof_dyn *d)
 {
 	const char *untraced = npuprof_session_untraced(d->s);
 	char words[NPUPROF_ERROR_FUNCS_MAX + 256];
 
-	warn_missing_layers(d);
+	msprof_warn_missing_layers(d);
 	if (!*untraced || d->untraced_warned)
 		return;
 	d->untraced_warned = 1;

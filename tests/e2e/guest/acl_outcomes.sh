@@ -5,8 +5,10 @@
 # runtimes have (a warning naming them; the rest captured; info.json lists
 # them), lacks a function every runtime has (function missing: named, no
 # runtime-API capture), or has a function the kernel refuses a uprobe on
-# (attach failed: named, exit 1).  The libraries are the stand-ins of
-# tests/unit/acl_lib_fixture.c; the job is python3 calling aclInit in it.
+# (attach failed: named, exit 1); with --runtime-api=on, a job that maps
+# no libruntime.so is warned of once and captured at the ACL level.  The
+# libraries are the stand-ins of tests/unit/acl_lib_fixture.c; the job is
+# python3 calling aclInit in it.
 # Prints "ok"/"FAIL" per case; exit 1 on any FAIL.
 #   tests/e2e/guest/acl_outcomes.sh OUT
 set -u
@@ -18,11 +20,12 @@ ok() { echo "ok   $1"; }
 fail() { echo "FAIL $1"; bad=1; }
 has() { grep -qF -- "$2" "$1"; }
 
-# run NAME FIXTURE: msprof in app mode on a job calling aclInit in FIXTURE
+# run NAME FIXTURE [MSPROF_OPTION]: msprof in app mode on a job calling
+# aclInit in FIXTURE
 run() {
 	rm -rf /tmp/acl && mkdir -p /tmp/acl &&
 		cp "build/tests/fixtures/libacl_$2.so" /tmp/acl/libascendcl.so
-	LD_LIBRARY_PATH=/tmp/acl $msprof --output="$out/$1" --task-time=off python3 -c \
+	LD_LIBRARY_PATH=/tmp/acl $msprof --output="$out/$1" --task-time=off ${3:-} python3 -c \
 		"import ctypes; ctypes.CDLL('/tmp/acl/libascendcl.so').aclInit(None)" \
 		>"$out/$1.log" 2>&1 </dev/null
 }
@@ -62,6 +65,19 @@ if [ $rc = 1 ] &&
 	ok "attach refused by the kernel: named with its errno, exit 1"
 else
 	fail "attach refused (rc=$rc)"; cat "$out/pastend.log"
+fi
+# 4. --runtime-api=on, and the job maps no libruntime.so: one warning, its
+#    ACL calls captured, info.json's apiLevels AscendCL alone, exit 0.
+run noruntime partial --runtime-api=on
+rc=$?
+info=$(ls "$out"/noruntime/PROF_*/host/info.json 2>/dev/null | head -n 1)
+if [ $rc = 0 ] &&
+	[ "$(grep -c -- '--runtime-api=on: the app maps no libruntime.so: runtime API calls (level Runtime) are not captured' "$out/noruntime.log")" = 1 ] &&
+	[ -n "$info" ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); \
+sys.exit(not (d['apiLevels'] == ['AscendCL'] and d['drain']['api_records'] == 1))" "$info"; then
+	ok "no libruntime.so: warned once, ACL calls captured, apiLevels AscendCL"
+else
+	fail "no libruntime.so (rc=$rc)"; cat "$out/noruntime.log"; [ -n "$info" ] && cat "$info"
 fi
 rm -rf /tmp/acl
 exit $bad

@@ -250,6 +250,13 @@ const char *npuprof_acl_trace_untraced(const struct npuprof_acl_trace *t);
  */
 unsigned int npuprof_acl_trace_missing_layers(const struct npuprof_acl_trace *t);
 
+/**
+ * npuprof_acl_trace_layers() - the enum npuprof_api_layer bits of the
+ * libraries attached so far (by attach_pid() or attach_file()): the layers
+ * whose calls the probes can record.
+ */
+unsigned int npuprof_acl_trace_layers(const struct npuprof_acl_trace *t);
+
 /** npuprof_acl_trace_detach_pid() - drop @pid from the filter. */
 int npuprof_acl_trace_detach_pid(struct npuprof_acl_trace *t, pid_t pid);
 

@@ -27,10 +27,11 @@
  * @NPUPROF_STAGE_DEVICE:   the NPU driver or its devices (driver backends)
  * @NPUPROF_STAGE_BPF_LOAD: loading the BPF programs and creating their rings
  * @NPUPROF_STAGE_PROCESS:  the target process: gone, or not readable
- * @NPUPROF_STAGE_LIBRARY:  finding and opening the libascendcl.so the process
- *                          maps: -ENOENT when it maps none ("library not
- *                          mapped"), -ESTALE when the mapped file cannot be
- *                          reached any more
+ * @NPUPROF_STAGE_LIBRARY:  finding and opening the libascendcl.so (or, for
+ *                          the runtime layer, libruntime.so: @object names
+ *                          it) the process maps: -ENOENT when it maps none
+ *                          ("library not mapped"), -ESTALE when the mapped
+ *                          file cannot be reached any more
  * @NPUPROF_STAGE_SYMBOLS:  resolving the ACL functions in that file's ELF
  *                          symbols: a function every runtime has is missing
  *                          (@functions names them), or no symbol table

@@ -365,16 +365,17 @@ const char *npuprof_session_untraced(const struct npuprof_session *s);
 
 /**
  * npuprof_session_api_layers() - the enum npuprof_api_layer bits whose
- * calls the session captures: those --ascendcl/--runtime-api asked for,
- * less npuprof_session_missing_layers(); info.json's "apiLevels" names
- * them ("AscendCL", "Runtime").
+ * calls the session captures: those --ascendcl/--runtime-api asked for
+ * whose library is probed (npuprof_acl_trace_layers()); info.json's
+ * "apiLevels" names them ("AscendCL", "Runtime").
  */
 unsigned int npuprof_session_api_layers(const struct npuprof_session *s);
 
 /**
- * npuprof_session_missing_layers() - layers asked for whose library a
- * process attached so far does not map (--runtime-api=on with an app that
- * loads no libruntime.so): their calls are not captured.  0 when none.
+ * npuprof_session_missing_layers() - layers asked for whose calls are
+ * not (all) captured: no library of the layer is probed, or a process
+ * attached so far does not map one (--runtime-api=on with an app that
+ * loads no libruntime.so).  0 when none.
  */
 unsigned int npuprof_session_missing_layers(const struct npuprof_session *s);
 
