@@ -14,26 +14,18 @@
 #include <unistd.h>
 
 #include "acl_internal.h"
+#include "sim_log.h"
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* "<prefix>libascendcl: <message>\n" to stderr. */
-static void acl_vprint(const char *prefix, const char *fmt, va_list ap)
-{
-	fprintf(stderr, "%slibascendcl: ", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
 void acl_log(const char *fmt, ...)
 {
-	const char *v = getenv("NPUSIM_VERBOSE");
 	va_list ap;
 
-	if (!v || strcmp(v, "1") != 0)
+	if (!sim_verbose())
 		return;
 	va_start(ap, fmt);
-	acl_vprint("[INFO] ", fmt, ap);
+	sim_vlog("[INFO] ", "libascendcl", fmt, ap);
 	va_end(ap);
 }
 
@@ -42,7 +34,7 @@ void acl_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	acl_vprint("[WARNING] ", fmt, ap);
+	sim_vlog("[WARNING] ", "libascendcl", fmt, ap);
 	va_end(ap);
 }
 static int initialized;

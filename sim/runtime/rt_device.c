@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "rt_internal.h"
+#include "sim_log.h"
 
 pthread_rwlock_t rt_lock = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
 struct rt_device *rt_devices[RT_MAX_DEVICES];
@@ -95,23 +96,14 @@ static void handles_free_device_locked(struct rt_handle **list, int32_t id)
 	}
 }
 
-/* "<prefix>libruntime: <message>\n" to stderr. */
-static void rt_vprint(const char *prefix, const char *fmt, va_list ap)
-{
-	fprintf(stderr, "%slibruntime: ", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
 void rt_log(const char *fmt, ...)
 {
-	const char *v = getenv("NPUSIM_VERBOSE");
 	va_list ap;
 
-	if (!v || strcmp(v, "1") != 0)
+	if (!sim_verbose())
 		return;
 	va_start(ap, fmt);
-	rt_vprint("[INFO] ", fmt, ap);
+	sim_vlog("[INFO] ", "libruntime", fmt, ap);
 	va_end(ap);
 }
 
@@ -215,17 +207,6 @@ aclError rt_sync_stream(int fd, uint32_t stream)
 		return errno == ENOENT ? ACL_ERROR_RT_PARAM_INVALID : rt_errno_to_acl(-errno);
 	}
 	return ACL_SUCCESS;
-}
-
-int rt_devices_open(void)
-{
-	int i, n = 0;
-
-	pthread_rwlock_rdlock(&rt_lock);
-	for (i = 0; i < RT_MAX_DEVICES; i++)
-		n += rt_devices[i] != NULL;
-	pthread_rwlock_unlock(&rt_lock);
-	return n;
 }
 
 /* ACL code for a failed open of /dev/davinci<id>: no such id vs no driver. */

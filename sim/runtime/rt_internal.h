@@ -145,9 +145,6 @@ aclError rt_sync_stream(int fd, uint32_t stream);
 /** rt_errno_to_acl() - the ACL code for a driver's -errno. */
 aclError rt_errno_to_acl(int err);
 
-/** rt_devices_open() - number of devices the process holds open. */
-int rt_devices_open(void);
-
 /**
  * rt_release_all_devices() - close every device and free its streams and
  * events (rtsimReleaseAll(), for aclFinalize).

@@ -18,14 +18,15 @@ FUZZ_SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recov
 		 -fno-omit-frame-pointer
 
 # Objects of the simulated runtime a target links besides the libraries:
-# the runtime minus the file it includes (and the codec libdynprof_wire.a has).
-FUZZ_ACL_OBJS = $(filter-out $(WIRE_PIC_OBJS) $(BUILD)/pic/$(1),$(ACL_OBJS))
-FUZZ_OBJS_fuzz_kernel_binary = $(call FUZZ_ACL_OBJS,sim/runtime/rt_kernel.o)
+# both of its libraries minus the file it includes (and the codec
+# libdynprof_wire.a has).
+FUZZ_ACL_OBJS = $(filter-out $(WIRE_PIC_OBJS) $(BUILD)/pic/$(1),$(ACL_OBJS) $(RT_OBJS))
+FUZZ_OBJS_fuzz_kernel_binary = $(call FUZZ_ACL_OBJS,sim/runtime/acl_kernel.o)
 
 .PHONY: fuzz fuzz-build fuzz-bins
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_util.h $(BUILD)/lib/libmsprof.a \
-		 $(BUILD)/lib/libnpuprof.a $(WIRE_LIB) $(ACL_OBJS)
+		 $(BUILD)/lib/libnpuprof.a $(WIRE_LIB) $(ACL_OBJS) $(RT_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SIM_CFLAGS) -fsanitize=fuzzer -Itests/unit -Itools/msprof -Isim/runtime -o $@ $< \
 		$(FUZZ_OBJS_$*) $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB) \

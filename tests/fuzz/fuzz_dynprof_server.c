@@ -27,12 +27,12 @@
 /* The rest of the runtime, as this file sees it. */
 static int devices_open;
 
-int rt_devices_open(void)
+int acl_devices_open(void)
 {
 	return devices_open;
 }
 
-void rt_log(const char *fmt, ...)
+void acl_log(const char *fmt, ...)
 {
 	(void)fmt;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Fuzz target: the kernel-binary loader of the simulated runtime
- * (sim/runtime/rt_kernel.c, the text format in its banner).  The file is
+ * (sim/runtime/acl_kernel.c, the text format in its banner).  The file is
  * included so its parser can be called on memory; the rest of the runtime
  * is linked (tests/fuzz/fuzz.mk).
  *
@@ -9,15 +9,15 @@
  *
  * Properties beyond the sanitizers: the loader accepts or answers
  * ACL_ERROR_PARSE_FILE (a file with a NUL byte is not text: rejected);
- * every kernel it accepts has a name of 1..RT_NAME_LEN-1 non-blank bytes,
+ * every kernel it accepts has a name of 1..RT_KERNEL_NAME_LEN-1 non-blank bytes,
  * unique, not starting a comment, and a run time of 1..60000000 µs; and
  * the kernels written back in the format load as the same kernels.
  */
-#include "../../sim/runtime/rt_kernel.c"
+#include "../../sim/runtime/acl_kernel.c"
 
 #include "fuzz_util.h"
 
-static aclError load_mem(const void *data, size_t size, struct rt_binary **bin)
+static aclError load_mem(const void *data, size_t size, struct acl_binary **bin)
 {
 	FILE *f = fmemopen((void *)data, size, "r");
 	aclError ret;
@@ -29,9 +29,9 @@ static aclError load_mem(const void *data, size_t size, struct rt_binary **bin)
 	return ret;
 }
 
-static void check_kernel(const struct rt_binary *bin, unsigned int i)
+static void check_kernel(const struct acl_binary *bin, unsigned int i)
 {
-	const struct rt_kernel *k = &bin->kernels[i];
+	const struct rt_kernel_stub *k = &bin->kernels[i];
 	size_t len = strnlen(k->name, sizeof(k->name));
 
 	FUZZ_ASSERT(len >= 1 && len < sizeof(k->name));
@@ -45,9 +45,9 @@ static void check_kernel(const struct rt_binary *bin, unsigned int i)
 }
 
 /* Write @bin back in the text format and load that: the same kernels. */
-static void check_round_trip(const struct rt_binary *bin)
+static void check_round_trip(const struct acl_binary *bin)
 {
-	struct rt_binary *again;
+	struct acl_binary *again;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -70,7 +70,7 @@ static void check_round_trip(const struct rt_binary *bin)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct rt_binary *bin;
+	struct acl_binary *bin;
 	aclError ret;
 
 	if (!size)

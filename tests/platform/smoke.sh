@@ -4,8 +4,8 @@
 # Description: a short smoke of one VM target's kernel: boot it, load
 # npusim.ko and npuprof.ko built for it, capture the sample AI task through
 # msprof in launch mode over a 2-second window and check the capture
-# exactly against the app's own counts (tests/e2e/lib.bash, as
-# e2e/launch_mode does); then that msprof said once how its uprobes work and
+# exactly against the app's own counts at both CANN levels, AscendCL and
+# Runtime (tests/e2e/lib.bash, as e2e/launch_stub does); then that msprof said once how its uprobes work and
 # that info.json's "uprobes" is the best path that kernel offers.  Prints
 # the kernel release and the paths taken.
 #
@@ -78,7 +78,12 @@ start=$SECONDS
 # guest is slower per step).
 gap=30
 [[ $arch == arm64 ]] && gap=50
-E2E_BEFORE=1 E2E_WINDOW=2 e2e_run launch --steps=120 --step-gap-ms=$gap --threads=2 &&
+# With the runtime level too (--runtime-api=on): its uprobes go through
+# each kernel's path (5.10: a program per function) and, on arm64, read
+# the rt* functions' arguments by AAPCS64; check_capture.py counts both
+# levels exactly.
+E2E_MSPROF_ARGS=--runtime-api=on E2E_API_LEVELS=AscendCL,Runtime \
+	E2E_BEFORE=1 E2E_WINDOW=2 e2e_run launch --steps=120 --step-gap-ms=$gap --threads=2 &&
 	e2e_clocks && e2e_task_path || exit 1
 got=$(cat "$out/kernel.release")
 [[ $got == "$kver" ]] || { echo "smoke $target: the guest ran $got, want $kver"; exit 1; }
