@@ -17,8 +17,8 @@
  *      the attach succeeds and names the runtime layer missing; with the
  *      runtime layer alone it fails with -ENOENT at the library stage,
  *      naming libruntime.so.
- * tests/vm/bpf_acl_trace.sh runs it again with NPUPROF_BPF_API_ID=program
- * (a program per function, as on 5.10).  Runs as root in the test VM with
+ * (The per-function programs of 5.10 count the runtime layer in
+ * tests/platform/smoke_amd64_5_10.sh.)  Runs as root in the test VM with
  * npusim.ko loaded.
  */
 #include <libgen.h>
