@@ -61,6 +61,8 @@ CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
 # product file including a simulator header does not compile.
 SIM_CFLAGS := -Isim/include
 LDLIBS_NPUPROF := -lbpf -lelf -lz -luring -lzstd -ljansson -lpthread -lm
+# msprof and what links libmsprof.a: the export's database (export_db.c).
+LDLIBS_MSPROF := -lsqlite3 $(LDLIBS_NPUPROF)
 
 LIB_SRCS := $(sort $(wildcard user/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -217,7 +219,7 @@ $(BUILD)/lib/libmsprof.a: $(MSPROF_LIB_OBJS)
 
 $(BUILD)/bin/msprof: $(MSPROF_MAIN) $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(MSPROF_MAIN) $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB) $(LDLIBS_NPUPROF)
+	$(CC) $(CFLAGS) -o $@ $(MSPROF_MAIN) $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB) $(LDLIBS_MSPROF)
 
 $(BUILD)/bin/npuprof-dump: tools/npuprof-dump/main.c $(BUILD)/lib/libnpuprof.a
 	@mkdir -p $(@D)
@@ -255,7 +257,7 @@ sim: $(BUILD)/lib/libruntime.so $(BUILD)/lib/libascendcl.so $(BUILD)/bin/ai_task
 # Host unit tests: one program per behaviour.
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Itests/unit -Itools/msprof -o $@ $< $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB) $(LDLIBS_NPUPROF)
+	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Itests/unit -Itools/msprof -o $@ $< $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB) $(LDLIBS_MSPROF)
 
 # The wire codec's own tests: that library and libc, nothing else.
 $(WIRE_TEST_BINS): $(BUILD)/tests/%: wire/tests/%.c $(WIRE_LIB)

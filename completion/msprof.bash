@@ -42,7 +42,7 @@ _npuprof_msprof_values()
 	task-time | task-trace)
 		COMPREPLY=($(compgen -W 'on off l0 l1' -- "$val")) ;;
 	type)
-		COMPREPLY=($(compgen -W 'text' -- "$val")) ;;
+		COMPREPLY=($(compgen -W 'text db' -- "$val")) ;;
 	pid)
 		# a list: complete its last element, keep the ones before
 		[[ $val == *,* ]] && head=${val%,*},

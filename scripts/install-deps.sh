@@ -30,6 +30,8 @@ PKGS=(
 	busybox-static linux-headers-amd64 cpio kmod python3 xz-utils
 	libclang-rt-14-dev bpftrace trace-cmd linux-perf
 	groff-base mandoc dkms
+	# The export's database (msprof_<stamp>.db) and the CLI to look into it.
+	libsqlite3-dev sqlite3
 	# The arm64 targets: cross compiler, the :arm64 libraries the Makefile
 	# links (LDLIBS_NPUPROF), the emulator, and the tool that unpacks the
 	# guest's arm64 root (scripts/mkguestroot.sh).
@@ -37,7 +39,7 @@ PKGS=(
 	# pahole: writes the BTF 6.12's module build asks for.
 	dwarves
 	libbpf-dev:arm64 liburing-dev:arm64 libzstd-dev:arm64 libelf-dev:arm64
-	zlib1g-dev:arm64 libjansson-dev:arm64
+	zlib1g-dev:arm64 libjansson-dev:arm64 libsqlite3-dev:arm64
 )
 
 say() { printf 'install-deps: %s\n' "$*"; }

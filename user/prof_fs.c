@@ -113,7 +113,8 @@ int npuprof_prof_mkdir_new(int dirfd, const char *name)
 	return open_dir_at(dirfd, name);
 }
 
-int npuprof_prof_create(int dirfd, const char *rel)
+/* Create @rel below @dirfd, opened with @access (O_WRONLY or O_RDWR). */
+static int create_at(int dirfd, const char *rel, int access)
 {
 	char name[NAME_MAX + 1] = "";
 	int at, fd, e;
@@ -125,11 +126,21 @@ int npuprof_prof_create(int dirfd, const char *rel)
 		close(at);
 		return -EINVAL;
 	}
-	fd = openat(at, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	fd = openat(at, name, access | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		    NPUPROF_PROF_FILE_MODE);
 	e = errno;
 	close(at);
 	return fd < 0 ? -e : high_fd(fd);
+}
+
+int npuprof_prof_create(int dirfd, const char *rel)
+{
+	return create_at(dirfd, rel, O_WRONLY);
+}
+
+int npuprof_prof_create_rw(int dirfd, const char *rel)
+{
+	return create_at(dirfd, rel, O_RDWR);
 }
 
 /*

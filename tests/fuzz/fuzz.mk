@@ -30,7 +30,7 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_util.h $(BUILD)/lib/libmsprof.a 
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SIM_CFLAGS) -fsanitize=fuzzer -Itests/unit -Itools/msprof -Isim/runtime -o $@ $< \
 		$(FUZZ_OBJS_$*) $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB) \
-		$(LDLIBS_NPUPROF)
+		$(LDLIBS_MSPROF)
 
 fuzz-bins: $(FUZZ_BINS)
 

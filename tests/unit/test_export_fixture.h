@@ -416,6 +416,35 @@ static inline int fx_find_output(const char *prof, const char *prefix, const cha
 	return n;
 }
 
+/*
+ * Databases <prof>/msprof_<14 digits>.db: returns how many exist, @path
+ * gets the last one; *@tmps: entries of <prof> ending in ".tmp".
+ */
+static inline int fx_find_db(const char *prof, char *path, size_t size, int *tmps)
+{
+	struct dirent *de;
+	DIR *d = opendir(prof);
+	int n = 0;
+
+	*tmps = 0;
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name), i;
+
+		*tmps += len > 4 && !strcmp(de->d_name + len - 4, ".tmp");
+		if (len != 7 + 14 + 3 || strncmp(de->d_name, "msprof_", 7) ||
+		    strcmp(de->d_name + 21, ".db"))
+			continue;
+		for (i = 7; i < 21 && de->d_name[i] >= '0' && de->d_name[i] <= '9'; i++)
+			;
+		if (i == 21 && snprintf(path, size, "%s/%s", prof, de->d_name) < (int)size)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
 /* Number of entries in <prof>/mindstudio_profiler_output. */
 static inline int fx_count_outputs(const char *prof)
 {

@@ -7,8 +7,8 @@
  * per sorter, where every sorter (task records, calls, probes, links,
  * waits, the tasks' spool, the writers' orders by start, the busy-time
  * spans, the step gaps) spills a run every two records and merges them:
- * the five files are byte-identical, and the PROF dir holds nothing the
- * spills left.
+ * the five files and the database are byte-identical, and the PROF dir
+ * holds nothing the spills left.
  */
 #include "check.h"
 #include "export.h"
@@ -39,7 +39,21 @@ static int entries(const char *path)
 	return n;
 }
 
-static void export_into(const char *prof, char *text[N_OUT])
+/* The database's bytes, *@len of them (malloc'ed), NULL if not exactly one. */
+static char *read_db(const char *prof, size_t *len)
+{
+	char path[1024], *s;
+	struct stat st;
+	int tmps;
+
+	if (fx_find_db(prof, path, sizeof(path), &tmps) != 1 || stat(path, &st))
+		return NULL;
+	*len = (size_t)st.st_size;
+	s = fx_slurp(path);
+	return s;
+}
+
+static void export_into(const char *prof, char *text[N_OUT], char **db, size_t *db_len)
 {
 	struct msprof_export_opts opts = { .output = prof };
 
@@ -48,19 +62,22 @@ static void export_into(const char *prof, char *text[N_OUT])
 		text[i] = fx_read_output(prof, outputs[i].prefix, outputs[i].ext);
 		CHECK(text[i] != NULL);
 	}
+	*db = read_db(prof, db_len);
+	CHECK(*db != NULL);
 }
 
 int main(void)
 {
-	char root[256], prof[512], *in_mem[N_OUT], *spilled[N_OUT];
+	char root[256], prof[512], *in_mem[N_OUT], *spilled[N_OUT], *db_mem, *db_spilled;
+	size_t len_mem = 0, len_spilled = 1;
 
 	if (fx_tmpdir(root, sizeof(root)) || fx_build(root, prof, sizeof(prof), 1, 0)) {
 		fprintf(stderr, "cannot build the fixture in /tmp\n");
 		return 1;
 	}
-	export_into(prof, in_mem);
+	export_into(prof, in_mem, &db_mem, &len_mem);
 	xm_sort_mem = 1; /* two records: the least a sorter holds */
-	export_into(prof, spilled);
+	export_into(prof, spilled, &db_spilled, &len_spilled);
 	xm_sort_mem = XM_SORT_MEM;
 	for (size_t i = 0; i < N_OUT; i++) {
 		if (!in_mem[i] || !spilled[i])
@@ -73,8 +90,13 @@ int main(void)
 		free(in_mem[i]);
 		free(spilled[i]);
 	}
+	CHECK_EQ(len_mem, len_spilled);
+	CHECK(db_mem && db_spilled && !memcmp(db_mem, db_spilled, len_mem));
+	free(db_mem);
+	free(db_spilled);
 	CHECK_EQ(fx_count_outputs(prof), (int)N_OUT);
-	CHECK_EQ(entries(prof), 3); /* host, device_0, the outputs: no run file left */
+	/* host, device_0, the outputs, the database: no run file left */
+	CHECK_EQ(entries(prof), 4);
 	if (!check_failures)
 		fx_rmtree(root);
 	return CHECK_DONE();

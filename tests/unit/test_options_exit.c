@@ -76,7 +76,7 @@ static void test_help(void)
 	static const char *const must[] = {
 		"--dynamic=on|off", "(default: off)", "--pid=PID", "--output=DIR", "--ascendcl=on|off",
 		"(default: on)", "--runtime-api=on|off", "--task-time=on|off|l0|l1", "(default: on (= l1))",
-		"--export=on|off", "--type=text", "--help", "start, stop, quit (q), status, help (h)",
+		"--export=on|off", "--type=text|db", "--help", "start, stop, quit (q), status, help (h)",
 		"--pid=PID[,PID...]", "Exit status: 0 when every requested capture (or export) succeeded", "4  partial: some processes",
 	};
 	char *argv[] = { "msprof", "--help", NULL };

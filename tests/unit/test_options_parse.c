@@ -75,6 +75,11 @@ static void test_values(void)
 	CHECK_EQ(o.task_time, MSPROF_TASK_TIME_L0);
 	CHECK_EQ(parse("--export=on", "--output=PROF_x", NULL), 0);
 	CHECK_EQ(o.export_on, 1);
+	CHECK_EQ(o.export_type, MSPROF_EXPORT_TEXT);
+	CHECK_EQ(parse("--export=on", "--type=db", NULL), 0);
+	CHECK_EQ(o.export_type, MSPROF_EXPORT_DB);
+	CHECK_EQ(parse("--export=on", "--type=db", "--type=text", NULL), 0);
+	CHECK_EQ(o.export_type, MSPROF_EXPORT_TEXT);
 	CHECK_EQ(parse("--help", NULL), 0);
 	CHECK_EQ(o.help, 1);
 	/* getopt_long's unique prefixes, later options win */
@@ -104,7 +109,6 @@ static void test_errors(void)
 	BAD("Argument --task-time: level l3 is not supported yet. Please input 'on', 'off', 'l0' or 'l1'.",
 	    "--task-time=l3");
 	BAD("Argument --task-time: invalid value: l4. Please input 'on', 'off', 'l0' or 'l1'.", "--task-time=l4");
-	BAD("Argument --type=db is not supported yet. Please input 'text'.", "--type=db");
 	BAD("Argument --type: invalid value: csv. Please input 'text' or 'db'.", "--type=csv");
 	BAD("Argument --pid: invalid value: abc. Please input process IDs (positive numbers separated by commas).",
 	    "--pid=abc");

@@ -3,8 +3,10 @@
  * msprof --export=on (export.h): find the PROF_XXX directories under
  * --output, and for each load its records (export_model.c), then write
  * mindstudio_profiler_output/ with the timeline (export_timeline.c) and
- * the summary CSVs (export_summary.c), named with the local export time as
- * msprof does: msprof_<YYYYmmddHHMMSS>.json, op_summary_<...>.csv, ...
+ * the summary CSVs (export_summary.c), and the database at the PROF dir's
+ * top (export_db.c; --type=db writes it alone), named with the local
+ * export time as msprof does: msprof_<YYYYmmddHHMMSS>.json,
+ * op_summary_<...>.csv, ..., msprof_<YYYYmmddHHMMSS>.db.
  *
  * The PROF dir may be a user's while the export runs as root, so nothing
  * is written by path: mindstudio_profiler_output is made or opened below
@@ -38,6 +40,7 @@
 #include <npuprof/prof_layout.h>
 
 #include "export.h"
+#include "export_db.h"
 #include "export_file.h"
 #include "export_model.h"
 #include "export_job.h"
@@ -64,6 +67,23 @@ static const struct {
 };
 
 #define EXPORT_NR_FILES (sizeof(export_files) / sizeof(export_files[0]))
+
+/* The database, at the PROF dir's top: <prefix><YYYYmmddHHMMSS><ext>. */
+#define EXPORT_DB_PREFIX "msprof_"
+#define EXPORT_DB_EXT ".db"
+
+/*
+ * Where one export writes: the PROF dir and mindstudio_profiler_output
+ * (-1 with --type=db), by fd, with their paths as text for messages;
+ * @db_name: the database's name, once stamped.
+ */
+struct export_dest {
+	int dirfd;
+	const char *dir;
+	int outfd;
+	const char *out;
+	char db_name[NAME_MAX + 1];
+};
 
 static int is_dir(const char *path)
 {
@@ -97,46 +117,58 @@ static int is_prof_dir(const char *path)
 }
 
 /*
- * Does @name match <prefix><14 digits><ext>, an export of ours, or the
- * same with ".tmp" (a file of an export killed before its renames), with
- * a stamp other than @keep (the set just written)?
+ * Does @name (its first @len bytes) match <prefix><14 digits><ext> with a
+ * stamp other than @keep?
  */
-static int is_old_export(const char *name, const char *keep)
+static int is_other_stamp(const char *name, size_t len, const char *prefix, const char *ext,
+			  const char *keep)
 {
-	size_t i, j, lp, le, len = strlen(name);
+	size_t j, lp = strlen(prefix), le = strlen(ext);
+
+	if (len != lp + 14 + le || strncmp(name, prefix, lp) || strncmp(name + lp + 14, ext, le))
+		return 0;
+	for (j = lp; j < lp + 14 && name[j] >= '0' && name[j] <= '9'; j++)
+		;
+	return j == lp + 14 && strncmp(name + lp, keep, 14) != 0;
+}
+
+/*
+ * Is @name an export of ours (in mindstudio_profiler_output; with @db,
+ * the database at the PROF dir's top), or the same with ".tmp" (a file of
+ * an export killed before its renames), with a stamp other than @keep
+ * (the set just written)?
+ */
+static int is_old_export(const char *name, const char *keep, int db)
+{
+	size_t i, len = strlen(name);
 
 	if (len > 4 && !strcmp(name + len - 4, ".tmp"))
 		len -= 4;
-	for (i = 0; i < EXPORT_NR_FILES; i++) {
-		lp = strlen(export_files[i].prefix);
-		le = strlen(export_files[i].ext);
-		if (len != lp + 14 + le || strncmp(name, export_files[i].prefix, lp) ||
-		    strncmp(name + lp + 14, export_files[i].ext, le))
-			continue;
-		for (j = lp; j < lp + 14 && name[j] >= '0' && name[j] <= '9'; j++)
-			;
-		if (j == lp + 14)
-			return strncmp(name + lp, keep, 14) != 0;
-	}
+	if (db)
+		return is_other_stamp(name, len, EXPORT_DB_PREFIX, EXPORT_DB_EXT, keep);
+	for (i = 0; i < EXPORT_NR_FILES; i++)
+		if (is_other_stamp(name, len, export_files[i].prefix, export_files[i].ext, keep))
+			return 1;
 	return 0;
 }
 
-static int remove_old_exports(int outfd, const char *keep)
+/* Remove the old exports (is_old_export()) in @fd. */
+static int remove_old_exports(int fd, const char *keep, int db)
 {
 	struct dirent *de;
-	int fd = fcntl(outfd, F_DUPFD_CLOEXEC, 3), err = 0;
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	int dfd = fcntl(fd, F_DUPFD_CLOEXEC, 3), err = 0;
+	DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
 
 	if (!d) {
 		err = -errno;
-		if (fd >= 0)
-			close(fd);
+		if (dfd >= 0)
+			close(dfd);
 		return err;
 	}
 	while ((de = readdir(d))) {
-		if (!is_old_export(de->d_name, keep))
+		if (!is_old_export(de->d_name, keep, db))
 			continue;
-		if (unlinkat(outfd, de->d_name, 0) && !err)
+		if (unlinkat(fd, de->d_name, 0) && !err)
 			err = -errno; /* a symlink there goes, its target stays */
 	}
 	closedir(d);
@@ -144,13 +176,15 @@ static int remove_old_exports(int outfd, const char *keep)
 }
 
 /*
- * Create @tmp in @outfd (0640, O_EXCL, O_NOFOLLOW).  Whatever is at the
- * name already (a symlink planted there, a file left by a crash) is never
- * written through: it is removed, said, and the file made anew.
+ * Create @tmp in @outfd (0640, O_EXCL, O_NOFOLLOW; O_RDWR with @rw, else
+ * O_WRONLY).  Whatever is at the name already (a symlink planted there, a
+ * file left by a crash) is never written through: it is removed, said,
+ * and the file made anew.
  */
-static int create_tmp(int outfd, const char *tmp, const char *out)
+static int create_tmp(int outfd, const char *tmp, const char *out, int rw)
 {
-	int fd = npuprof_prof_create(outfd, tmp);
+	int (*create)(int, const char *) = rw ? npuprof_prof_create_rw : npuprof_prof_create;
+	int fd = create(outfd, tmp);
 
 	if (fd != -EEXIST)
 		return fd;
@@ -162,7 +196,7 @@ static int create_tmp(int outfd, const char *tmp, const char *out)
 	}
 	npuprof_warn("%s/%s: a symlink or a stale file was there: removed, not written through",
 		     out, tmp);
-	return npuprof_prof_create(outfd, tmp);
+	return create(outfd, tmp);
 }
 
 /*
@@ -172,7 +206,7 @@ static int create_tmp(int outfd, const char *tmp, const char *out)
 static int write_tmp(const struct export_model *m, int outfd, const char *tmp, const char *out,
 		     export_writer_fn fn)
 {
-	int err, fd = create_tmp(outfd, tmp, out);
+	int err, fd = create_tmp(outfd, tmp, out, 0);
 	FILE *f;
 
 	if (fd < 0)
@@ -195,6 +229,22 @@ static int write_tmp(const struct export_model *m, int outfd, const char *tmp, c
 	return err;
 }
 
+/* The database to @tmp in @dirfd (the PROF dir), taken back on failure. */
+static int write_db_tmp(const struct export_model *m, int dirfd, const char *tmp,
+			const char *dir)
+{
+	int err, fd = create_tmp(dirfd, tmp, dir, 1);
+
+	if (fd < 0)
+		return fd;
+	err = export_write_db(m, fd);
+	if (close(fd) && !err)
+		err = -errno;
+	if (err)
+		unlinkat(dirfd, tmp, 0);
+	return err;
+}
+
 /* Unlink the first @n of @names in @outfd. */
 static void unlink_names(int outfd, char names[][NAME_MAX + 1], size_t n)
 {
@@ -202,27 +252,35 @@ static void unlink_names(int outfd, char names[][NAME_MAX + 1], size_t n)
 		unlinkat(outfd, names[n], 0);
 }
 
+/* 1 when something is at @name in @fd; a symlink there is said. */
+static int name_taken(int fd, const char *dir, const char *name)
+{
+	struct stat st;
+
+	if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return 0;
+	if (S_ISLNK(st.st_mode))
+		npuprof_warn("%s/%s is a symlink: left alone, not written through", dir, name);
+	return 1;
+}
+
 /*
  * 1 when anything is at a name an export stamped @stamp writes.  A
  * symlink there is said and left alone: the export takes the next stamp.
  */
-static int stamp_taken(int outfd, const char *out, const char *stamp)
+static int stamp_taken(const struct export_dest *d, const char *stamp)
 {
 	char name[NAME_MAX + 1];
-	struct stat st;
 	size_t i;
 
-	for (i = 0; i < EXPORT_NR_FILES; i++) {
+	for (i = 0; d->outfd >= 0 && i < EXPORT_NR_FILES; i++) {
 		snprintf(name, sizeof(name), "%s%s%s", export_files[i].prefix, stamp,
 			 export_files[i].ext);
-		if (fstatat(outfd, name, &st, AT_SYMLINK_NOFOLLOW))
-			continue;
-		if (S_ISLNK(st.st_mode))
-			npuprof_warn("%s/%s is a symlink: left alone, not written through", out,
-				     name);
-		return 1;
+		if (name_taken(d->outfd, d->out, name))
+			return 1;
 	}
-	return 0;
+	snprintf(name, sizeof(name), EXPORT_DB_PREFIX "%s" EXPORT_DB_EXT, stamp);
+	return name_taken(d->dirfd, d->dir, name);
 }
 
 /*
@@ -230,7 +288,7 @@ static int stamp_taken(int outfd, const char *out, const char *stamp)
  * a second while an earlier export holds that stamp: a re-export within
  * the same second must not rename over the set it is about to replace.
  */
-static void export_stamp(int outfd, const char *out, char *stamp, size_t size)
+static void export_stamp(const struct export_dest *d, char *stamp, size_t size)
 {
 	time_t t = time(NULL);
 	struct tm tm;
@@ -239,57 +297,107 @@ static void export_stamp(int outfd, const char *out, char *stamp, size_t size)
 	for (tries = 0; tries < 60; tries++, t++) {
 		localtime_r(&t, &tm);
 		strftime(stamp, size, "%Y%m%d%H%M%S", &tm);
-		if (!stamp_taken(outfd, out, stamp))
+		if (!stamp_taken(d, stamp))
 			return;
 	}
 }
 
-/* @outfd: mindstudio_profiler_output; @out: its path as text, for messages. */
-static int write_outputs(const struct export_model *m, int outfd, const char *out)
+/*
+ * The JSON and CSVs to temporary names in d->outfd: @name gets their
+ * final names, @tmp the temporary ones.  On failure none is left.
+ */
+static int write_text_tmps(const struct export_model *m, const struct export_dest *d,
+			   const char *stamp, char name[][NAME_MAX + 1], char tmp[][NAME_MAX + 1])
 {
-	char stamp[32], name[EXPORT_NR_FILES][NAME_MAX + 1], tmp[EXPORT_NR_FILES][NAME_MAX + 1];
 	size_t i;
 	int err;
 
-	export_stamp(outfd, out, stamp, sizeof(stamp));
 	for (i = 0; i < EXPORT_NR_FILES; i++) {
-		snprintf(name[i], sizeof(name[i]), "%s%s%s", export_files[i].prefix, stamp,
+		snprintf(name[i], NAME_MAX + 1, "%s%s%s", export_files[i].prefix, stamp,
 			 export_files[i].ext);
 		/*
 		 * Names are a short prefix, a 14-digit stamp and an extension;
 		 * the check is for compilers that cannot see that (aarch64
 		 * gcc-12 -Wformat-truncation after inlining).
 		 */
-		if (snprintf(tmp[i], sizeof(tmp[i]), "%s.tmp", name[i]) >= (int)sizeof(tmp[i])) {
-			npuprof_err("%s/%s.tmp: name too long", out, name[i]);
-			unlink_names(outfd, tmp, i);
+		if (snprintf(tmp[i], NAME_MAX + 1, "%s.tmp", name[i]) >= NAME_MAX + 1) {
+			npuprof_err("%s/%s.tmp: name too long", d->out, name[i]);
+			unlink_names(d->outfd, tmp, i);
 			return -ENAMETOOLONG;
 		}
-		err = write_tmp(m, outfd, tmp[i], out, export_files[i].write);
+		err = write_tmp(m, d->outfd, tmp[i], d->out, export_files[i].write);
 		if (err) {
-			npuprof_err("writing %s/%s: %s", out, name[i], strerror(-err));
-			unlink_names(outfd, tmp, i);
+			npuprof_err("writing %s/%s: %s", d->out, name[i], strerror(-err));
+			unlink_names(d->outfd, tmp, i);
 			return err;
 		}
 	}
-	/*
-	 * Renaming replaces a name, never writes through it: a symlink at a
-	 * final name (planted after the stamp was chosen) is replaced.  A
-	 * failed rename takes back the new files already in place.  Only a
-	 * complete new set lets the old one go.
-	 */
-	for (i = 0; i < EXPORT_NR_FILES; i++) {
-		if (renameat(outfd, tmp[i], outfd, name[i])) {
+	return 0;
+}
+
+/*
+ * Renaming replaces a name, never writes through it: a symlink at a
+ * final name (planted after the stamp was chosen) is replaced.  A failed
+ * rename takes back the new files already in place and the temporary
+ * ones left.  Return: 0 or -errno (said here).
+ */
+static int rename_all(const struct export_dest *d, char name[][NAME_MAX + 1],
+		      char tmp[][NAME_MAX + 1], size_t n, char db_tmp[][NAME_MAX + 1])
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		if (renameat(d->outfd, tmp[i], d->outfd, name[i])) {
 			err = -errno;
-			npuprof_err("renaming %s/%s: %s", out, tmp[i], strerror(-err));
-			unlink_names(outfd, name, i);
-			unlink_names(outfd, tmp + i, EXPORT_NR_FILES - i);
+			npuprof_err("renaming %s/%s: %s", d->out, tmp[i], strerror(-err));
+			unlink_names(d->outfd, name, i);
+			unlink_names(d->outfd, tmp + i, n - i);
+			unlink_names(d->dirfd, db_tmp, 1);
 			return err;
 		}
 	}
-	err = remove_old_exports(outfd, stamp);
+	if (!renameat(d->dirfd, db_tmp[0], d->dirfd, d->db_name))
+		return 0;
+	err = -errno;
+	npuprof_err("renaming %s/%s: %s", d->dir, db_tmp[0], strerror(-err));
+	unlink_names(d->outfd, name, n);
+	unlink_names(d->dirfd, db_tmp, 1);
+	return err;
+}
+
+/*
+ * Write one export into @d: every file under a temporary name, then all
+ * renamed into place; only a complete new set lets the old one go.
+ */
+static int write_outputs(const struct export_model *m, struct export_dest *d)
+{
+	char stamp[32], name[EXPORT_NR_FILES][NAME_MAX + 1], tmp[EXPORT_NR_FILES][NAME_MAX + 1];
+	char db_tmp[1][NAME_MAX + 1];
+	size_t n = d->outfd >= 0 ? EXPORT_NR_FILES : 0;
+	int err;
+
+	export_stamp(d, stamp, sizeof(stamp));
+	snprintf(d->db_name, sizeof(d->db_name), EXPORT_DB_PREFIX "%.14s" EXPORT_DB_EXT, stamp);
+	snprintf(db_tmp[0], sizeof(db_tmp[0]), EXPORT_DB_PREFIX "%.14s" EXPORT_DB_EXT ".tmp", stamp);
+	err = n ? write_text_tmps(m, d, stamp, name, tmp) : 0;
 	if (err)
-		npuprof_warn("removing the earlier export in %s: %s", out, strerror(-err));
+		return err;
+	err = write_db_tmp(m, d->dirfd, db_tmp[0], d->dir);
+	if (err) {
+		npuprof_err("writing %s/%s: %s", d->dir, d->db_name, strerror(-err));
+		unlink_names(d->outfd, tmp, n);
+		return err;
+	}
+	err = rename_all(d, name, tmp, n, db_tmp);
+	if (err)
+		return err;
+	err = n ? remove_old_exports(d->outfd, stamp, 0) : 0;
+	if (err)
+		npuprof_warn("removing the earlier export in %s: %s", d->out, strerror(-err));
+	err = remove_old_exports(d->dirfd, stamp, 1);
+	if (err)
+		npuprof_warn("removing the earlier database in %s: %s", d->dir, strerror(-err));
 	return 0;
 }
 
@@ -371,7 +479,7 @@ static void print_clocks(const struct export_model *m)
 	}
 }
 
-static void print_summary(const struct export_model *m, const char *out)
+static void print_summary(const struct export_model *m, const struct export_dest *d)
 {
 	const char *base = base_name(m->dir);
 	char dir[NPUPROF_NAME_TEXT_SIZE(NAME_MAX)];
@@ -396,7 +504,9 @@ static void print_summary(const struct export_model *m, const char *out)
 		printf("  Data complete.\n");
 	for (size_t i = 0; i < m->n_reasons; i++)
 		printf("    - %s\n", m->reasons[i]);
-	printf("  Output: %s\n", out);
+	if (d->outfd >= 0)
+		printf("  Output: %s\n", d->out);
+	printf("  Database: %s/%s\n", d->dir, d->db_name);
 }
 
 /*
@@ -412,28 +522,41 @@ static void report_no_data(const struct export_model *m, const char *dir, const 
 }
 
 /*
- * Open @dir (not through a symlink at its own name) and make or open
- * mindstudio_profiler_output in it, never through a symlink: @out is its
- * path as text.  Return: its fd or -errno (said here).
+ * Open @dir (not through a symlink at its own name) into d->dirfd and,
+ * unless @db_only, make or open mindstudio_profiler_output in it, never
+ * through a symlink, into d->outfd (-1 otherwise); @out gets its path as
+ * text.  Return: 0 or -errno (said here); d->dirfd is closed on error.
  */
-static int open_output(const char *dir, const char *text, char *out, size_t size)
+static int open_dest(const char *dir, int db_only, char *out, size_t size,
+		     struct export_dest *d)
 {
-	int fd, outfd;
-
-	snprintf(out, size, "%s/" EXPORT_OUT_DIR, text);
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		fd = -errno;
-		npuprof_err("opening %s: %s", text, strerror(-fd));
-		return fd;
+	snprintf(out, size, "%s/" EXPORT_OUT_DIR, d->dir);
+	d->out = out;
+	d->outfd = -1;
+	d->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d->dirfd < 0) {
+		d->dirfd = -errno;
+		npuprof_err("opening %s: %s", d->dir, strerror(-d->dirfd));
+		return d->dirfd;
 	}
-	outfd = npuprof_prof_mkdirs(fd, EXPORT_OUT_DIR);
-	close(fd);
-	if (outfd == -ENOTDIR)
+	if (db_only)
+		return 0;
+	d->outfd = npuprof_prof_mkdirs(d->dirfd, EXPORT_OUT_DIR);
+	if (d->outfd == -ENOTDIR)
 		npuprof_err("%s is a symlink or not a directory: refusing to write through it", out);
-	else if (outfd < 0)
-		npuprof_err("creating %s: %s", out, strerror(-outfd));
-	return outfd;
+	else if (d->outfd < 0)
+		npuprof_err("creating %s: %s", out, strerror(-d->outfd));
+	if (d->outfd >= 0)
+		return 0;
+	close(d->dirfd);
+	return d->outfd;
+}
+
+static void close_dest(struct export_dest *d)
+{
+	if (d->outfd >= 0)
+		close(d->outfd);
+	close(d->dirfd);
 }
 
 /* One line per device: how its times were placed on the host clock. */
@@ -452,8 +575,9 @@ static int export_one(const char *dir, struct msprof_export_opts *opts,
 {
 	char text[EXPORT_PATH_TEXT_LEN], base[NPUPROF_NAME_TEXT_SIZE(NAME_MAX)];
 	char out[EXPORT_PATH_TEXT_LEN + sizeof(EXPORT_OUT_DIR)];
+	struct export_dest d = { .dir = text };
 	struct export_model m;
-	int err, outfd;
+	int err;
 
 	export_path_text(dir, text, sizeof(text));
 	export_path_text(base_name(dir), base, sizeof(base));
@@ -465,13 +589,11 @@ static int export_one(const char *dir, struct msprof_export_opts *opts,
 		npuprof_err("loading %s: %s", text, strerror(-err));
 	if (err)
 		goto out_free;
-	outfd = open_output(dir, text, out, sizeof(out));
-	if (outfd < 0) {
-		err = outfd;
+	err = open_dest(dir, opts->type == MSPROF_EXPORT_DB, out, sizeof(out), &d);
+	if (err)
 		goto out_free;
-	}
-	err = write_outputs(&m, outfd, out);
-	close(outfd);
+	err = write_outputs(&m, &d);
+	close_dest(&d);
 	if (err)
 		goto out_free;
 	npuprof_info("Export all data in %s done.", base);
@@ -481,7 +603,7 @@ static int export_one(const char *dir, struct msprof_export_opts *opts,
 	if (m.n_reasons)
 		opts->incomplete++;
 	if (opts->print_summary)
-		print_summary(&m, out);
+		print_summary(&m, &d);
 	if (row)
 		err = export_job_row(&m, row);
 out_free:

@@ -1,14 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * msprof --export=on: turn PROF_XXX directories into
- * mindstudio_profiler_output/ (timeline JSON and summary CSVs).
+ * mindstudio_profiler_output/ (timeline JSON and summary CSVs) and
+ * msprof_<YYYYmmddHHMMSS>.db at the top of each (export_db.h).
  */
 #ifndef MSPROF_EXPORT_H
 #define MSPROF_EXPORT_H
 
+/* --type: what an export writes (msprof's values). */
+enum msprof_export_type {
+	MSPROF_EXPORT_TEXT = 0, /* timeline JSON, summary CSVs and the database */
+	MSPROF_EXPORT_DB,	/* the database alone */
+};
+
 /**
  * struct msprof_export_opts - export options
  * @output:        a PROF_XXX directory, or a directory holding several
+ * @type:          what to write (--type)
  * @print_summary: 1 to print a short summary per PROF dir after exporting
  *                 (top ops by device time, API call counts, records lost,
  *                 why the data is incomplete)
@@ -18,6 +26,7 @@
  */
 struct msprof_export_opts {
 	const char *output;
+	enum msprof_export_type type;
 	int print_summary;
 	unsigned int incomplete;
 };

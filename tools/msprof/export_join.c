@@ -143,6 +143,7 @@ static int cmp_probe(const void *pa, const void *pb)
 struct xm_link {
 	uint64_t ref;
 	uint64_t call_entry_ns;
+	uint64_t call_pos;
 	uint32_t call_tid;
 	uint32_t call_name;
 };
@@ -544,7 +545,7 @@ static int probe_link(struct export_model *m, struct xsort *links, struct xsort 
 			return err;
 		return xsort_add(*waits, &(struct xm_sync_sum){ o->pos, p->wait_ns });
 	}
-	return xsort_add(links, &(struct xm_link){ p->ref, o->entry_ns, o->tid, o->name });
+	return xsort_add(links, &(struct xm_link){ p->ref, o->entry_ns, o->pos, o->tid, o->name });
 }
 
 /*
@@ -624,6 +625,7 @@ static void finish_task(struct export_model *m, struct xm_task *t, const struct 
 		/* pid and tid are spent (the probes carried them): the call's take their room */
 		t->linked = 1;
 		t->call_entry_ns = l->call_entry_ns;
+		t->call_pos = l->call_pos;
 		t->call_tid = l->call_tid;
 		t->call_name = l->call_name;
 	}

@@ -439,6 +439,10 @@ static int read_info(struct export_model *m)
 	v = json_object_get(info, "pid");
 	if (json_is_integer(v))
 		m->app_pid = (uint32_t)json_integer_value(v);
+	v = json_object_get(info, "hostname");
+	if (json_is_string(v))
+		npuprof_name_text(m->hostname, sizeof(m->hostname), json_string_value(v),
+				  json_string_length(v));
 	v = json_object_get(info, "rank");
 	if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) < INT32_MAX)
 		m->rank = (int)json_integer_value(v);

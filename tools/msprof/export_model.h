@@ -73,6 +73,8 @@ enum {
  * @end_ns:      END on the host clock, valid when @drawn
  * @arg:         kernel: requested ns; memcpy: bytes
  * @call_entry_ns: entry of the submitting API call (host ns), when @linked
+ * @call_pos:    its position in the calls' order (xm_calls_next(), from
+ *               0), when @linked: what the database's connectionId is
  * @call_tid:    its thread, when @linked
  * @call_name:   its name id (export_model.names), when @linked
  * @pid, @tid:   the submitting thread, until the join links the task: then
@@ -110,6 +112,7 @@ struct xm_task {
 	};
 	uint64_t arg;
 	uint64_t call_entry_ns;
+	uint64_t call_pos;
 	union {
 		struct {
 			uint32_t pid;
@@ -256,6 +259,7 @@ struct export_model {
 	bool driver_clock;      /* info.json driver.clock "driver": samples were due */
 	int64_t window_start_ns; /* start_info's clockMonotonic, then shifted; 0 if none */
 	int64_t window_end_ns;	 /* end_info's clockMonotonic, then shifted; 0 if none */
+	char hostname[64];	 /* info.json "hostname" as text (name_text.h), "" if unknown */
 	/* private to the loader and the join */
 	size_t cap_rings;
 	int tmp_fd; /* where the sorters spill (export_model_init()) */

@@ -5,7 +5,7 @@
  *   msprof --dynamic=on [options] <app> [args]   launch, then start/stop at a prompt
  *   msprof --dynamic=on --pid=PID[,PID...]       attach to running apps
  *   msprof [--delay=S] [--duration=S] <app>      app mode: collect the whole job
- *   msprof --export=on --output=DIR              PROF_XXX -> timeline JSON and CSV
+ *   msprof --export=on --output=DIR              PROF_XXX -> timeline JSON, CSV, database
  *   msprof --query=on --output=DIR               list the PROF_XXX dirs (CANN's columns)
  *
  * main() only sequences the parts: options.c parses and checks the command
@@ -34,7 +34,8 @@ static int usage_error(const char *msg)
 
 static int run_export(const struct msprof_options *o)
 {
-	struct msprof_export_opts eo = { .output = o->output_abs, .print_summary = 1 };
+	struct msprof_export_opts eo = { .output = o->output_abs, .type = o->export_type,
+					 .print_summary = 1 };
 
 	if (msprof_export(&eo))
 		return MSPROF_EXIT_FAILURE;

@@ -111,12 +111,13 @@ static int set_task_time(struct msprof_options *o, const char *val, char *err)
 
 static int set_type(struct msprof_options *o, const char *val, char *err)
 {
-	(void)o;
 	if (!strcmp(val, "text"))
-		return 0;
-	if (!strcmp(val, "db"))
-		return fail(err, "Argument --type=db is not supported yet. Please input 'text'.");
-	return fail(err, "Argument --type: invalid value: %s. Please input 'text' or 'db'.", val);
+		o->export_type = MSPROF_EXPORT_TEXT;
+	else if (!strcmp(val, "db"))
+		o->export_type = MSPROF_EXPORT_DB;
+	else
+		return fail(err, "Argument --type: invalid value: %s. Please input 'text' or 'db'.", val);
+	return 0;
 }
 
 /* One pid of --pid: digits only (strtol alone would take " 12" and "+12"). */
@@ -267,8 +268,9 @@ static const struct opt_def opt_defs[] = {
 	{ "runtime-api", set_runtime_api, "on|off", "off", "record runtime API calls (libruntime.so, level Runtime)" },
 	{ "task-time", set_task_time, "on|off|l0|l1", "on (= l1)", "record device tasks (l0 timing only, l1 with op info)" },
 	{ "task-trace", set_task_time, NULL, NULL, NULL }, /* msprof's alias of --task-time */
-	{ "export", set_export, "on|off", "off", "export PROF_XXX data under --output to timeline JSON and CSV" },
-	{ "type", set_type, "text", "text", "export format" },
+	{ "export", set_export, "on|off", "off", "export PROF_XXX data under --output to timeline JSON, CSV and a database" },
+	{ "type", set_type, "text|db", "text",
+	  "export: text = timeline JSON, CSVs and the msprof_<time>.db database; db = the database alone" },
 	{ "query", set_query, "on|off", "off",
 	  "list the PROF_XXX directories under --output, a row per host and device folder (on a terminal a table, else tab-separated)" },
 	{ "application", set_application, "\"APP ARGS\"", "none",

@@ -23,6 +23,8 @@
 
 #include <npuprof/session.h>
 
+#include "export.h"
+
 /*
  * Exit statuses, for scripts and cluster launchers (README "Exit status").
  * msprof's own main returns -1 (status 255) on any failure; we tell the
@@ -70,6 +72,7 @@ enum msprof_task_time {
  * @runtime_api: --runtime-api (default off)
  * @task_time:   --task-time level (default l1)
  * @export_on:   --export=on
+ * @export_type: --type (default text; export.h)
  * @query_on:    --query=on
  * @help:        --help was given
  * @app_argv:    the app command (points into argv, NULL-terminated), or NULL
@@ -92,6 +95,7 @@ struct msprof_options {
 	int runtime_api;
 	enum msprof_task_time task_time;
 	int export_on;
+	enum msprof_export_type export_type;
 	int query_on;
 	int help;
 	char **app_argv;

@@ -73,6 +73,13 @@ int npuprof_prof_mkdirs(int dirfd, const char *rel);
 int npuprof_prof_create(int dirfd, const char *rel);
 
 /**
+ * npuprof_prof_create_rw() - npuprof_prof_create(), for reading and
+ * writing (a file that is read back while it is written: a database).
+ * Return: an O_RDWR fd, or as npuprof_prof_create().
+ */
+int npuprof_prof_create_rw(int dirfd, const char *rel);
+
+/**
  * npuprof_prof_rename_new() - rename the file @from_rel
  * ("host/.info.json.tmp") to @to_rel ("host/info.json"), both in one
  * folder below @dirfd, without replacing anything: a name already taken
