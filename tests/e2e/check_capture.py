@@ -36,7 +36,12 @@ app.json by the pid in its info.json, or by the threads of its records):
   - the exported timeline parses, every flow arrow goes forward in time (a
     device task starts after the call that launched it), no task starts
     before its own submit time, and each task life cycle with a submit,
-    start and end is one event, also when its task id was reused.
+    start and end is one event, also when its task id was reused;
+  - the exported database msprof_<ts>.db, for each step inside the window:
+    the thread's CANN_API rows in the step match the app's API counts, the
+    tasks they submitted (CANN_API JOIN TASK ON connectionId) its task
+    counts per type, and their kernels (TASK JOIN COMPUTE_TASK_INFO ON
+    globalTaskId) its kernel counts per name, all exactly.
   - E2E_API_LEVELS (environment, comma-separated), when set, is exactly
     info.json's "apiLevels" (absent there: AscendCL alone, as before the
     runtime level existed).
@@ -47,6 +52,7 @@ import decimal
 import glob
 import json
 import os
+import sqlite3
 import sys
 
 bad = []
@@ -244,7 +250,41 @@ def check_steps(prof, recs, app):
         if dict(tasks) != want_tasks:
             fail(f"{prof}: step {s['step']} thread {s['tid']}: device tasks {dict(tasks)}, app made {want_tasks}")
         check_task_lifecycle(prof, recs, ids)
-    return len(inside)
+    return inside
+
+
+# One step's counts from the database, by name (texts are STRING_IDS ids):
+# the calls of the step's thread that started in it, the tasks they
+# submitted, those tasks' kernels.
+DB_QUERIES = {
+    "api": "SELECT s.value, count(*) FROM CANN_API a JOIN STRING_IDS s ON s.id = a.name",
+    "tasks": "SELECT s.value, count(*) FROM CANN_API a"
+             " JOIN TASK t ON t.connectionId = a.connectionId JOIN STRING_IDS s ON s.id = t.taskType",
+    "kernels": "SELECT s.value, count(*) FROM CANN_API a"
+               " JOIN TASK t ON t.connectionId = a.connectionId"
+               " JOIN COMPUTE_TASK_INFO c ON c.globalTaskId = t.globalTaskId"
+               " JOIN STRING_IDS s ON s.id = c.name",
+}
+DB_STEP = " WHERE (a.globalTid & 4294967295) = ? AND a.startNs BETWEEN ? AND ? GROUP BY s.value"
+
+
+def check_db(prof, inside):
+    files = glob.glob(os.path.join(prof, "msprof_" + "[0-9]" * 14 + ".db"))
+    if len(files) != 1:
+        fail(f"{prof}: {len(files)} msprof_*.db files, want 1")
+        return
+    start_info = json.load(open(os.path.join(prof, "host", "start_info")))
+    # the database is in Unix ns: the offset the export takes from start_info
+    off = int(start_info["collectionTimeBegin"]) * 1000 - start_info["clockMonotonic"]
+    db = sqlite3.connect(f"file:{files[0]}?mode=ro", uri=True)
+    for s in inside:
+        args = (s["tid"], s["begin_ns"] + off, s["end_ns"] + off)
+        for what, sql in DB_QUERIES.items():
+            got = dict(db.execute(sql + DB_STEP, args))
+            want = {k: v for k, v in s[what].items() if v}
+            if got != want:
+                fail(f"{prof}: database, step {s['step']} thread {s['tid']}: {what} {got}, app made {want}")
+    db.close()
 
 
 def check_task_events(prof, events, recs):
@@ -378,8 +418,10 @@ def main():
         check_lost(prof, recs)
         check_info_counts(prof, recs)
         check_device_ctrl(prof)
-        steps += check_steps(prof, recs, app)
+        inside = check_steps(prof, recs, app)
+        steps += len(inside)
         check_timeline(prof, recs)
+        check_db(prof, inside)
     if want_procs is not None and (len(per_pid) != want_procs or set(per_pid.values()) != {1}):
         fail(f"{out}: PROF dirs per pid {dict(per_pid)}, want one for each of {want_procs} processes")
     print(f"{len(profs)} PROF dirs, {steps} steps checked, {len(bad)} findings")
