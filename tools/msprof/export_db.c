@@ -4,8 +4,9 @@
  * tasks of one PROF dir, written by SQLite (Debian's libsqlite3) into the
  * fd the export made (export_db_fd.c).
  *
- * Every text goes through STRING_IDS: a hash table here gives each text
- * its id the first time it is met, and the table is written at the end.
+ * Every text goes through STRING_IDS: a key map (export_keymap.h) gives
+ * each text its id the first time it is met, and the table is written at
+ * the end.
  * Texts are API names, task types and kernel / op names: a few thousand
  * at most, whatever the trace's length.
  */
@@ -18,6 +19,7 @@
 
 #include "export_db.h"
 #include "export_db_fd.h"
+#include "export_keymap.h"
 
 /* The version of CANN's schema whose columns the tables below carry. */
 #define DB_SCHEMA_MAJOR "1"
@@ -57,96 +59,13 @@ static const struct {
 
 #define DB_N_API_TYPES (sizeof(db_api_types) / sizeof(db_api_types[0]))
 
-/*
- * The texts met so far: @text[id] is the text of STRING_IDS id @id;
- * @slot is an open-addressing table of ids + 1 (0: empty), @mask + 1
- * slots, at most half full.
- */
-struct db_strings {
-	char **text;
-	size_t n, cap;
-	uint32_t *slot;
-	size_t mask;
-};
-
-/* The writer's state: the connection, the model, the strings. */
+/* The writer's state: the connection, the model, the texts met so far
+ * (STRING_IDS: text i, NUL included, has id i). */
 struct db_writer {
 	sqlite3 *db;
 	const struct export_model *m;
-	struct db_strings s;
+	struct xm_keymap s;
 };
-
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
-static int strings_grow(struct db_strings *s)
-{
-	size_t nslots = s->slot ? 2 * (s->mask + 1) : 1024, i, j;
-	uint32_t *slot = calloc(nslots, sizeof(*slot));
-
-	if (!slot)
-		return -ENOMEM;
-	for (i = 0; i < s->n; i++) {
-		for (j = str_hash(s->text[i]) & (nslots - 1); slot[j]; j = (j + 1) & (nslots - 1))
-			;
-		slot[j] = (uint32_t)i + 1;
-	}
-	free(s->slot);
-	s->slot = slot;
-	s->mask = nslots - 1;
-	return 0;
-}
-
-static int strings_append(struct db_strings *s, const char *text)
-{
-	char **p;
-
-	if (s->n == s->cap) {
-		p = realloc(s->text, (s->cap ? 2 * s->cap : 256) * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		s->text = p;
-		s->cap = s->cap ? 2 * s->cap : 256;
-	}
-	s->text[s->n] = strdup(text);
-	return s->text[s->n] ? 0 : -ENOMEM;
-}
-
-/* The STRING_IDS id of @text in *@id, a new one the first time. */
-static int string_id(struct db_strings *s, const char *text, int64_t *id)
-{
-	size_t j;
-	int err;
-
-	if ((!s->slot || 2 * (s->n + 1) > s->mask + 1) && (err = strings_grow(s)))
-		return err;
-	for (j = str_hash(text) & s->mask; s->slot[j]; j = (j + 1) & s->mask) {
-		if (!strcmp(s->text[s->slot[j] - 1], text)) {
-			*id = s->slot[j] - 1;
-			return 0;
-		}
-	}
-	err = strings_append(s, text);
-	if (err)
-		return err;
-	s->slot[j] = (uint32_t)s->n + 1;
-	*id = (int64_t)s->n++;
-	return 0;
-}
-
-static void strings_free(struct db_strings *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		free(s->text[i]);
-	free(s->text);
-	free(s->slot);
-}
 
 /*
  * An SQLite result code as -errno: a failed read or write of the file
@@ -193,11 +112,11 @@ static int db_step(struct db_writer *w, sqlite3_stmt *st)
 /* Bind the STRING_IDS id of @text to parameter @i of @st. */
 static int bind_text_id(struct db_writer *w, sqlite3_stmt *st, int i, const char *text)
 {
-	int64_t id;
-	int err = string_id(&w->s, text, &id);
+	size_t id;
+	int err = xm_keymap_get(&w->s, text, strlen(text) + 1, &id, NULL);
 
 	if (!err)
-		sqlite3_bind_int64(st, i, id);
+		sqlite3_bind_int64(st, i, (int64_t)id);
 	return err;
 }
 
@@ -387,7 +306,7 @@ static int write_strings(struct db_writer *w)
 
 	for (i = 0; !err && i < w->s.n; i++) {
 		sqlite3_bind_int64(st, 1, (int64_t)i);
-		sqlite3_bind_text(st, 2, w->s.text[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, w->s.key[i], -1, SQLITE_STATIC);
 		err = db_step(w, st);
 	}
 	sqlite3_finalize(st);
@@ -427,6 +346,6 @@ int export_write_db(const struct export_model *m, int fd)
 	err = write_all(&w);
 	if (sqlite3_close(w.db) != SQLITE_OK && !err)
 		err = -EIO;
-	strings_free(&w.s);
+	xm_keymap_free(&w.s);
 	return err;
 }

@@ -16,6 +16,7 @@
 #include <npuprof/record_io.h>
 
 #include "export_csv.h"
+#include "export_keymap.h"
 #include "export_sort.h"
 #include "export_summary.h"
 
@@ -258,66 +259,96 @@ static int cmp_op_stat(const void *pa, const void *pb)
 	return c ? c : strcmp(a->op_type, b->op_type);
 }
 
-/* The row of (device, op type, core type), appended when new; NULL on -ENOMEM. */
-static struct xm_op_stat *op_stat_slot(struct xm_op_stat **s, size_t *cnt, uint32_t device,
-				       const char *op, const char *core)
-{
-	struct xm_op_stat *p;
-	size_t j;
+/*
+ * The rows of op_statistic being counted: row i is the one of key i of
+ * @keys, (device, op type, core type); @cap rows allocated.
+ */
+struct op_rows {
+	struct xm_keymap keys;
+	struct xm_op_stat *row;
+	size_t cap;
+};
 
-	for (j = 0; j < *cnt; j++) {
-		p = &(*s)[j];
-		if (p->device == device && !strcmp(p->op_type, op) && !strcmp(p->core_type, core))
-			return p;
-	}
-	p = realloc(*s, (*cnt + 1) * sizeof(*p));
-	if (!p)
+/* The row of (device, op type, core type), made when new; NULL on -ENOMEM. */
+static struct xm_op_stat *op_stat_slot(struct op_rows *r, uint32_t device, const char *op,
+				       const char *core)
+{
+	char key[sizeof(device) + XM_TEXT_LEN + XM_NAME_LEN];
+	size_t lo = strnlen(op, XM_TEXT_LEN - 1), lc = strnlen(core, XM_NAME_LEN - 1), i;
+	struct xm_op_stat *p;
+	int added;
+
+	memcpy(key, &device, sizeof(device));
+	memcpy(key + sizeof(device), op, lo);
+	key[sizeof(device) + lo] = '\0';
+	memcpy(key + sizeof(device) + lo + 1, core, lc);
+	if (xm_keymap_get(&r->keys, key, sizeof(device) + lo + 1 + lc, &i, &added))
 		return NULL;
-	*s = p;
-	p = &p[(*cnt)++];
+	if (!added)
+		return &r->row[i];
+	if (i == r->cap) {
+		p = realloc(r->row, (r->cap ? 2 * r->cap : 64) * sizeof(*p));
+		if (!p)
+			return NULL;
+		r->row = p;
+		r->cap = r->cap ? 2 * r->cap : 64;
+	}
+	p = &r->row[i];
 	memset(p, 0, sizeof(*p));
 	p->device = device;
-	snprintf(p->op_type, sizeof(p->op_type), "%s", op);
-	snprintf(p->core_type, sizeof(p->core_type), "%s", core);
+	memcpy(p->op_type, op, lo);
+	memcpy(p->core_type, core, lc);
 	return p;
 }
 
 int export_op_stats(const struct export_model *m, struct xm_op_stat **out, size_t *n)
 {
-	struct xm_op_stat *s = NULL, *p;
+	struct op_rows rows = { .row = NULL };
 	char b1[XM_TEXT_LEN], b2[32];
 	const struct xm_task *t;
+	struct xm_op_stat *p;
 	struct xm_tasks it;
-	size_t cnt = 0;
 	int r = xm_tasks_begin(m, &it);
 
 	while (!r && (r = xm_tasks_next(&it, &t)) == 1) {
 		r = 0;
 		if (!t->drawn || t->type != NPUPROF_TT_KERNEL)
 			continue;
-		p = op_stat_slot(&s, &cnt, t->device, xm_op_type(m, t, b1, sizeof(b1)),
+		p = op_stat_slot(&rows, t->device, xm_op_type(m, t, b1, sizeof(b1)),
 				 xm_task_type(t, b2, sizeof(b2)));
 		if (!p)
 			r = -ENOMEM;
 		else
 			stat_add(&p->st, t->end_ns - t->start_ns);
 	}
+	*n = rows.keys.n;
+	xm_keymap_free(&rows.keys);
 	if (r) {
-		free(s);
+		free(rows.row);
 		return r;
 	}
-	if (cnt)
-		qsort(s, cnt, sizeof(*s), cmp_op_stat);
-	*out = s;
-	*n = cnt;
+	if (*n)
+		qsort(rows.row, *n, sizeof(*rows.row), cmp_op_stat);
+	*out = rows.row;
 	return 0;
+}
+
+/* Device time of the rows of s[i]'s device, from s[i] on (rows come by device). */
+static int64_t device_total(const struct xm_op_stat *s, size_t i, size_t n)
+{
+	int64_t total = 0;
+
+	for (size_t j = i; j < n && s[j].device == s[i].device; j++)
+		total = xm_add_ns(total, s[j].st.total_ns);
+	return total;
 }
 
 int export_write_op_statistic(const struct export_model *m, FILE *f)
 {
 	struct xm_op_stat *s;
 	struct csv_writer w;
-	size_t i, j, n;
+	int64_t dev_total = 0;
+	size_t i, n;
 	int err = export_op_stats(m, &s, &n);
 
 	if (!err)
@@ -328,11 +359,8 @@ int export_write_op_statistic(const struct export_model *m, FILE *f)
 	}
 	csv_header(&w, op_statistic_cols, ARRAY_LEN(op_statistic_cols));
 	for (i = 0; i < n; i++) {
-		int64_t dev_total = 0;
-
-		for (j = 0; j < n; j++)
-			if (s[j].device == s[i].device)
-				dev_total = xm_add_ns(dev_total, s[j].st.total_ns);
+		if (!i || s[i].device != s[i - 1].device) /* a device's first row */
+			dev_total = device_total(s, i, n);
 		csv_u64(&w, s[i].device);
 		csv_empty(&w, 1); /* Model Name */
 		csv_str(&w, s[i].op_type);
