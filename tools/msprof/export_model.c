@@ -615,6 +615,7 @@ void export_model_free(struct export_model *m)
 	xsort_close(m->task_recs);
 	xsort_close(m->probes);
 	xsort_close(m->task_store);
+	xsort_close(m->by_start);
 	free(m->devs);
 	free(m->rings);
 	free(m->samples);

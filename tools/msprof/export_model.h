@@ -272,6 +272,12 @@ struct export_model {
 	struct xsort *task_recs; /* task records as read, until they are joined */
 	struct xsort *probes; /* SUBMIT and STREAM_SYNC times, until they are joined */
 	struct xsort *task_store; /* the joined tasks, in (device, stream, task id) order */
+	/*
+	 * The drawn tasks in the per-task CSVs' row order, with their wait
+	 * times (export_summary.c): sorted once, by the first writer that
+	 * needs it, re-read by the next; freed with the model.
+	 */
+	struct xsort *by_start;
 };
 
 /*

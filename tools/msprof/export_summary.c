@@ -167,14 +167,13 @@ static int cmp_by_start(const void *pa, const void *pb)
 }
 
 /*
- * The drawn tasks (kernels only when @kernels_only) in a sorter, in
- * msprof's order; ties keep the tasks' own order (the sorter is stable).
- * Each carries its Task Wait Time: the gap between the end of the previous
- * drawn task on the same device stream and its start (0 for the first).
- * The tasks come in (device, stream, task id) order, which on an in-order
- * stream is execution order.  Return: 0; -ENOMEM; -errno of a sorter.
+ * The drawn tasks in msprof's order into *@out; ties keep the tasks' own
+ * order (the sorter is stable).  Each carries its Task Wait Time: the gap
+ * between the end of the previous drawn task on the same device stream
+ * and its start (0 for the first).  The tasks come in (device, stream,
+ * task id) order, which on an in-order stream is execution order.
  */
-static int tasks_by_start(const struct export_model *m, int kernels_only, struct xsort **out)
+static int sort_by_start(const struct export_model *m, struct xsort **out)
 {
 	struct xm_timed x = { .wait_ns = 0 };
 	uint32_t dev = 0, stream = 0;
@@ -195,12 +194,33 @@ static int tasks_by_start(const struct export_model *m, int kernels_only, struct
 		dev = t->device;
 		stream = t->stream;
 		end = t->end_ns;
-		if (kernels_only && t->type != NPUPROF_TT_KERNEL)
-			continue;
 		x.t = *t;
 		r = xsort_add(*out, &x);
 	}
-	return r ? r : xsort_rewind(*out);
+	return r;
+}
+
+/*
+ * The drawn tasks in msprof's order (struct xm_timed), ready to read from
+ * the first: sorted by the first caller of an export (m->by_start, a
+ * cache the model owns), rewound for the next.
+ * Return: 0; -ENOMEM; -errno of a sorter.
+ */
+static int tasks_by_start(const struct export_model *m, struct xsort **out)
+{
+	struct export_model *cache = (struct export_model *)m; /* by_start only */
+	int r = 0;
+
+	if (!m->by_start) {
+		r = sort_by_start(m, &cache->by_start);
+		if (r) {
+			xsort_close(cache->by_start);
+			cache->by_start = NULL;
+			return r;
+		}
+	}
+	*out = m->by_start;
+	return xsort_rewind(m->by_start);
 }
 
 static void op_summary_row(struct csv_writer *w, const struct export_model *m,
@@ -230,21 +250,19 @@ int export_write_op_summary(const struct export_model *m, FILE *f)
 	struct xsort *s = NULL;
 	struct csv_writer w;
 	const void *rec;
-	int err, r = tasks_by_start(m, 1, &s);
+	int err, r = tasks_by_start(m, &s);
 
 	if (!r)
 		r = csv_open(&w, f);
-	if (r) {
-		xsort_close(s);
+	if (r)
 		return r;
-	}
 	csv_header(&w, op_summary_cols, ARRAY_LEN(op_summary_cols));
 	while ((r = xsort_next(s, &rec)) == 1) {
 		const struct xm_timed *x = rec;
 
-		op_summary_row(&w, m, &x->t, x->wait_ns);
+		if (x->t.type == NPUPROF_TT_KERNEL)
+			op_summary_row(&w, m, &x->t, x->wait_ns);
 	}
-	xsort_close(s);
 	err = csv_close(&w);
 	return r ? r : err;
 }
@@ -379,14 +397,12 @@ int export_write_task_time(const struct export_model *m, FILE *f)
 	struct xsort *s = NULL;
 	struct csv_writer w;
 	const void *rec;
-	int err, r = tasks_by_start(m, 0, &s);
+	int err, r = tasks_by_start(m, &s);
 
 	if (!r)
 		r = csv_open(&w, f);
-	if (r) {
-		xsort_close(s);
+	if (r)
 		return r;
-	}
 	csv_header(&w, task_time_cols, ARRAY_LEN(task_time_cols));
 	while ((r = xsort_next(s, &rec)) == 1) {
 		const struct xm_task *t = &((const struct xm_timed *)rec)->t;
@@ -401,7 +417,6 @@ int export_write_task_time(const struct export_model *m, FILE *f)
 		csv_us(&w, t->end_ns);
 		csv_end_row(&w);
 	}
-	xsort_close(s);
 	err = csv_close(&w);
 	return r ? r : err;
 }
