@@ -16,7 +16,10 @@
  *     add_custom 1, matmul_custom 1;
  *  5. every TASK time is the model's (xm_tasks_next()), every CANN_API
  *     time the model's (xm_calls_next());
- *  6. --type=text then writes the 5 JSON/CSV files and a new database
+ *  6. the earlier database (msprof_20200101000000.db) and the temporary
+ *     one of a killed export (msprof_20200101000001.db.tmp) are removed,
+ *     a file not ours (notes.db) stays;
+ *  7. --type=text then writes the 5 JSON/CSV files and a new database
  *     that replaces the first: one msprof_*.db, no .tmp.
  */
 #include <sqlite3.h>
@@ -209,9 +212,19 @@ int main(void)
 		fprintf(stderr, "cannot build the fixture in /tmp\n");
 		return 1;
 	}
+	/* an earlier export's database, one of an export killed before its
+	 * rename, and a file that is not ours */
+	for (size_t i = 0; i < 3; i++) {
+		static const char *const planted[] = { "msprof_20200101000000.db",
+						       "msprof_20200101000001.db.tmp", "notes.db" };
+
+		snprintf(path, sizeof(path), "%s/%s", prof, planted[i]);
+		CHECK_EQ(fx_write_file(path, "x", 1), 0);
+	}
 	opts.output = prof;
 	opts.type = MSPROF_EXPORT_DB;
 	CHECK_EQ(msprof_export(&opts), 0);
+	CHECK(access(path, F_OK) == 0); /* notes.db stays */
 	snprintf(out, sizeof(out), "%s/mindstudio_profiler_output", prof);
 	CHECK(stat(out, &st) != 0); /* the database alone */
 	CHECK_EQ(fx_find_db(prof, first, sizeof(first), &tmps), 1);
