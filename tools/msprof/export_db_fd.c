@@ -99,11 +99,15 @@ static int fd_truncate(sqlite3_file *f, sqlite3_int64 size)
 	return SQLITE_IOERR_TRUNCATE;
 }
 
-/* Not synced, as the export's other outputs: the rename publishes it. */
-static int fd_sync(sqlite3_file *f, int flags)
+/*
+ * Sync, lock and unlock: nothing to do.  Nobody else knows the file until
+ * its rename (no locks), and it is not synced, as the export's other
+ * outputs are not: the rename publishes it.
+ */
+static int fd_nothing(sqlite3_file *f, int arg)
 {
 	(void)f;
-	(void)flags;
+	(void)arg;
 	return SQLITE_OK;
 }
 
@@ -117,13 +121,6 @@ static int fd_size(sqlite3_file *f, sqlite3_int64 *size)
 		return SQLITE_IOERR_FSTAT;
 	}
 	*size = st.st_size;
-	return SQLITE_OK;
-}
-
-static int fd_lock(sqlite3_file *f, int level)
-{
-	(void)f;
-	(void)level;
 	return SQLITE_OK;
 }
 
@@ -160,10 +157,10 @@ static const sqlite3_io_methods fd_methods = {
 	.xRead = fd_read,
 	.xWrite = fd_write,
 	.xTruncate = fd_truncate,
-	.xSync = fd_sync,
+	.xSync = fd_nothing,
 	.xFileSize = fd_size,
-	.xLock = fd_lock,
-	.xUnlock = fd_lock,
+	.xLock = fd_nothing,
+	.xUnlock = fd_nothing,
 	.xCheckReservedLock = fd_check_lock,
 	.xFileControl = fd_control,
 	.xSectorSize = fd_sector_size,
