@@ -237,6 +237,7 @@ static int write_tasks(struct db_writer *w)
 	while (!r && (r = xm_tasks_next(&it, &t)) == 1) {
 		int64_t gid = (int64_t)it.n - 1;
 
+		r = 0;
 		if (!t->drawn)
 			continue;
 		r = task_row(w, task, t, gid);
