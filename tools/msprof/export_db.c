@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <npuprof/msg.h>
+#include <npuprof/record_io.h>
 
 #include "export_db.h"
 #include "export_db_fd.h"
@@ -130,15 +131,12 @@ static void bind_or_null(sqlite3_stmt *st, int i, int64_t v)
 }
 
 /*
- * The CANN level (ENUM_API_TYPE) of call @c.  Every API npuprof records
- * today is an AscendCL one.  Where the record format gives each API its
- * level (the runtime layer, NPUPROF_API_LIST in npuprof/record.h), this
- * is the one place to ask it.
+ * The CANN level of call @c, an ENUM_API_TYPE id (npuprof_api_level():
+ * 20000 AscendCL, 5000 runtime), 0 for an API id this build does not know.
  */
-static int db_api_type(const struct xm_call *c)
+static int64_t db_api_type(const struct xm_call *c)
 {
-	(void)c;
-	return EXPORT_DB_API_ACL;
+	return npuprof_api_level(c->api, NULL);
 }
 
 static int write_api_types(struct db_writer *w)
@@ -170,7 +168,7 @@ static int write_calls(struct db_writer *w)
 	while (!r && (r = xm_calls_next(&it, &c)) == 1) {
 		sqlite3_bind_int64(st, 1, (int64_t)c->entry_ns);
 		sqlite3_bind_int64(st, 2, (int64_t)c->exit_ns);
-		sqlite3_bind_int(st, 3, db_api_type(c));
+		bind_or_null(st, 3, db_api_type(c));
 		sqlite3_bind_int64(st, 4, (int64_t)((uint64_t)c->pid << 32 | c->tid));
 		sqlite3_bind_int64(st, 5, (int64_t)(it.n - 1));
 		r = bind_text_id(w, st, 6, xm_api_name(c, buf, sizeof(buf)));

@@ -34,7 +34,8 @@ enum export_db_api_type {
  *  - ENUM_API_TYPE(id, name): CANN's nine API levels
  *  - CANN_API: one row per API call; connectionId is the call's position
  *    in the calls' order (xm_calls_next(), from 0), globalTid pid << 32 |
- *    tid, name the ACL name, type the call's level (ENUM_API_TYPE)
+ *    tid, name the API's name, type its level (ENUM_API_TYPE: 20000
+ *    AscendCL, 5000 runtime; NULL for an API id this build does not know)
  *  - TASK: one row per task with a start and an end (xm_task.drawn);
  *    globalTaskId is the task's position in the tasks' order (from 0),
  *    connectionId that of the API call that submitted it (NULL when not
