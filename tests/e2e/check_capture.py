@@ -268,7 +268,7 @@ DB_QUERIES = {
 DB_STEP = " WHERE (a.globalTid & 4294967295) = ? AND a.startNs BETWEEN ? AND ? GROUP BY s.value"
 
 
-def check_db(prof, inside):
+def check_db(prof, inside, levels):
     files = glob.glob(os.path.join(prof, "msprof_" + "[0-9]" * 14 + ".db"))
     if len(files) != 1:
         fail(f"{prof}: {len(files)} msprof_*.db files, want 1")
@@ -281,7 +281,10 @@ def check_db(prof, inside):
         args = (s["tid"], s["begin_ns"] + off, s["end_ns"] + off)
         for what, sql in DB_QUERIES.items():
             got = dict(db.execute(sql + DB_STEP, args))
-            want = {k: v for k, v in s[what].items() if v}
+            if what == "api":  # a call at each level captured, as in the records
+                want = want_api_calls(s["api"], levels)
+            else:
+                want = {k: v for k, v in s[what].items() if v}
             if got != want:
                 fail(f"{prof}: database, step {s['step']} thread {s['tid']}: {what} {got}, app made {want}")
     db.close()
@@ -421,7 +424,8 @@ def main():
         inside = check_steps(prof, recs, app)
         steps += len(inside)
         check_timeline(prof, recs)
-        check_db(prof, inside)
+        check_db(prof, inside, json.load(open(os.path.join(prof, "host", "info.json"))).get(
+            "apiLevels", ["AscendCL"]))
     if want_procs is not None and (len(per_pid) != want_procs or set(per_pid.values()) != {1}):
         fail(f"{out}: PROF dirs per pid {dict(per_pid)}, want one for each of {want_procs} processes")
     print(f"{len(profs)} PROF dirs, {steps} steps checked, {len(bad)} findings")
