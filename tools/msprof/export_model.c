@@ -422,6 +422,19 @@ static int read_loss(struct export_model *m, json_t *lost)
  * info.json is optional (a copy may lack it; CANN keeps it at the top, we
  * write it under host/): every key is used only when present.
  */
+/* info.json "storageLimit" (session.c): what ageing removed at capture. */
+static void read_aged(struct export_model *m, json_t *limit)
+{
+	json_t *v;
+
+	v = json_object_get(limit, "agedSlices");
+	m->aged.slices = json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
+	v = json_object_get(limit, "agedBytes");
+	m->aged.bytes = json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
+	v = json_object_get(limit, "agedRecords");
+	m->aged.records = json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
+}
+
 static int read_info(struct export_model *m)
 {
 	static const char *const where[] = { NPUPROF_PROF_INFO_JSON, "info.json" };
@@ -451,6 +464,7 @@ static int read_info(struct export_model *m)
 	v = json_object_get(json_object_get(info, "drain"), "write_error");
 	if (json_is_integer(v) && json_integer_value(v) < 0 && json_integer_value(v) > -4096)
 		m->write_error = (int)json_integer_value(v);
+	read_aged(m, json_object_get(info, "storageLimit"));
 	v = json_object_get(json_object_get(info, "driver"), "clock");
 	m->driver_clock = json_is_string(v) && !strcmp(json_string_value(v), "driver");
 	err = read_loss(m, json_object_get(info, "lost"));

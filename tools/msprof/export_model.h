@@ -214,6 +214,9 @@ struct xm_sample {
  * @cpu_loss:        info.json "lost" "byCpu", @n_cpu_loss entries
  * @write_error:     info.json "drain" "write_error": a write failed at
  *                   capture (negative errno), 0 if none
+ * @aged:            info.json "storageLimit": slices (@aged.slices, their
+ *                   @aged.bytes and @aged.records) that --storage-limit
+ *                   removed at capture; all 0 when none
  * @series:          what reading each slice series found
  * @reasons:         why the data is incomplete, one sentence each (empty
  *                   for complete data; export_outcome.h)
@@ -242,6 +245,9 @@ struct export_model {
 	struct npuprof_loss *cpu_loss;
 	size_t n_cpu_loss;
 	int write_error;
+	struct {
+		uint64_t slices, bytes, records;
+	} aged;
 	struct xm_series *series;
 	size_t n_series;
 	char **reasons;

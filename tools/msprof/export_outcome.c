@@ -225,6 +225,10 @@ int export_outcome_reasons(struct export_model *m)
 		err = add_reason(m, "%s", npuprof_loss_format(&m->loss, lost, sizeof(lost)));
 	if (!err && m->write_error)
 		err = add_reason(m, "a write failed during the capture: %s", strerror(-m->write_error));
+	if (!err && m->aged.slices)
+		err = add_reason(m, "%llu oldest slices (%llu bytes, %llu records) removed at capture by --storage-limit",
+				 (unsigned long long)m->aged.slices, (unsigned long long)m->aged.bytes,
+				 (unsigned long long)m->aged.records);
 	if (!err)
 		err = clock_reasons(m);
 	return err;

@@ -15,6 +15,8 @@
  *   records cut or too short           "... bytes that do not form ...";
  *   records lost (info.json "lost")    "N records lost (ring full: ...)";
  *   a write that failed at capture     "a write failed during the capture";
+ *   slices aged out (--storage-limit)  "N oldest slices (B bytes, R records)
+ *                                      removed at capture by --storage-limit";
  *   a device with neither clock        "device D: no clock samples and too
  *   samples nor records for a fit      few task records for a fit, ...".
  *
