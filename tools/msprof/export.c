@@ -42,6 +42,7 @@
 #include "export_model.h"
 #include "export_job.h"
 #include "export_outcome.h"
+#include "export_split.h"
 #include "export_summary.h"
 #include "export_timeline.h"
 
@@ -97,9 +98,10 @@ static int is_prof_dir(const char *path)
 }
 
 /*
- * Does @name match <prefix><14 digits><ext>, an export of ours, or the
- * same with ".tmp" (a file of an export killed before its renames), with
- * a stamp other than @keep (the set just written)?
+ * Does @name match <prefix><14 digits>[_<part>]<ext> (export_split.h), an
+ * export of ours, or the same with ".tmp" (a file of an export killed
+ * before its renames), with a stamp other than @keep (the set just
+ * written)?
  */
 static int is_old_export(const char *name, const char *keep)
 {
@@ -110,13 +112,22 @@ static int is_old_export(const char *name, const char *keep)
 	for (i = 0; i < EXPORT_NR_FILES; i++) {
 		lp = strlen(export_files[i].prefix);
 		le = strlen(export_files[i].ext);
-		if (len != lp + 14 + le || strncmp(name, export_files[i].prefix, lp) ||
-		    strncmp(name + lp + 14, export_files[i].ext, le))
+		if (len < lp + 14 + le || strncmp(name, export_files[i].prefix, lp) ||
+		    strncmp(name + len - le, export_files[i].ext, le))
 			continue;
 		for (j = lp; j < lp + 14 && name[j] >= '0' && name[j] <= '9'; j++)
 			;
-		if (j == lp + 14)
-			return strncmp(name + lp, keep, 14) != 0;
+		if (j != lp + 14)
+			continue;
+		if (j < len - le) { /* a part: "_" and digits */
+			if (name[j++] != '_' || j == len - le)
+				continue;
+			while (j < len - le && name[j] >= '0' && name[j] <= '9')
+				j++;
+			if (j != len - le)
+				continue;
+		}
+		return strncmp(name + lp, keep, 14) != 0;
 	}
 	return 0;
 }
@@ -165,41 +176,51 @@ static int create_tmp(int outfd, const char *tmp, const char *out)
 	return npuprof_prof_create(outfd, tmp);
 }
 
-/*
- * Write one file to @tmp in @outfd; a stream error (ENOSPC) fails it and
- * takes the file back.
- */
-static int write_tmp(const struct export_model *m, int outfd, const char *tmp, const char *out,
-		     export_writer_fn fn)
+/* export_split.create: a part's .tmp file, made as create_tmp() makes it. */
+static int split_create(void *ctx, int outfd, const char *name)
 {
-	int err, fd = create_tmp(outfd, tmp, out);
-	FILE *f;
+	return create_tmp(outfd, name, ctx);
+}
 
-	if (fd < 0)
-		return fd;
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
+/* Unlink parts [@from, @s->parts) of @s, as .tmp names when @tmp. */
+static void unlink_parts(int outfd, const struct export_split *s, unsigned int from, bool tmp)
+{
+	char name[NAME_MAX + 1];
+
+	for (unsigned int k = from; k < s->parts; k++)
+		if (!export_split_name(s, k, tmp, name, sizeof(name)))
+			unlinkat(outfd, name, 0);
+}
+
+/*
+ * Write one file as <stem><ext>.tmp (and, past @s->max_rows rows, its
+ * further parts, export_split.h); a stream error (ENOSPC) fails it and
+ * takes every part back.
+ */
+static int write_tmp(const struct export_model *m, struct export_split *s, export_writer_fn fn)
+{
+	FILE *f = export_split_open(s);
+	int err;
+
+	if (!f)
+		return -errno;
 	errno = 0;
 	err = fn(m, f);
 	if (!err && ferror(f))
-		err = errno ? -errno : -EIO;
+		err = s->err ? s->err : errno ? -errno : -EIO;
 	errno = 0;
 	if (fclose(f) && !err)
-		err = errno ? -errno : -EIO;
+		err = s->err ? s->err : errno ? -errno : -EIO;
 	if (err)
-		unlinkat(outfd, tmp, 0);
+		unlink_parts(s->outfd, s, 0, true);
 	return err;
 }
 
-/* Unlink the first @n of @names in @outfd. */
-static void unlink_names(int outfd, char names[][NAME_MAX + 1], size_t n)
+/* Unlink every part of the first @n files, as .tmp names when @tmp. */
+static void unlink_files(int outfd, const struct export_split *s, size_t n, bool tmp)
 {
 	while (n--)
-		unlinkat(outfd, names[n], 0);
+		unlink_parts(outfd, &s[n], 0, tmp);
 }
 
 /*
@@ -244,49 +265,78 @@ static void export_stamp(int outfd, const char *out, char *stamp, size_t size)
 	}
 }
 
-/* @outfd: mindstudio_profiler_output; @out: its path as text, for messages. */
-static int write_outputs(const struct export_model *m, int outfd, const char *out)
+/*
+ * Rename every part of every file from its .tmp name.  Renaming replaces
+ * a name, never writes through it: a symlink at a final name (planted
+ * after the stamp was chosen) is replaced.  A failed rename takes back
+ * the new files already in place.
+ */
+static int rename_files(int outfd, const char *out, const struct export_split *s)
 {
-	char stamp[32], name[EXPORT_NR_FILES][NAME_MAX + 1], tmp[EXPORT_NR_FILES][NAME_MAX + 1];
+	char tmp[NAME_MAX + 1], name[NAME_MAX + 1];
+	int err;
+
+	for (size_t i = 0; i < EXPORT_NR_FILES; i++) {
+		for (unsigned int k = 0; k < s[i].parts; k++) {
+			export_split_name(&s[i], k, true, tmp, sizeof(tmp)); /* made before */
+			export_split_name(&s[i], k, false, name, sizeof(name));
+			if (!renameat(outfd, tmp, outfd, name))
+				continue;
+			err = -errno;
+			npuprof_err("renaming %s/%s: %s", out, tmp, strerror(-err));
+			unlink_files(outfd, s, i, false);
+			for (unsigned int j = 0; j < k; j++)
+				if (!export_split_name(&s[i], j, false, name, sizeof(name)))
+					unlinkat(outfd, name, 0);
+			unlink_parts(outfd, &s[i], k, true);
+			for (size_t l = i + 1; l < EXPORT_NR_FILES; l++)
+				unlink_parts(outfd, &s[l], 0, true);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* @outfd: mindstudio_profiler_output; @out: its path as text, for messages. */
+static int write_outputs(const struct export_model *m, int outfd, const char *out,
+			 const struct msprof_export_opts *opts)
+{
+	struct export_split s[EXPORT_NR_FILES];
+	char stamp[32];
 	size_t i;
 	int err;
 
 	export_stamp(outfd, out, stamp, sizeof(stamp));
 	for (i = 0; i < EXPORT_NR_FILES; i++) {
-		snprintf(name[i], sizeof(name[i]), "%s%s%s", export_files[i].prefix, stamp,
-			 export_files[i].ext);
+		memset(&s[i], 0, sizeof(s[i]));
+		s[i].outfd = outfd;
+		s[i].ext = export_files[i].ext;
+		s[i].create = split_create;
+		s[i].ctx = (void *)out;
+		if (!strcmp(export_files[i].ext, ".csv"))
+			s[i].max_rows = opts->csv_max_rows ? opts->csv_max_rows : EXPORT_CSV_MAX_ROWS;
 		/*
 		 * Names are a short prefix, a 14-digit stamp and an extension;
 		 * the check is for compilers that cannot see that (aarch64
 		 * gcc-12 -Wformat-truncation after inlining).
 		 */
-		if (snprintf(tmp[i], sizeof(tmp[i]), "%s.tmp", name[i]) >= (int)sizeof(tmp[i])) {
-			npuprof_err("%s/%s.tmp: name too long", out, name[i]);
-			unlink_names(outfd, tmp, i);
+		if (snprintf(s[i].stem, sizeof(s[i].stem), "%s%s", export_files[i].prefix, stamp) >=
+		    (int)sizeof(s[i].stem) - 32) {
+			npuprof_err("%s/%s%s: name too long", out, export_files[i].prefix, stamp);
+			unlink_files(outfd, s, i, true);
 			return -ENAMETOOLONG;
 		}
-		err = write_tmp(m, outfd, tmp[i], out, export_files[i].write);
+		err = write_tmp(m, &s[i], export_files[i].write);
 		if (err) {
-			npuprof_err("writing %s/%s: %s", out, name[i], strerror(-err));
-			unlink_names(outfd, tmp, i);
+			npuprof_err("writing %s/%s%s: %s", out, s[i].stem, s[i].ext, strerror(-err));
+			unlink_files(outfd, s, i, true);
 			return err;
 		}
 	}
-	/*
-	 * Renaming replaces a name, never writes through it: a symlink at a
-	 * final name (planted after the stamp was chosen) is replaced.  A
-	 * failed rename takes back the new files already in place.  Only a
-	 * complete new set lets the old one go.
-	 */
-	for (i = 0; i < EXPORT_NR_FILES; i++) {
-		if (renameat(outfd, tmp[i], outfd, name[i])) {
-			err = -errno;
-			npuprof_err("renaming %s/%s: %s", out, tmp[i], strerror(-err));
-			unlink_names(outfd, name, i);
-			unlink_names(outfd, tmp + i, EXPORT_NR_FILES - i);
-			return err;
-		}
-	}
+	/* Only a complete new set lets the old one go. */
+	err = rename_files(outfd, out, s);
+	if (err)
+		return err;
 	err = remove_old_exports(outfd, stamp);
 	if (err)
 		npuprof_warn("removing the earlier export in %s: %s", out, strerror(-err));
@@ -470,7 +520,7 @@ static int export_one(const char *dir, struct msprof_export_opts *opts,
 		err = outfd;
 		goto out_free;
 	}
-	err = write_outputs(&m, outfd, out);
+	err = write_outputs(&m, outfd, out, opts);
 	close(outfd);
 	if (err)
 		goto out_free;

@@ -6,6 +6,8 @@
 #ifndef MSPROF_EXPORT_H
 #define MSPROF_EXPORT_H
 
+#include <stdint.h>
+
 /**
  * struct msprof_export_opts - export options
  * @output:        a PROF_XXX directory, or a directory holding several
@@ -15,11 +17,14 @@
  * @incomplete:    out: PROF dirs exported whose data is known to be
  *                 incomplete (each reason is printed as a warning and
  *                 kept in the timeline's metadata; export_outcome.h)
+ * @csv_max_rows:  data rows per summary CSV before the next file starts
+ *                 (export_split.h); 0: msprof's 1,000,000 (tests set less)
  */
 struct msprof_export_opts {
 	const char *output;
 	int print_summary;
 	unsigned int incomplete;
+	uint64_t csv_max_rows;
 };
 
 /**
