@@ -45,6 +45,7 @@
 #include "export_split.h"
 #include "export_summary.h"
 #include "export_timeline.h"
+#include "export_tl_slice.h"
 
 #define EXPORT_OUT_DIR "mindstudio_profiler_output"
 #define EXPORT_TOP_OPS 10
@@ -97,15 +98,46 @@ static int is_prof_dir(const char *path)
 	return is_dir(host);
 }
 
+/* Bytes of the run of digits at @p, up to @end. */
+static size_t digits(const char *p, const char *end)
+{
+	const char *q = p;
+
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	return (size_t)(q - p);
+}
+
 /*
- * Does @name match <prefix><14 digits>[_<part>]<ext> (export_split.h), an
- * export of ours, or the same with ".tmp" (a file of an export killed
- * before its renames), with a stamp other than @keep (the set just
- * written)?
+ * The stamp of @name (@len bytes, extension cut) after its prefix:
+ * "<14 digits>", "<14 digits>_<part>" (a CSV part) or "<n>_<14 digits>"
+ * (a timeline slice), export_split.h.  Return: the stamp, or NULL.
+ */
+static const char *export_stamp_of(const char *p, const char *end)
+{
+	size_t a = digits(p, end), b;
+
+	if (a == 14 && p + a == end)
+		return p;
+	if (!a || p + a == end || p[a] != '_')
+		return NULL;
+	b = digits(p + a + 1, end);
+	if (!b || p + a + 1 + b != end)
+		return NULL;
+	if (a == 14)
+		return p; /* a part */
+	return b == 14 ? p + a + 1 : NULL; /* a slice */
+}
+
+/*
+ * Does @name match one of our export names (export_split.h), or the same
+ * with ".tmp" (a file of an export killed before its renames), with a
+ * stamp other than @keep (the set just written)?
  */
 static int is_old_export(const char *name, const char *keep)
 {
-	size_t i, j, lp, le, len = strlen(name);
+	size_t i, lp, le, len = strlen(name);
+	const char *stamp;
 
 	if (len > 4 && !strcmp(name + len - 4, ".tmp"))
 		len -= 4;
@@ -115,19 +147,9 @@ static int is_old_export(const char *name, const char *keep)
 		if (len < lp + 14 + le || strncmp(name, export_files[i].prefix, lp) ||
 		    strncmp(name + len - le, export_files[i].ext, le))
 			continue;
-		for (j = lp; j < lp + 14 && name[j] >= '0' && name[j] <= '9'; j++)
-			;
-		if (j != lp + 14)
-			continue;
-		if (j < len - le) { /* a part: "_" and digits */
-			if (name[j++] != '_' || j == len - le)
-				continue;
-			while (j < len - le && name[j] >= '0' && name[j] <= '9')
-				j++;
-			if (j != len - le)
-				continue;
-		}
-		return strncmp(name + lp, keep, 14) != 0;
+		stamp = export_stamp_of(name + lp, name + len - le);
+		if (stamp)
+			return strncmp(stamp, keep, 14) != 0;
 	}
 	return 0;
 }
@@ -197,7 +219,8 @@ static void unlink_parts(int outfd, const struct export_split *s, unsigned int f
  * further parts, export_split.h); a stream error (ENOSPC) fails it and
  * takes every part back.
  */
-static int write_tmp(const struct export_model *m, struct export_split *s, export_writer_fn fn)
+static int write_tmp(const struct export_model *m, struct export_split *s, export_writer_fn fn,
+		     struct export_tl_sketch *sk)
 {
 	FILE *f = export_split_open(s);
 	int err;
@@ -205,7 +228,7 @@ static int write_tmp(const struct export_model *m, struct export_split *s, expor
 	if (!f)
 		return -errno;
 	errno = 0;
-	err = fn(m, f);
+	err = sk ? export_write_timeline_measured(m, f, sk) : fn(m, f);
 	if (!err && ferror(f))
 		err = s->err ? s->err : errno ? -errno : -EIO;
 	errno = 0;
@@ -213,6 +236,91 @@ static int write_tmp(const struct export_model *m, struct export_split *s, expor
 		err = s->err ? s->err : errno ? -errno : -EIO;
 	if (err)
 		unlink_parts(s->outfd, s, 0, true);
+	return err;
+}
+
+/* Close the @n streams of @files; Return: 0 or the first failure, -errno. */
+static int close_files(FILE **files, size_t n)
+{
+	int err = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		errno = 0;
+		if ((ferror(files[k]) | fclose(files[k])) && !err)
+			err = errno ? -errno : -EIO;
+	}
+	return err;
+}
+
+/* Create the .tmp files of @n slices of @s, opened in @files. */
+static int open_slices(struct export_split *s, FILE **files, size_t n)
+{
+	char name[NAME_MAX + 1];
+
+	for (size_t k = 0; k < n; k++) {
+		int fd = export_split_name(s, (unsigned int)k, true, name, sizeof(name));
+
+		fd = fd ? fd : s->create(s->ctx, s->outfd, name);
+		if (fd < 0) {
+			close_files(files, k);
+			return fd;
+		}
+		s->parts = (unsigned int)k + 1;
+		files[k] = fdopen(fd, "w");
+		if (!files[k]) {
+			int err = -errno;
+
+			close(fd);
+			close_files(files, k);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The timeline @s (written whole, measured into @sk) again as slices
+ * (export_tl_slice.h) when it is at least @cfg->min_bytes and more than
+ * one slice of @cfg->cap_bytes: the whole file goes, @s then names the
+ * slices.
+ */
+static int slice_timeline(const struct export_model *m, struct export_split *s,
+			  struct export_tl_sketch *sk, const struct export_tl_slice_cfg *cfg)
+{
+	int64_t *bounds = NULL;
+	FILE **files = NULL;
+	size_t n = 1;
+	int err;
+
+	if (!cfg->on || sk->total + sk->meta_bytes < cfg->min_bytes)
+		return 0;
+	err = export_tl_sketch_bounds(sk, cfg->cap_bytes, &bounds, &n);
+	if (err || n < 2) {
+		free(bounds);
+		return err;
+	}
+	files = calloc(n, sizeof(*files));
+	if (!files) {
+		free(bounds);
+		return -ENOMEM;
+	}
+	unlink_parts(s->outfd, s, 0, true);
+	s->sliced = true;
+	s->parts = 0;
+	err = open_slices(s, files, n);
+	if (!err) {
+		err = export_write_timeline_sliced(m, files, bounds, n);
+		n = close_files(files, n);
+		err = err ? err : (int)n;
+	}
+	if (err)
+		unlink_parts(s->outfd, s, 0, true);
+	else
+		npuprof_info("Timeline of %llu MB written as %u slices of at most %llu MB.",
+			     (unsigned long long)((sk->total + sk->meta_bytes) >> 20), s->parts,
+			     (unsigned long long)(cfg->cap_bytes >> 20));
+	free(files);
+	free(bounds);
 	return err;
 }
 
@@ -302,10 +410,19 @@ static int write_outputs(const struct export_model *m, int outfd, const char *ou
 			 const struct msprof_export_opts *opts)
 {
 	struct export_split s[EXPORT_NR_FILES];
+	struct export_tl_slice_cfg cfg;
+	struct export_tl_sketch sk = { 0 };
 	char stamp[32];
 	size_t i;
-	int err;
+	int err = export_tl_slice_config(&cfg, NULL);
 
+	if (err)
+		return err;
+	if (opts->tl_slice_bytes) {
+		cfg.on = 1;
+		cfg.cap_bytes = opts->tl_slice_bytes;
+		cfg.min_bytes = opts->tl_slice_min ? opts->tl_slice_min : EXPORT_TL_SLICE_MIN;
+	}
 	export_stamp(outfd, out, stamp, sizeof(stamp));
 	for (i = 0; i < EXPORT_NR_FILES; i++) {
 		memset(&s[i], 0, sizeof(s[i]));
@@ -313,6 +430,7 @@ static int write_outputs(const struct export_model *m, int outfd, const char *ou
 		s[i].ext = export_files[i].ext;
 		s[i].create = split_create;
 		s[i].ctx = (void *)out;
+		s[i].prefix_len = strlen(export_files[i].prefix);
 		if (!strcmp(export_files[i].ext, ".csv"))
 			s[i].max_rows = opts->csv_max_rows ? opts->csv_max_rows : EXPORT_CSV_MAX_ROWS;
 		/*
@@ -326,7 +444,13 @@ static int write_outputs(const struct export_model *m, int outfd, const char *ou
 			unlink_files(outfd, s, i, true);
 			return -ENAMETOOLONG;
 		}
-		err = write_tmp(m, &s[i], export_files[i].write);
+		if (export_files[i].write == export_write_timeline) {
+			err = write_tmp(m, &s[i], export_files[i].write, cfg.on ? &sk : NULL);
+			err = err ? err : slice_timeline(m, &s[i], &sk, &cfg);
+			export_tl_sketch_free(&sk);
+		} else {
+			err = write_tmp(m, &s[i], export_files[i].write, NULL);
+		}
 		if (err) {
 			npuprof_err("writing %s/%s%s: %s", out, s[i].stem, s[i].ext, strerror(-err));
 			unlink_files(outfd, s, i, true);

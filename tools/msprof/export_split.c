@@ -16,7 +16,9 @@
 int export_split_name(const struct export_split *s, unsigned int k, bool tmp, char *buf,
 		      size_t size)
 {
-	int n = k ? snprintf(buf, size, "%s_%u%s%s", s->stem, k, s->ext, tmp ? ".tmp" : "")
+	int n = s->sliced ? snprintf(buf, size, "%.*s%u_%s%s%s", (int)s->prefix_len, s->stem, k,
+				     s->stem + s->prefix_len, s->ext, tmp ? ".tmp" : "")
+		: k ? snprintf(buf, size, "%s_%u%s%s", s->stem, k, s->ext, tmp ? ".tmp" : "")
 		  : snprintf(buf, size, "%s%s%s", s->stem, s->ext, tmp ? ".tmp" : "");
 
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;

@@ -41,6 +41,10 @@
  * @create:   makes the file @name in @outfd for writing, returns its fd or
  *            -errno (export.c's: never through a symlink)
  * @ctx:      for @create
+ * @sliced:   the parts are timeline slices: part k is named
+ *            <prefix><k>_<stamp><ext> (msprof_0_<ts>.json, msprof's
+ *            slice names), the stem being <prefix><stamp>
+ * @prefix_len: bytes of the prefix in @stem ("msprof_")
  * @parts:    out: parts made so far (1 once opened)
  * @err:      out: first failure of the stream, -errno
  *
@@ -53,6 +57,8 @@ struct export_split {
 	uint64_t max_rows;
 	int (*create)(void *ctx, int outfd, const char *name);
 	void *ctx;
+	bool sliced;
+	size_t prefix_len;
 	unsigned int parts;
 	int err;
 	/* private */
@@ -66,8 +72,9 @@ struct export_split {
 };
 
 /**
- * export_split_name() - name of part @k: <stem><ext> or <stem>_<k><ext>,
- * with ".tmp" after it when @tmp.  Return: 0, or -ENAMETOOLONG.
+ * export_split_name() - name of part @k: <stem><ext> or <stem>_<k><ext>
+ * (<prefix><k>_<stamp><ext> for every k of a sliced timeline), with
+ * ".tmp" after it when @tmp.  Return: 0, or -ENAMETOOLONG.
  */
 int export_split_name(const struct export_split *s, unsigned int k, bool tmp, char *buf,
 		      size_t size);
