@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Check a sliced timeline: check_tl_slices.py OUTDIR CAP_BYTES [WHOLE_JSON]
+"""Check a sliced timeline: check_tl_slices.py OUTDIR CAP_BYTES [WHOLE_JSON | =EVENTS]
 
 OUTDIR holds msprof_<n>_<YYYYmmddHHMMSS>.json, n = 0, 1, ... (and no
 unsliced msprof_<ts>.json).  Each slice is at most CAP_BYTES, parses on its
@@ -8,7 +8,8 @@ own as a trace event array, holds the same metadata events (ph "M") as
 every other slice, and holds both ends ("s" and "f") of every flow it has
 one end of.  With WHOLE_JSON (the same export unsliced): the metadata of
 each slice is the whole file's, and the other events of all slices
-together are exactly the whole file's (as a multiset).  Prints the slice
+together are exactly the whole file's (as a multiset).  With =EVENTS:
+the slices hold EVENTS events besides their metadata.  Prints the slice
 count and events per slice; exit 0 when all holds, 1 otherwise.
 """
 import collections
@@ -58,7 +59,10 @@ def main(argv):
                 bad.append(f"{n}: flow {cat} {fid} has its {ph} but not its {other}")
                 break
         print(f"{n}: {size} bytes, {len(evs) - len(meta)} events + {len(meta)} metadata")
-    if len(argv) > 3:
+    if len(argv) > 3 and argv[3].startswith("="):
+        if sum(rest.values()) != int(argv[3][1:]):
+            bad.append(f"events: slices hold {sum(rest.values())}, want {argv[3][1:]}")
+    elif len(argv) > 3:
         whole = json.load(open(argv[3], encoding="utf-8"))
         if sorted(key(e) for e in whole if e.get("ph") == "M") != metas:
             bad.append("the metadata of the slices is not the whole file's")
