@@ -42,6 +42,7 @@
 #include "export_model.h"
 #include "export_job.h"
 #include "export_outcome.h"
+#include "export_progress.h"
 #include "export_split.h"
 #include "export_summary.h"
 #include "export_timeline.h"
@@ -621,18 +622,41 @@ static void say_clocks(const struct export_model *m, const char *base)
 }
 
 /* @row: filled for the job table when not NULL (and the export worked). */
+/*
+ * Records the capture wrote (info.json "drain" "records"), for the
+ * progress line's percentage; 0 when unknown.
+ */
+static uint64_t info_records(const char *dir)
+{
+	char path[PATH_MAX];
+	json_t *info, *v;
+	uint64_t n = 0;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/" NPUPROF_PROF_INFO_JSON, dir);
+	info = export_load_json(path, &err);
+	v = json_object_get(json_object_get(info, "drain"), "records");
+	if (json_is_integer(v) && json_integer_value(v) > 0)
+		n = (uint64_t)json_integer_value(v);
+	json_decref(info);
+	return n;
+}
+
 static int export_one(const char *dir, struct msprof_export_opts *opts,
 		      struct export_job_row *row)
 {
 	char text[EXPORT_PATH_TEXT_LEN], base[NPUPROF_NAME_TEXT_SIZE(NAME_MAX)];
 	char out[EXPORT_PATH_TEXT_LEN + sizeof(EXPORT_OUT_DIR)];
+	struct export_progress progress;
 	struct export_model m;
 	int err, outfd;
 
 	export_path_text(dir, text, sizeof(text));
 	export_path_text(base_name(dir), base, sizeof(base));
 	npuprof_info("Start export data in %s.", base);
-	err = export_model_load(dir, &m);
+	export_progress_start(&progress, stderr, base, info_records(dir));
+	err = export_model_load_progress(dir, &m, &progress);
+	export_progress_end(&progress);
 	if (err == -ENODATA)
 		report_no_data(&m, text, base);
 	else if (err)

@@ -26,6 +26,7 @@
 
 #include "export_file.h"
 #include "export_model.h"
+#include "export_progress.h"
 #include "export_outcome.h"
 #include "export_sort.h"
 
@@ -242,6 +243,9 @@ static int add_ring(struct export_model *m, const struct npuprof_rec_lost *r)
 static int on_record(void *ctx, const struct npuprof_rec_hdr *rec)
 {
 	struct export_model *m = ctx;
+
+	if (m->progress)
+		export_progress_add(m->progress);
 
 	switch (rec->type) {
 	case NPUPROF_REC_API:
@@ -576,12 +580,19 @@ void export_model_init(struct export_model *m, int tmp_fd)
 
 int export_model_load(const char *prof_dir, struct export_model *m)
 {
+	return export_model_load_progress(prof_dir, m, NULL);
+}
+
+int export_model_load_progress(const char *prof_dir, struct export_model *m,
+			       struct export_progress *p)
+{
 	int64_t offset;
 	int err, fd;
 
 	/* the sorters spill below the PROF dir, which the export writes below anyway */
 	fd = open(prof_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	export_model_init(m, fd < 0 ? AT_FDCWD : fd);
+	m->progress = p;
 	if (fd < 0)
 		return -errno;
 	m->dir = strdup(prof_dir);

@@ -263,6 +263,7 @@ struct export_model {
 	int64_t window_start_ns; /* start_info's clockMonotonic, then shifted; 0 if none */
 	int64_t window_end_ns;	 /* end_info's clockMonotonic, then shifted; 0 if none */
 	/* private to the loader and the join */
+	struct export_progress *progress; /* records read, or NULL */
 	size_t cap_rings;
 	int tmp_fd; /* where the sorters spill (export_model_init()) */
 	struct xsort *call_recs; /* the calls, sorted; spilled past XM_SORT_MEM */
@@ -362,6 +363,15 @@ void export_model_init(struct export_model *m, int tmp_fd);
  * (@m->reasons are filled all the same: why nothing was captured); -ENOMEM; another negative errno when a series can not be read at all.
  */
 int export_model_load(const char *prof_dir, struct export_model *m);
+
+struct export_progress;
+
+/**
+ * export_model_load_progress() - export_model_load(), counting every
+ * record read into @p (export_progress.h), which may be NULL
+ */
+int export_model_load_progress(const char *prof_dir, struct export_model *m,
+			       struct export_progress *p);
 
 /** export_model_free() - free what export_model_load() allocated. */
 void export_model_free(struct export_model *m);
