@@ -28,13 +28,17 @@ int main(void)
 		return 1;
 	export_progress_start(&p, f, "PROF_1", 1000);
 	CHECK(!p.tty);
-	p.t0 = 100.0;
+	p.t0 = p.phase_t0 = 100.0;
 	p.done = 250;
 	export_progress_format(&p, 102.0, line, sizeof(line));
 	CHECK_STR(line, "PROF_1: 250/1000 records (25%), 125 records/s, 6 s left");
 	p.total = 0;
 	export_progress_format(&p, 102.0, line, sizeof(line));
 	CHECK_STR(line, "PROF_1: 250 records, 125 records/s");
+	p.what = "timeline events";
+	p.total = 500;
+	export_progress_format(&p, 102.0, line, sizeof(line));
+	CHECK_STR(line, "PROF_1: 250/500 timeline events (50%), 125 timeline events/s, 2 s left");
 
 	/* a short export: not due for two seconds */
 	export_progress_start(&p, f, "PROF_1", 0);

@@ -656,7 +656,8 @@ static int export_one(const char *dir, struct msprof_export_opts *opts,
 	npuprof_info("Start export data in %s.", base);
 	export_progress_start(&progress, stderr, base, info_records(dir));
 	err = export_model_load_progress(dir, &m, &progress);
-	export_progress_end(&progress);
+	/* then the timeline's events: calls, tasks and flows' two ends (twice when sliced) */
+	export_progress_phase(&progress, "timeline events", m.n_calls + m.n_drawn + 2 * m.n_linked);
 	if (err == -ENODATA)
 		report_no_data(&m, text, base);
 	else if (err)
@@ -669,6 +670,8 @@ static int export_one(const char *dir, struct msprof_export_opts *opts,
 		goto out_free;
 	}
 	err = write_outputs(&m, outfd, out, opts);
+	export_progress_end(&progress);
+	m.progress = NULL;
 	close(outfd);
 	if (err)
 		goto out_free;
@@ -683,6 +686,7 @@ static int export_one(const char *dir, struct msprof_export_opts *opts,
 	if (row)
 		err = export_job_row(&m, row);
 out_free:
+	export_progress_end(&progress); /* a line still drawn on a failure */
 	export_model_free(&m);
 	return err;
 }

@@ -22,26 +22,42 @@ static double mono_s(void)
 void export_progress_start(struct export_progress *p, FILE *out, const char *name,
 			   uint64_t total)
 {
-	*p = (struct export_progress){ .out = out, .tty = isatty(fileno(out)), .name = name,
-				       .total = total, .quiet_s = PROGRESS_QUIET_S };
+	*p = (struct export_progress){ .what = "records", .out = out, .tty = isatty(fileno(out)),
+				       .name = name, .total = total, .quiet_s = PROGRESS_QUIET_S };
 	p->t0 = mono_s();
+	p->phase_t0 = p->t0;
 	p->next = p->t0 + p->quiet_s;
+}
+
+void export_progress_phase(struct export_progress *p, const char *what, uint64_t total)
+{
+	char line[512];
+
+	if (p->out && p->tty && p->drawn) { /* the last phase's final count stays */
+		export_progress_format(p, mono_s(), line, sizeof(line));
+		fprintf(p->out, "\r\033[K%s\n", line);
+		p->drawn = false;
+	}
+	p->what = what;
+	p->total = total;
+	p->done = 0;
+	p->phase_t0 = mono_s();
 }
 
 void export_progress_format(const struct export_progress *p, double now_s, char *buf,
 			    size_t size)
 {
-	double took = now_s - p->t0;
+	double took = now_s - p->phase_t0;
 	double rate = took > 0 ? (double)p->done / took : 0;
 
 	if (p->total && p->done <= p->total && rate > 0)
-		snprintf(buf, size, "%s: %llu/%llu records (%u%%), %.0f records/s, %.0f s left",
-			 p->name, (unsigned long long)p->done, (unsigned long long)p->total,
-			 (unsigned int)(p->done * 100 / p->total), rate,
+		snprintf(buf, size, "%s: %llu/%llu %s (%u%%), %.0f %s/s, %.0f s left", p->name,
+			 (unsigned long long)p->done, (unsigned long long)p->total, p->what,
+			 (unsigned int)(p->done * 100 / p->total), rate, p->what,
 			 (double)(p->total - p->done) / rate);
 	else
-		snprintf(buf, size, "%s: %llu records, %.0f records/s", p->name,
-			 (unsigned long long)p->done, rate);
+		snprintf(buf, size, "%s: %llu %s, %.0f %s/s", p->name, (unsigned long long)p->done,
+			 p->what, rate, p->what);
 }
 
 void export_progress_draw(struct export_progress *p)

@@ -44,6 +44,7 @@
 #include "export_csv.h"
 #include "export_out.h"
 #include "export_outcome.h"
+#include "export_progress.h"
 #include "export_timeline.h"
 #include "export_tl_slice.h"
 
@@ -69,6 +70,7 @@ struct tl_writer {
 	int64_t anchor;
 	size_t meta_to;
 	struct export_tl_sketch *sk;
+	struct export_progress *progress; /* events written, or NULL */
 	int64_t last_anchor; /* the event being measured */
 	uint64_t last_at;    /* where it began */
 	int err;
@@ -96,6 +98,8 @@ static struct xout *ev_begin(struct tl_writer *w)
 {
 	struct tl_out *out = w->outs;
 
+	if (w->progress)
+		export_progress_add(w->progress);
 	if (w->sk) {
 		measure_last(w);
 		w->last_anchor = w->anchor;
@@ -590,7 +594,8 @@ int export_write_timeline_measured(const struct export_model *m, FILE *f,
 				   struct export_tl_sketch *sk)
 {
 	struct tl_out out = { .events = 0 };
-	struct tl_writer w = { .outs = &out, .n_outs = 1, .sk = sk, .last_anchor = TL_META };
+	struct tl_writer w = { .outs = &out, .n_outs = 1, .sk = sk, .last_anchor = TL_META,
+			       .progress = m->progress };
 	int err = xout_open(&out.o, f);
 
 	return err ? err : write_all(&w, m);
@@ -605,7 +610,8 @@ int export_write_timeline_sliced(const struct export_model *m, FILE *const *file
 				 const int64_t *bounds, size_t n)
 {
 	struct tl_out *outs = calloc(n, sizeof(*outs));
-	struct tl_writer w = { .outs = outs, .n_outs = n, .bounds = bounds };
+	struct tl_writer w = { .outs = outs, .n_outs = n, .bounds = bounds,
+			       .progress = m->progress };
 	size_t i;
 	int err = outs ? 0 : -ENOMEM;
 
