@@ -616,9 +616,12 @@ static void say_clocks(const struct export_model *m, const char *base)
 {
 	char text[200];
 
-	for (size_t i = 0; i < m->n_devs; i++)
+	for (size_t i = 0; i < m->n_devs; i++) {
 		if (export_clock_placement(&m->devs[i], text, sizeof(text)))
 			npuprof_info("%s: %s", base, text);
+		if (export_clock_correction(&m->devs[i], text, sizeof(text)))
+			npuprof_info("%s: %s", base, text);
+	}
 }
 
 /* @row: filled for the job table when not NULL (and the export worked). */

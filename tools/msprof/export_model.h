@@ -151,10 +151,17 @@ enum xm_clock_source {
  * @clock:  how device counts map to host ns
  * @fit:    the fit, valid for XM_CLOCK_RECORDS and XM_CLOCK_INFO_JSON
  */
+/*
+ * @corrected: drawn tasks whose mapped start fell before their SUBMIT (a
+ * fit off by the tracepoints' latency): moved, whole, to start at it, so
+ * no task runs before its launch; @max_correction_ns: the largest move.
+ */
 struct xm_device {
 	uint32_t id;
 	enum xm_clock_source clock;
 	struct clock_fit fit;
+	uint64_t corrected;
+	int64_t max_correction_ns;
 };
 
 /* Last written/lost counters of one ring (source, cpu). */

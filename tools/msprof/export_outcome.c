@@ -18,6 +18,7 @@
 #include <npuprof/loss_json.h>
 
 #include "export_file.h"
+#include "export_csv.h"
 #include "export_outcome.h"
 
 /* Add one reason, printf style, as text.  Return: 0 or -ENOMEM. */
@@ -186,6 +187,23 @@ const char *export_clock_placement(const struct xm_device *d, char *buf, size_t 
 	default:
 		return NULL;
 	}
+}
+
+const char *export_clock_correction(const struct xm_device *d, char *buf, size_t size)
+{
+	char us[32];
+
+	if (d->clock != XM_CLOCK_INFO_JSON && d->clock != XM_CLOCK_RECORDS)
+		return NULL;
+	if (!d->corrected) {
+		snprintf(buf, size, "device %u: largest correction applied: none (every task starts after its launch)",
+			 d->id);
+		return buf;
+	}
+	snprintf(buf, size, "device %u: largest correction applied: %s us (%llu tasks moved to start at their launch)",
+		 d->id, export_fmt_us(d->max_correction_ns, us, sizeof(us)),
+		 (unsigned long long)d->corrected);
+	return buf;
 }
 
 /* [{"device", "placement", "pairs"}] of the devices with times. */

@@ -57,6 +57,15 @@ int export_outcome_reasons(struct export_model *m);
 const char *export_clock_placement(const struct xm_device *d, char *buf, size_t size);
 
 /**
+ * export_clock_correction() - the largest correction of device @d's
+ * placement into @buf: "device 0: largest correction applied: 1.250 us
+ * (3 tasks moved to start at their launch)", or "...: none (every task
+ * starts after its launch)"; NULL (@buf untouched) for a device without a
+ * fit (its times are the tracepoints').
+ */
+const char *export_clock_correction(const struct xm_device *d, char *buf, size_t size);
+
+/**
  * export_outcome_json() - the capture's outcome for the timeline's
  * metadata: {"complete": bool, "incomplete": [reasons], "lost": {loss
  * counts as npuprof/loss_json.h, with "byCpu"}, "clocks": [{"device": id,
