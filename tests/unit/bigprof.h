@@ -77,7 +77,7 @@ static inline int big_task(struct slice_writer *api, struct slice_writer *dev, u
 	return err;
 }
 
-/* end_info a second after the last task. */
+/* end_info a second after @n steps of BIG_STEP_NS. */
 static inline int big_end_info(const char *prof, uint64_t n)
 {
 	char path[1024], text[256];
@@ -92,40 +92,65 @@ static inline int big_end_info(const char *prof, uint64_t n)
 }
 
 /*
+ * Start <root>/FX_PROF_NAME: its directories and control files, end_info
+ * @end_ns after FX_T0, @ring and the writers of the host and device 0
+ * series.  Return 0 or a negative errno; @prof gets the path.
+ */
+static inline int big_begin(const char *root, char *prof, size_t size, uint64_t end_ns,
+			    struct io_uring *ring, struct slice_writer **api,
+			    struct slice_writer **dev)
+{
+	char hdir[1100], ddir[1100];
+	int err;
+
+	*api = *dev = NULL;
+	memset(ring, 0, sizeof(*ring));
+	ring->ring_fd = -1; /* big_finish(): nothing to tear down yet */
+	snprintf(prof, size, "%s/" FX_PROF_NAME, root);
+	err = fx_mkdirs(prof);
+	err = err ? err : fx_control_files(prof);
+	err = err ? err : big_end_info(prof, end_ns / BIG_STEP_NS);
+	if (err)
+		return err;
+	if (io_uring_queue_init(64, ring, 0)) {
+		ring->ring_fd = -1;
+		return -EIO;
+	}
+	snprintf(hdir, sizeof(hdir), "%s/host/data", prof);
+	snprintf(ddir, sizeof(ddir), "%s/device_0/data", prof);
+	err = big_series(ring, hdir, "npuprof.api", NPUPROF_SRC_BPF, -1, api);
+	return err ? err : big_series(ring, ddir, "npuprof.task.0", NPUPROF_SRC_KMOD, 0, dev);
+}
+
+/* Close what big_begin() opened.  Return: @err, else -EIO if a close failed. */
+static inline int big_finish(struct io_uring *ring, struct slice_writer *api,
+			     struct slice_writer *dev, int err)
+{
+	if (api && slice_writer_close(api, NULL) && !err)
+		err = -EIO;
+	if (dev && slice_writer_close(dev, NULL) && !err)
+		err = -EIO;
+	if (ring->ring_fd >= 0)
+		io_uring_queue_exit(ring);
+	return err;
+}
+
+/*
  * Build <root>/FX_PROF_NAME with @n tasks.  Return 0 or a negative errno;
  * @prof gets the path.
  */
 static inline int big_build(const char *root, char *prof, size_t size, uint64_t n)
 {
-	struct slice_writer *api = NULL, *dev = NULL;
-	char hdir[1100], ddir[1100];
+	struct slice_writer *api, *dev;
 	struct io_uring ring;
-	int err;
+	int err = big_begin(root, prof, size, n * BIG_STEP_NS, &ring, &api, &dev);
 
-	snprintf(prof, size, "%s/" FX_PROF_NAME, root);
-	err = fx_mkdirs(prof);
-	err = err ? err : fx_control_files(prof);
-	err = err ? err : big_end_info(prof, n);
-	if (err)
-		return err;
-	snprintf(hdir, sizeof(hdir), "%s/host/data", prof);
-	snprintf(ddir, sizeof(ddir), "%s/device_0/data", prof);
-	err = io_uring_queue_init(64, &ring, 0);
-	if (err)
-		return err;
-	err = big_series(&ring, hdir, "npuprof.api", NPUPROF_SRC_BPF, -1, &api);
-	err = err ? err : big_series(&ring, ddir, "npuprof.task.0", NPUPROF_SRC_KMOD, 0, &dev);
 	for (uint64_t i = 0; !err && i < n; i++) {
 		err = big_task(api, dev, i);
 		if (i % 4096 == 4095)
 			big_reap(&ring);
 	}
-	if (api && slice_writer_close(api, NULL) && !err)
-		err = -EIO;
-	if (dev && slice_writer_close(dev, NULL) && !err)
-		err = -EIO;
-	io_uring_queue_exit(&ring);
-	return err;
+	return big_finish(&ring, api, dev, err);
 }
 
 #endif /* NPUPROF_TEST_BIGPROF_H */

@@ -58,22 +58,11 @@ static int info_with_samples(const char *prof)
 /* The launches; the START of task @late (or none: -1) with the count of t. */
 static int build(const char *root, char *prof, size_t size, int late)
 {
-	struct slice_writer *api = NULL, *dev = NULL;
-	char hdir[1100], ddir[1100];
+	struct slice_writer *api, *dev;
 	struct io_uring ring;
-	int err;
+	int err = big_begin(root, prof, size, 61 * 1000000000ull, &ring, &api, &dev);
 
-	snprintf(prof, size, "%s/" FX_PROF_NAME, root);
-	err = fx_mkdirs(prof);
-	err = err ? err : fx_control_files(prof);
-	err = err ? err : big_end_info(prof, 61 * 1000000000ull / BIG_STEP_NS);
 	err = err ? err : info_with_samples(prof);
-	if (err || io_uring_queue_init(8, &ring, 0))
-		return -EIO;
-	snprintf(hdir, sizeof(hdir), "%s/host/data", prof);
-	snprintf(ddir, sizeof(ddir), "%s/device_0/data", prof);
-	err = big_series(&ring, hdir, "npuprof.api", NPUPROF_SRC_BPF, -1, &api);
-	err = err ? err : big_series(&ring, ddir, "npuprof.task.0", NPUPROF_SRC_KMOD, 0, &dev);
 	for (int i = 0; !err && i < N_TASKS; i++) {
 		uint64_t t = (uint64_t)i * GAP_NS;
 		struct npuprof_rec_api a = {
@@ -100,12 +89,7 @@ static int build(const char *root, char *prof, size_t size, int late)
 			err = slice_writer_append(dev, &k.hdr);
 		}
 	}
-	if (api && slice_writer_close(api, NULL) && !err)
-		err = -EIO;
-	if (dev && slice_writer_close(dev, NULL) && !err)
-		err = -EIO;
-	io_uring_queue_exit(&ring);
-	return err;
+	return big_finish(&ring, api, dev, err);
 }
 
 /* Export @prof, stdout into @log; Return: the slurped timeline, or NULL. */
