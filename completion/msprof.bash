@@ -9,7 +9,7 @@
 # The options and values below are those `msprof --help` prints
 # (tools/msprof/options.c); tests/host/completion.sh fails when they differ.
 
-_npuprof_msprof_opts='--dynamic= --pid= --output= --ascendcl= --runtime-api= --task-time= --task-trace= --export= --type= --query= --application= --delay= --duration= --result= --help'
+_npuprof_msprof_opts='--dynamic= --pid= --output= --ascendcl= --runtime-api= --task-time= --task-trace= --export= --type= --query= --application= --delay= --duration= --storage-limit= --result= --help'
 
 # The option NAME (without "--") stands for: NAME itself, or the one option
 # it is a prefix of, as msprof takes unique prefixes (an alias and its
@@ -50,6 +50,8 @@ _npuprof_msprof_values()
 			pids+=("${p#/proc/}")
 		done
 		COMPREPLY=($(compgen -P "$head" -W "${pids[*]}" -- "${val##*,}")) ;;
+	storage-limit)
+		COMPREPLY=($(compgen -W '200MB' -- "$val")) ;;
 	output)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -d -- "$val")) ;;

@@ -64,6 +64,7 @@
 #include <npuprof/prof_fs.h>
 #include <npuprof/prof_layout.h>
 
+#include "slice_age.h"
 #include "slice_writer.h"
 
 #define DRAIN_UD_TIMER 2ULL /* user_data of the read timer */
@@ -98,6 +99,7 @@ struct drain_series {
 	int route;		/* index in npuprof_drain.routes, 0 without routes */
 	long device;		/* -1 for the host series */
 	struct slice_writer *w; /* NULL when its directory could not be made */
+	int dir_fd;		/* its data directory, for ageing; -1 for none */
 	bool reported;
 	char dir[PATH_MAX];
 	char name[NPUPROF_PROF_SERIES_SIZE];
@@ -109,6 +111,8 @@ struct drain_route {
 	int dir_fd; /* prof_dir, open (ours: closed at stop); -1 for none */
 	char prof_dir[PATH_MAX];
 	struct npuprof_drain_stats st;
+	struct slice_age age;  /* its closed slices, for --storage-limit */
+	uint64_t closed_bytes; /* bytes of its closed slices still on disk */
 };
 
 struct npuprof_drain {
@@ -120,6 +124,7 @@ struct npuprof_drain {
 	bool by_pid;		    /* route by the records' pid */
 	unsigned int last_route;    /* route of the last record: a lookup cache */
 	uint64_t slice_bytes;
+	uint64_t storage_limit;
 	int zstd_level;
 	uint64_t frame_ns; /* a frame closes at a tick this long after its first record */
 	struct __kernel_timespec tick;
@@ -173,6 +178,60 @@ static void series_lost(void *ctx, uint32_t cpu, uint16_t type, uint64_t records
 	}
 }
 
+/* Remove slice @idx of @s and its .done file (both made by slice_writer.c). */
+static void series_unlink_slice(const struct drain_series *s, unsigned int idx)
+{
+	char name[NAME_MAX + 1], done[NAME_MAX + 8];
+
+	if (npuprof_slice_name(name, sizeof(name), s->name, idx) ||
+	    npuprof_slice_done_name(done, sizeof(done), name))
+		return;
+	/* .done first: a slice without .done reads as unfinished, never as whole */
+	unlinkat(s->dir_fd, done, 0);
+	if (unlinkat(s->dir_fd, name, 0))
+		npuprof_warn("drain: cannot remove %s/%s under the storage limit: %s", s->dir,
+			     name, strerror(errno));
+}
+
+/*
+ * --storage-limit: while the route's slices, its open ones counted as
+ * full, pass the limit, remove the oldest closed slices (slice_age.h).
+ * A series being closed at stop is no longer in d->series: its last
+ * slice is then counted as it is.
+ */
+static void route_age(struct npuprof_drain *d, int route)
+{
+	struct drain_route *r = &d->routes[route];
+	uint64_t open = 0;
+	struct slice_age_item it;
+
+	for (const struct drain_series *s = d->series; s; s = s->next)
+		if (s->route == route && s->w)
+			open += d->slice_bytes;
+	while (slice_age_next(&r->age, r->closed_bytes + open, &it)) {
+		r->closed_bytes -= it.bytes;
+		series_unlink_slice(it.series, it.idx);
+	}
+	r->st.aged_slices = r->age.slices;
+	r->st.aged_bytes = r->age.bytes;
+	r->st.aged_records = r->age.records;
+}
+
+/* cfg.closed of a series' writer: a slice is whole on disk. */
+static void series_closed(void *ctx, unsigned int idx, uint64_t bytes, uint64_t records)
+{
+	struct drain_series *s = ctx;
+	struct drain_route *r = &s->d->routes[s->route];
+	struct slice_age_item it = { .series = s, .idx = idx, .bytes = bytes, .records = records };
+
+	if (!r->age.limit)
+		return;
+	r->closed_bytes += bytes;
+	if (slice_age_closed(&r->age, &it))
+		return; /* out of memory: this slice stays */
+	route_age(s->d, s->route);
+}
+
 /*
  * The series' data directory (npuprof/prof_layout.h), created as needed below
  * the route's directory fd, never through a symlink (npuprof/prof_fs.h).
@@ -200,6 +259,7 @@ static struct drain_series *series_create(struct npuprof_drain *d, int route, lo
 		.source = device < 0 ? NPUPROF_SRC_BPF : NPUPROF_SRC_KMOD,
 		.device = (int)device,
 		.lost = series_lost,
+		.closed = series_closed,
 	};
 	int err, fd;
 
@@ -218,7 +278,8 @@ static struct drain_series *series_create(struct npuprof_drain *d, int route, lo
 		d->st.devices |= 1ULL << device;
 	}
 	err = fd < 0 ? fd : slice_writer_open_at(&d->ring, &cfg, fd, &s->w);
-	if (fd >= 0)
+	s->dir_fd = err ? -1 : fd;
+	if (err && fd >= 0)
 		close(fd);
 	if (err) {
 		npuprof_err("drain: cannot create %s for %s: %s; its records are dropped", s->dir,
@@ -258,6 +319,7 @@ static int add_route(struct npuprof_drain *d, uint32_t pid)
 	memset(r, 0, sizeof(*r));
 	r->pid = pid;
 	r->dir_fd = -1;
+	r->age.limit = d->storage_limit;
 	if (d->new_route(d->route_ctx, pid, r->prof_dir, sizeof(r->prof_dir), &fd) ||
 	    (r->dir_fd = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1)) < 0)
 		r->prof_dir[0] = '\0';
@@ -665,14 +727,22 @@ static void drain_read_rest(struct npuprof_drain *d)
 		drain_check_skipped(d, &d->srcs[i], true);
 }
 
-/* Close every series: end frames, wait for the writes, write .done files. */
+/*
+ * Close every series: end frames, wait for the writes, write .done files.
+ * Ageing may still remove slices of series closed before (their last
+ * slices stay), so all are freed at the end.
+ */
 static void drain_close_series(struct npuprof_drain *d)
 {
+	struct drain_series *closed = NULL;
+
 	while (d->series) {
 		struct drain_series *s = d->series;
 		struct slice_writer_stats ws;
 
 		d->series = s->next;
+		s->next = closed;
+		closed = s;
 		if (s->w) {
 			int err = slice_writer_close(s->w, &ws);
 
@@ -686,7 +756,19 @@ static void drain_close_series(struct npuprof_drain *d)
 			d->st.file_bytes += ws.file_bytes;
 			d->routes[s->route].st.file_bytes += ws.file_bytes;
 		}
+	}
+	while (closed) {
+		struct drain_series *s = closed;
+
+		closed = s->next;
+		if (s->dir_fd >= 0)
+			close(s->dir_fd);
 		free(s);
+	}
+	for (unsigned int i = 0; i < d->nr_routes; i++) {
+		d->st.aged_slices += d->routes[i].st.aged_slices;
+		d->st.aged_bytes += d->routes[i].st.aged_bytes;
+		d->st.aged_records += d->routes[i].st.aged_records;
 	}
 }
 
@@ -737,8 +819,10 @@ static int drain_init_routes(struct npuprof_drain *d, const struct npuprof_drain
 	d->route_ctx = cfg->route_ctx;
 	if (cfg->new_route && !cfg->nr_routes)
 		d->nr_routes = n = 0;
-	for (unsigned int i = 0; i < d->cap_routes; i++)
+	for (unsigned int i = 0; i < d->cap_routes; i++) {
 		d->routes[i].dir_fd = -1;
+		d->routes[i].age.limit = cfg->storage_limit;
+	}
 	for (unsigned int i = 0; i < n; i++) {
 		const char *dir = cfg->nr_routes ? cfg->routes[i].prof_dir : cfg->prof_dir;
 		int fd = cfg->nr_routes && cfg->routes[i].dir_fd > STDERR_FILENO ? cfg->routes[i].dir_fd : -1;
@@ -760,9 +844,11 @@ static int drain_init_routes(struct npuprof_drain *d, const struct npuprof_drain
 
 static void drain_free_routes(struct npuprof_drain *d)
 {
-	for (unsigned int i = 0; d->routes && i < d->cap_routes; i++)
+	for (unsigned int i = 0; d->routes && i < d->cap_routes; i++) {
 		if (d->routes[i].dir_fd >= 0)
 			close(d->routes[i].dir_fd);
+		slice_age_free(&d->routes[i].age);
+	}
 	free(d->routes);
 }
 
@@ -775,6 +861,7 @@ static int drain_init(struct npuprof_drain *d, const struct npuprof_drain_config
 	if (err)
 		return err;
 	d->slice_bytes = cfg->slice_bytes ? cfg->slice_bytes : 16ULL << 20;
+	d->storage_limit = cfg->storage_limit;
 	d->zstd_level = cfg->zstd_level ? cfg->zstd_level : DRAIN_ZSTD_LEVEL;
 	/*
 	 * Frames grow for up to frame_ms while records come slowly: on the

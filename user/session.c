@@ -1058,7 +1058,9 @@ static int start_drain(struct npuprof_session *s)
 {
 	struct npuprof_drain_route routes[NPUPROF_SESSION_MAX_PIDS];
 	struct npuprof_drain_source srcs[2];
-	struct npuprof_drain_config cfg = { .routes = routes, .nr_routes = s->nr_members };
+	struct npuprof_drain_config cfg = { .routes = routes,
+					    .nr_routes = s->nr_members,
+					    .storage_limit = s->opts.storage_limit };
 	unsigned int n = 0, i;
 
 	if (alloc_cpu_loss(s))
@@ -1413,6 +1415,19 @@ static json_t *drain_json(struct npuprof_session *s, const struct npuprof_drain_
 }
 
 /*
+ * info.json "storageLimit" (with --storage-limit only): the limit in bytes
+ * and what ageing removed from this directory: slices (with their .done
+ * files), their bytes and the records they held.  The export names them
+ * as a reason the data is incomplete.
+ */
+static json_t *storage_json(const struct npuprof_session *s, const struct npuprof_drain_stats *rst)
+{
+	return json_pack("{s:I, s:I, s:I, s:I}", "limitBytes", (json_int_t)s->opts.storage_limit,
+			 "agedSlices", (json_int_t)rst->aged_slices, "agedBytes",
+			 (json_int_t)rst->aged_bytes, "agedRecords", (json_int_t)rst->aged_records);
+}
+
+/*
  * Processes of the followed job that a full filter could not take (each
  * producer counts its own; the larger is the number of processes missed).
  */
@@ -1535,6 +1550,8 @@ static int write_info(struct npuprof_session *s, const struct session_member *m,
 		json_object_set_new(doc, "driver", driver_json(s));
 	if (doc)
 		json_object_set_new(doc, "ringBytes", ring_bytes_json(s));
+	if (doc && s->opts.storage_limit)
+		json_object_set_new(doc, "storageLimit", storage_json(s, rst));
 	if (doc && s->api && s->acl)
 		json_object_set_new(doc, "uprobes", uprobes_json(s));
 	if (doc)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Reader of slice series (format in user/include/npuprof/slice.h): opens
- * <dir>/<series>.slice_0, _1, ... until one is missing, decompresses the
+ * <dir>/<series>.slice_<first>, <first + 1>, ... until one is missing
+ * (first is 0 unless --storage-limit aged older slices out), decompresses the
  * concatenated zstd frames of each with one streaming context, and hands
  * out whole records.  A frame holds either records as they are (version 1),
  * one block (version 2, slice_block.h) or one modelled block (version 3,
@@ -17,6 +18,7 @@
  * another size in it), goes into the report, for the export to say why
  * its data is incomplete.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -305,9 +307,48 @@ static void reader_check_done(struct slice_reader *r, const char *path, int fd, 
 	}
 }
 
+/*
+ * The lowest n of the <@series>.slice_<n> files in @dir (not .done), for
+ * a series whose first slices were aged out.  Return: 0 with *@first set;
+ * -ENOENT when there is none; -errno of opening @dir.
+ */
+static int reader_first_slice(const char *dir, const char *series, unsigned int *first)
+{
+	size_t len = strlen(series), infix = strlen(NPUPROF_PROF_SLICE_INFIX);
+	unsigned long best = ULONG_MAX;
+	struct dirent *e;
+	DIR *dp = opendir(dir);
+
+	if (!dp)
+		return -errno;
+	while ((e = readdir(dp))) {
+		const char *p = e->d_name + len + infix;
+		unsigned long n;
+		char *end;
+
+		if (strncmp(e->d_name, series, len) ||
+		    strncmp(e->d_name + len, NPUPROF_PROF_SLICE_INFIX, infix) || *p < '0' || *p > '9')
+			continue;
+		n = strtoul(p, &end, 10);
+		if (!*end && n < best && n <= UINT32_MAX)
+			best = n;
+	}
+	closedir(dp);
+	if (best == ULONG_MAX)
+		return -ENOENT;
+	*first = (unsigned int)best;
+	return 0;
+}
+
 static int reader_series(struct slice_reader *r, const char *dir, const char *series)
 {
-	for (unsigned int idx = 0;; idx++) {
+	unsigned int first = 0;
+	int err = reader_first_slice(dir, series, &first);
+
+	if (err && err != -ENOENT)
+		return err;
+	r->rep.first_slice = first;
+	for (unsigned int idx = first;; idx++) {
 		char path[PATH_MAX], name[NAME_MAX + 1];
 		int fd, err;
 
@@ -316,7 +357,7 @@ static int reader_series(struct slice_reader *r, const char *dir, const char *se
 			return -ENAMETOOLONG;
 		fd = npuprof_prof_open_regular(path);
 		if (fd == -ENOENT)
-			return idx ? 0 : -ENOENT;
+			return idx > first ? 0 : -ENOENT;
 		if (fd < 0)
 			return fd;
 		r->rep.slices++;

@@ -66,6 +66,9 @@ struct slice_file {
 	uint64_t written;     /* bytes the kernel confirmed */
 	unsigned int pending; /* write buffers not yet completed */
 	bool retired;         /* no more frames will be queued to it */
+	uint64_t records;     /* records of frames written whole */
+	void (*closed)(void *ctx, unsigned int idx, uint64_t bytes, uint64_t records);
+	void *ctx;	      /* cfg.lost_ctx, for @closed */
 	char path[PATH_MAX];
 	char name[NAME_MAX + 1]; /* path's last component */
 };
@@ -181,6 +184,8 @@ static void file_maybe_finish(struct slice_file *f)
 		return;
 	close(f->fd);
 	file_write_done(f);
+	if (f->closed)
+		f->closed(f->ctx, f->idx, f->written, f->records);
 	close(f->dir_fd);
 	free(f);
 }
@@ -210,6 +215,8 @@ static int writer_open_file(struct slice_writer *w)
 		free(f);
 		return err;
 	}
+	f->closed = w->cfg.closed;
+	f->ctx = w->cfg.lost_ctx;
 	w->next_idx++;
 	w->st.slices++;
 	w->cur = f;
@@ -548,6 +555,8 @@ static void writer_free_buf(struct slice_buf *b)
 {
 	if (b->w && b->done < b->len)
 		runs_lose(b->w, &b->runs);
+	for (size_t i = 0; b->done == b->len && i < b->runs.n; i++)
+		b->f->records += b->runs.r[i].n;
 	b->f->pending--;
 	file_maybe_finish(b->f);
 	free(b->runs.r);
@@ -695,6 +704,7 @@ static bool writer_wait_failed(struct slice_writer *w, int err, unsigned int tri
 	b = w->head;
 	runs_lose(w, &b->runs); /* never confirmed: counted lost now */
 	b->w = NULL;
+	b->f->closed = NULL; /* its context goes with the writer */
 	w->head = w->tail = NULL;
 	w->head_submitted = false;
 	return true;

@@ -40,7 +40,14 @@
  *               the ring of @cpu (hdr.cpu); NPUPROF_REC_LOST records are
  *               not counted.  Called from append, flush, handle_cqe and
  *               close.
- * @lost_ctx:    passed to @lost
+ * @closed:      optional: called once per slice when it is closed (its
+ *               last write completed, its .done file written): its index,
+ *               its bytes on disk and the records of its frames that
+ *               reached the disk whole (stream headers and
+ *               NPUPROF_REC_LOST records not counted).  Lets the drain age
+ *               old slices out (--storage-limit); a slice whose writer was
+ *               closed before its last write completed is not reported.
+ * @lost_ctx:    passed to @lost and @closed
  */
 struct slice_writer_cfg {
 	const char *dir;
@@ -51,6 +58,7 @@ struct slice_writer_cfg {
 	int source;
 	int device;
 	void (*lost)(void *ctx, uint32_t cpu, uint16_t type, uint64_t records);
+	void (*closed)(void *ctx, unsigned int idx, uint64_t bytes, uint64_t records);
 	void *lost_ctx;
 };
 

@@ -88,6 +88,10 @@ static void test_modes(void)
 	BAD("No valid argument found in --application --dynamic --query --export", "--query=off");
 	CHECK_EQ(run("--query=on", "--output=/tmp", NULL), 0);
 	CHECK_EQ(o.query_on, 1);
+	BAD("The argument --storage-limit is forbidden when --export is not empty: it limits a collection.",
+	    "--export=on", "--output=/tmp", "--storage-limit=200MB");
+	BAD("The argument --storage-limit is forbidden when --query is not empty: it limits a collection.",
+	    "--query=on", "--output=/tmp", "--storage-limit=200MB");
 	/* --help skips the checks: main prints the help and exits 0. */
 	CHECK_EQ(run("--help", "--pid=1", NULL), 0);
 }
@@ -148,6 +152,28 @@ static void test_no_dir_on_usage_error(void)
 	CHECK(!exists(out));
 }
 
+/* --storage-limit=<N>MB: msprof's range 200..4294967295, in MB (MiB bytes). */
+static void test_storage_limit(void)
+{
+	static const char *const bad[] = { "199MB", "4294967296MB", "200", "200mb", "200 MB",
+					   "MB", "-200MB", "200MBx" };
+	char arg[64], want[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(arg, sizeof(arg), "--storage-limit=%s", bad[i]);
+		snprintf(want, sizeof(want),
+			 "Argument --storage-limit: invalid value: %s. Please input <N>MB with N from 200 to 4294967295, e.g. --storage-limit=200MB.",
+			 bad[i]);
+		BAD(want, "--dynamic=on", arg, "./app");
+	}
+	CHECK_EQ(run("--storage-limit=200MB", "./app", NULL), 0);
+	CHECK_EQ(o.storage_limit_mb, 200);
+	CHECK_EQ(run("--dynamic=on", "--storage-limit=4294967295MB", "./app", NULL), 0);
+	CHECK_EQ(o.storage_limit_mb, 4294967295u);
+	CHECK_EQ(run("--dynamic=on", "./app", NULL), 0);
+	CHECK_EQ(o.storage_limit_mb, 0);
+}
+
 static void test_pid(void)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
@@ -206,6 +232,7 @@ int main(void)
 	test_task_capture();
 	test_output();
 	test_no_dir_on_usage_error();
+	test_storage_limit();
 	test_pid();
 	tmpdir_remove(tmp);
 	return CHECK_DONE();

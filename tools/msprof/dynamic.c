@@ -67,8 +67,12 @@ static const char *const task_time_names[] = {
 char *msprof_params_json(const struct msprof_options *o, pid_t msprof_pid)
 {
 	const char *on_off[] = { "off", "on" };
+	char limit[24] = "";
 	json_t *root;
 	char *text;
+
+	if (o->storage_limit_mb)
+		snprintf(limit, sizeof(limit), "%uMB", o->storage_limit_mb);
 
 	/* paths are bytes: as text, so a path that is not UTF-8 still runs */
 	root = json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:s}",
@@ -78,7 +82,7 @@ char *msprof_params_json(const struct msprof_options *o, pid_t msprof_pid)
 			 "runtimeApi", on_off[!!o->runtime_api],
 			 "taskTime", on_off[o->task_time != MSPROF_TASK_TIME_OFF],
 			 "prof_level", task_time_names[o->task_time],
-			 "storageLimit", "",
+			 "storageLimit", limit,
 			 "msprofBinPid", (int)msprof_pid,
 			 "devices", "all");
 	if (!root)
@@ -676,6 +680,7 @@ static int create_session(const struct msprof_options *o, const char *params, st
 		.task_time = o->task_time != MSPROF_TASK_TIME_OFF,
 		.params_json = params,
 		.follow = o->app_argv != NULL, /* launch and app mode follow the job */
+		.storage_limit = (uint64_t)o->storage_limit_mb << 20,
 	};
 	int rc = npuprof_session_create(&opts, &d->s);
 

@@ -45,8 +45,11 @@
 #include "export_model.h"
 #include "export_job.h"
 #include "export_outcome.h"
+#include "export_progress.h"
+#include "export_split.h"
 #include "export_summary.h"
 #include "export_timeline.h"
+#include "export_tl_slice.h"
 
 #define EXPORT_OUT_DIR "mindstudio_profiler_output"
 #define EXPORT_TOP_OPS 10
@@ -116,27 +119,62 @@ static int is_prof_dir(const char *path)
 	return is_dir(host);
 }
 
-/*
- * Does @name (its first @len bytes) match <prefix><14 digits><ext> with a
- * stamp other than @keep?
- */
-static int is_other_stamp(const char *name, size_t len, const char *prefix, const char *ext,
-			  const char *keep)
+/* Bytes of the run of digits at @p, up to @end. */
+static size_t digits(const char *p, const char *end)
 {
-	size_t j, lp = strlen(prefix), le = strlen(ext);
+	const char *q = p;
 
-	if (len != lp + 14 + le || strncmp(name, prefix, lp) || strncmp(name + lp + 14, ext, le))
-		return 0;
-	for (j = lp; j < lp + 14 && name[j] >= '0' && name[j] <= '9'; j++)
-		;
-	return j == lp + 14 && strncmp(name + lp, keep, 14) != 0;
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	return (size_t)(q - p);
 }
 
 /*
- * Is @name an export of ours (in mindstudio_profiler_output; with @db,
- * the database at the PROF dir's top), or the same with ".tmp" (a file of
- * an export killed before its renames), with a stamp other than @keep
- * (the set just written)?
+ * The stamp of a name's middle part, from @p (after its prefix) to @end
+ * (its extension cut): "<14 digits>", "<14 digits>_<part>" (a CSV part) or
+ * "<n>_<14 digits>" (a timeline slice), export_split.h.  Return: the
+ * stamp, or NULL.
+ */
+static const char *export_stamp_of(const char *p, const char *end)
+{
+	size_t a = digits(p, end), b;
+
+	if (a == 14 && p + a == end)
+		return p;
+	if (!a || p + a == end || p[a] != '_')
+		return NULL;
+	b = digits(p + a + 1, end);
+	if (!b || p + a + 1 + b != end)
+		return NULL;
+	if (a == 14)
+		return p; /* a part */
+	return b == 14 ? p + a + 1 : NULL; /* a slice */
+}
+
+/*
+ * Does @name (its first @len bytes) match <prefix><stamp><ext> with a
+ * stamp other than @keep?  With @split the stamp may carry a part or a
+ * slice number (export_stamp_of()); without, it is the 14 digits alone.
+ */
+static int is_other_stamp(const char *name, size_t len, const char *prefix, const char *ext,
+			  const char *keep, bool split)
+{
+	size_t lp = strlen(prefix), le = strlen(ext);
+	const char *stamp;
+
+	if (len < lp + 14 + le || strncmp(name, prefix, lp) || strncmp(name + len - le, ext, le))
+		return 0;
+	if (!split && len != lp + 14 + le)
+		return 0;
+	stamp = export_stamp_of(name + lp, name + len - le);
+	return stamp && strncmp(stamp, keep, 14) != 0;
+}
+
+/*
+ * Is @name an export of ours (in mindstudio_profiler_output, parts and
+ * slices included; with @db, the database at the PROF dir's top), or the
+ * same with ".tmp" (a file of an export killed before its renames), with
+ * a stamp other than @keep (the set just written)?
  */
 static int is_old_export(const char *name, const char *keep, int db)
 {
@@ -145,9 +183,10 @@ static int is_old_export(const char *name, const char *keep, int db)
 	if (len > 4 && !strcmp(name + len - 4, ".tmp"))
 		len -= 4;
 	if (db)
-		return is_other_stamp(name, len, EXPORT_DB_PREFIX, EXPORT_DB_EXT, keep);
+		return is_other_stamp(name, len, EXPORT_DB_PREFIX, EXPORT_DB_EXT, keep, false);
 	for (i = 0; i < EXPORT_NR_FILES; i++)
-		if (is_other_stamp(name, len, export_files[i].prefix, export_files[i].ext, keep))
+		if (is_other_stamp(name, len, export_files[i].prefix, export_files[i].ext, keep,
+				   true))
 			return 1;
 	return 0;
 }
@@ -199,33 +238,44 @@ static int create_tmp(int outfd, const char *tmp, const char *out, int rw)
 	return create(outfd, tmp);
 }
 
-/*
- * Write one file to @tmp in @outfd; a stream error (ENOSPC) fails it and
- * takes the file back.
- */
-static int write_tmp(const struct export_model *m, int outfd, const char *tmp, const char *out,
-		     export_writer_fn fn)
+/* export_split.create: a part's .tmp file, made as create_tmp() makes it. */
+static int split_create(void *ctx, int outfd, const char *name)
 {
-	int err, fd = create_tmp(outfd, tmp, out, 0);
-	FILE *f;
+	return create_tmp(outfd, name, ctx, 0);
+}
 
-	if (fd < 0)
-		return fd;
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
+/* Unlink parts [@from, @s->parts) of @s, as .tmp names when @tmp. */
+static void unlink_parts(int outfd, const struct export_split *s, unsigned int from, bool tmp)
+{
+	char name[NAME_MAX + 1];
+
+	for (unsigned int k = from; k < s->parts; k++)
+		if (!export_split_name(s, k, tmp, name, sizeof(name)))
+			unlinkat(outfd, name, 0);
+}
+
+/*
+ * Write one file as <stem><ext>.tmp (and, past @s->max_rows rows, its
+ * further parts, export_split.h); a stream error (ENOSPC) fails it and
+ * takes every part back.
+ */
+static int write_tmp(const struct export_model *m, struct export_split *s, export_writer_fn fn,
+		     struct export_tl_sketch *sk)
+{
+	FILE *f = export_split_open(s);
+	int err;
+
+	if (!f)
+		return -errno;
 	errno = 0;
-	err = fn(m, f);
+	err = sk ? export_write_timeline_measured(m, f, sk) : fn(m, f);
 	if (!err && ferror(f))
-		err = errno ? -errno : -EIO;
+		err = s->err ? s->err : errno ? -errno : -EIO;
 	errno = 0;
 	if (fclose(f) && !err)
-		err = errno ? -errno : -EIO;
+		err = s->err ? s->err : errno ? -errno : -EIO;
 	if (err)
-		unlinkat(outfd, tmp, 0);
+		unlink_parts(s->outfd, s, 0, true);
 	return err;
 }
 
@@ -245,11 +295,96 @@ static int write_db_tmp(const struct export_model *m, int dirfd, const char *tmp
 	return err;
 }
 
-/* Unlink the first @n of @names in @outfd. */
-static void unlink_names(int outfd, char names[][NAME_MAX + 1], size_t n)
+/* Close the @n streams of @files; Return: 0 or the first failure, -errno. */
+static int close_files(FILE **files, size_t n)
+{
+	int err = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		errno = 0;
+		if ((ferror(files[k]) | fclose(files[k])) && !err)
+			err = errno ? -errno : -EIO;
+	}
+	return err;
+}
+
+/* Create the .tmp files of @n slices of @s, opened in @files. */
+static int open_slices(struct export_split *s, FILE **files, size_t n)
+{
+	char name[NAME_MAX + 1];
+
+	for (size_t k = 0; k < n; k++) {
+		int fd = export_split_name(s, (unsigned int)k, true, name, sizeof(name));
+
+		fd = fd ? fd : s->create(s->ctx, s->outfd, name);
+		if (fd < 0) {
+			close_files(files, k);
+			return fd;
+		}
+		s->parts = (unsigned int)k + 1;
+		files[k] = fdopen(fd, "w");
+		if (!files[k]) {
+			int err = -errno;
+
+			close(fd);
+			close_files(files, k);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The timeline @s (written whole, measured into @sk) again as slices
+ * (export_tl_slice.h) when it is at least @cfg->min_bytes and more than
+ * one slice of @cfg->cap_bytes: the whole file goes, @s then names the
+ * slices.
+ */
+static int slice_timeline(const struct export_model *m, struct export_split *s,
+			  struct export_tl_sketch *sk, const struct export_tl_slice_cfg *cfg)
+{
+	int64_t *bounds = NULL;
+	FILE **files = NULL;
+	size_t n = 1;
+	int err;
+
+	if (!cfg->on || sk->total + sk->meta_bytes < cfg->min_bytes)
+		return 0;
+	err = export_tl_sketch_bounds(sk, cfg->cap_bytes, &bounds, &n);
+	if (err || n < 2) {
+		free(bounds);
+		return err;
+	}
+	files = calloc(n, sizeof(*files));
+	if (!files) {
+		free(bounds);
+		return -ENOMEM;
+	}
+	unlink_parts(s->outfd, s, 0, true);
+	s->sliced = true;
+	s->parts = 0;
+	err = open_slices(s, files, n);
+	if (!err) {
+		err = export_write_timeline_sliced(m, files, bounds, n);
+		n = close_files(files, n);
+		err = err ? err : (int)n;
+	}
+	if (err)
+		unlink_parts(s->outfd, s, 0, true);
+	else
+		npuprof_info("Timeline of %llu MB written as %u slices of at most %llu MB.",
+			     (unsigned long long)((sk->total + sk->meta_bytes) >> 20), s->parts,
+			     (unsigned long long)(cfg->cap_bytes >> 20));
+	free(files);
+	free(bounds);
+	return err;
+}
+
+/* Unlink every part of the first @n files, as .tmp names when @tmp. */
+static void unlink_files(int outfd, const struct export_split *s, size_t n, bool tmp)
 {
 	while (n--)
-		unlinkat(outfd, names[n], 0);
+		unlink_parts(outfd, &s[n], 0, tmp);
 }
 
 /* 1 when something is at @name in @fd; a symlink there is said. */
@@ -303,32 +438,97 @@ static void export_stamp(const struct export_dest *d, char *stamp, size_t size)
 }
 
 /*
- * The JSON and CSVs to temporary names in d->outfd: @name gets their
- * final names, @tmp the temporary ones.  On failure none is left.
+ * Rename every part of every file of @s (@n files) from its .tmp name.
+ * Renaming replaces a name, never writes through it: a symlink at a final
+ * name (planted after the stamp was chosen) is replaced.  A failed rename
+ * takes back the new files already in place and the temporary ones left.
  */
-static int write_text_tmps(const struct export_model *m, const struct export_dest *d,
-			   const char *stamp, char name[][NAME_MAX + 1], char tmp[][NAME_MAX + 1])
+static int rename_files(int outfd, const char *out, const struct export_split *s, size_t n)
 {
-	size_t i;
+	char tmp[NAME_MAX + 1], name[NAME_MAX + 1];
 	int err;
 
+	for (size_t i = 0; i < n; i++) {
+		for (unsigned int k = 0; k < s[i].parts; k++) {
+			export_split_name(&s[i], k, true, tmp, sizeof(tmp)); /* made before */
+			export_split_name(&s[i], k, false, name, sizeof(name));
+			if (!renameat(outfd, tmp, outfd, name))
+				continue;
+			err = -errno;
+			npuprof_err("renaming %s/%s: %s", out, tmp, strerror(-err));
+			unlink_files(outfd, s, i, false);
+			for (unsigned int j = 0; j < k; j++)
+				if (!export_split_name(&s[i], j, false, name, sizeof(name)))
+					unlinkat(outfd, name, 0);
+			unlink_parts(outfd, &s[i], k, true);
+			for (size_t l = i + 1; l < n; l++)
+				unlink_parts(outfd, &s[l], 0, true);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* The timeline's slicing: msprof_slice.json, or the test's sizes in @opts. */
+static int slice_config(const struct msprof_export_opts *opts, struct export_tl_slice_cfg *cfg)
+{
+	int err = export_tl_slice_config(cfg, NULL);
+
+	if (err)
+		return err;
+	if (opts->tl_slice_bytes) {
+		cfg->on = 1;
+		cfg->cap_bytes = opts->tl_slice_bytes;
+		cfg->min_bytes = opts->tl_slice_min ? opts->tl_slice_min : EXPORT_TL_SLICE_MIN;
+	}
+	return 0;
+}
+
+/*
+ * The JSON and CSVs, each as one or more parts (export_split.h), under
+ * temporary names in d->outfd, as @s names them.  On failure none is left.
+ */
+static int write_text_tmps(const struct export_model *m, const struct export_dest *d,
+			   const struct msprof_export_opts *opts, const char *stamp,
+			   struct export_split *s)
+{
+	struct export_tl_slice_cfg cfg;
+	struct export_tl_sketch sk = { 0 };
+	size_t i;
+	int err = slice_config(opts, &cfg);
+
+	if (err)
+		return err;
 	for (i = 0; i < EXPORT_NR_FILES; i++) {
-		snprintf(name[i], NAME_MAX + 1, "%s%s%s", export_files[i].prefix, stamp,
-			 export_files[i].ext);
+		memset(&s[i], 0, sizeof(s[i]));
+		s[i].outfd = d->outfd;
+		s[i].ext = export_files[i].ext;
+		s[i].create = split_create;
+		s[i].ctx = (void *)d->out;
+		s[i].prefix_len = strlen(export_files[i].prefix);
+		if (!strcmp(export_files[i].ext, ".csv"))
+			s[i].max_rows = opts->csv_max_rows ? opts->csv_max_rows : EXPORT_CSV_MAX_ROWS;
 		/*
 		 * Names are a short prefix, a 14-digit stamp and an extension;
 		 * the check is for compilers that cannot see that (aarch64
 		 * gcc-12 -Wformat-truncation after inlining).
 		 */
-		if (snprintf(tmp[i], NAME_MAX + 1, "%s.tmp", name[i]) >= NAME_MAX + 1) {
-			npuprof_err("%s/%s.tmp: name too long", d->out, name[i]);
-			unlink_names(d->outfd, tmp, i);
+		if (snprintf(s[i].stem, sizeof(s[i].stem), "%s%s", export_files[i].prefix, stamp) >=
+		    (int)sizeof(s[i].stem) - 32) {
+			npuprof_err("%s/%s%s: name too long", d->out, export_files[i].prefix, stamp);
+			unlink_files(d->outfd, s, i, true);
 			return -ENAMETOOLONG;
 		}
-		err = write_tmp(m, d->outfd, tmp[i], d->out, export_files[i].write);
+		if (export_files[i].write == export_write_timeline) {
+			err = write_tmp(m, &s[i], export_files[i].write, cfg.on ? &sk : NULL);
+			err = err ? err : slice_timeline(m, &s[i], &sk, &cfg);
+			export_tl_sketch_free(&sk);
+		} else {
+			err = write_tmp(m, &s[i], export_files[i].write, NULL);
+		}
 		if (err) {
-			npuprof_err("writing %s/%s: %s", d->out, name[i], strerror(-err));
-			unlink_names(d->outfd, tmp, i);
+			npuprof_err("writing %s/%s%s: %s", d->out, s[i].stem, s[i].ext, strerror(-err));
+			unlink_files(d->outfd, s, i, true);
 			return err;
 		}
 	}
@@ -336,62 +536,39 @@ static int write_text_tmps(const struct export_model *m, const struct export_des
 }
 
 /*
- * Renaming replaces a name, never writes through it: a symlink at a
- * final name (planted after the stamp was chosen) is replaced.  A failed
- * rename takes back the new files already in place and the temporary
- * ones left.  Return: 0 or -errno (said here).
- */
-static int rename_all(const struct export_dest *d, char name[][NAME_MAX + 1],
-		      char tmp[][NAME_MAX + 1], size_t n, char db_tmp[][NAME_MAX + 1])
-{
-	size_t i;
-	int err;
-
-	for (i = 0; i < n; i++) {
-		if (renameat(d->outfd, tmp[i], d->outfd, name[i])) {
-			err = -errno;
-			npuprof_err("renaming %s/%s: %s", d->out, tmp[i], strerror(-err));
-			unlink_names(d->outfd, name, i);
-			unlink_names(d->outfd, tmp + i, n - i);
-			unlink_names(d->dirfd, db_tmp, 1);
-			return err;
-		}
-	}
-	if (!renameat(d->dirfd, db_tmp[0], d->dirfd, d->db_name))
-		return 0;
-	err = -errno;
-	npuprof_err("renaming %s/%s: %s", d->dir, db_tmp[0], strerror(-err));
-	unlink_names(d->outfd, name, n);
-	unlink_names(d->dirfd, db_tmp, 1);
-	return err;
-}
-
-/*
  * Write one export into @d: every file under a temporary name, then all
  * renamed into place; only a complete new set lets the old one go.
  */
-static int write_outputs(const struct export_model *m, struct export_dest *d)
+static int write_outputs(const struct export_model *m, struct export_dest *d,
+			 const struct msprof_export_opts *opts)
 {
-	char stamp[32], name[EXPORT_NR_FILES][NAME_MAX + 1], tmp[EXPORT_NR_FILES][NAME_MAX + 1];
-	char db_tmp[1][NAME_MAX + 1];
+	struct export_split s[EXPORT_NR_FILES];
+	char stamp[32], db_tmp[NAME_MAX + 1];
 	size_t n = d->outfd >= 0 ? EXPORT_NR_FILES : 0;
 	int err;
 
 	export_stamp(d, stamp, sizeof(stamp));
 	snprintf(d->db_name, sizeof(d->db_name), EXPORT_DB_PREFIX "%.14s" EXPORT_DB_EXT, stamp);
-	snprintf(db_tmp[0], sizeof(db_tmp[0]), EXPORT_DB_PREFIX "%.14s" EXPORT_DB_EXT ".tmp", stamp);
-	err = n ? write_text_tmps(m, d, stamp, name, tmp) : 0;
+	snprintf(db_tmp, sizeof(db_tmp), EXPORT_DB_PREFIX "%.14s" EXPORT_DB_EXT ".tmp", stamp);
+	err = n ? write_text_tmps(m, d, opts, stamp, s) : 0;
 	if (err)
 		return err;
-	err = write_db_tmp(m, d->dirfd, db_tmp[0], d->dir);
+	err = write_db_tmp(m, d->dirfd, db_tmp, d->dir);
 	if (err) {
 		npuprof_err("writing %s/%s: %s", d->dir, d->db_name, strerror(-err));
-		unlink_names(d->outfd, tmp, n);
+		unlink_files(d->outfd, s, n, true);
 		return err;
 	}
-	err = rename_all(d, name, tmp, n, db_tmp);
-	if (err)
+	err = rename_files(d->outfd, d->out, s, n);
+	if (!err && renameat(d->dirfd, db_tmp, d->dirfd, d->db_name)) {
+		err = -errno;
+		npuprof_err("renaming %s/%s: %s", d->dir, db_tmp, strerror(-err));
+		unlink_files(d->outfd, s, n, false);
+	}
+	if (err) {
+		unlinkat(d->dirfd, db_tmp, 0);
 		return err;
+	}
 	err = n ? remove_old_exports(d->outfd, stamp, 0) : 0;
 	if (err)
 		npuprof_warn("removing the earlier export in %s: %s", d->out, strerror(-err));
@@ -564,9 +741,32 @@ static void say_clocks(const struct export_model *m, const char *base)
 {
 	char text[200];
 
-	for (size_t i = 0; i < m->n_devs; i++)
+	for (size_t i = 0; i < m->n_devs; i++) {
 		if (export_clock_placement(&m->devs[i], text, sizeof(text)))
 			npuprof_info("%s: %s", base, text);
+		if (export_clock_correction(&m->devs[i], text, sizeof(text)))
+			npuprof_info("%s: %s", base, text);
+	}
+}
+
+/*
+ * Records the capture wrote (info.json "drain" "records"), for the
+ * progress line's percentage; 0 when unknown.
+ */
+static uint64_t info_records(const char *dir)
+{
+	char path[PATH_MAX];
+	json_t *info, *v;
+	uint64_t n = 0;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/" NPUPROF_PROF_INFO_JSON, dir);
+	info = export_load_json(path, &err);
+	v = json_object_get(json_object_get(info, "drain"), "records");
+	if (json_is_integer(v) && json_integer_value(v) > 0)
+		n = (uint64_t)json_integer_value(v);
+	json_decref(info);
+	return n;
 }
 
 /* @row: filled for the job table when not NULL (and the export worked). */
@@ -576,13 +776,17 @@ static int export_one(const char *dir, struct msprof_export_opts *opts,
 	char text[EXPORT_PATH_TEXT_LEN], base[NPUPROF_NAME_TEXT_SIZE(NAME_MAX)];
 	char out[EXPORT_PATH_TEXT_LEN + sizeof(EXPORT_OUT_DIR)];
 	struct export_dest d = { .dir = text };
+	struct export_progress progress;
 	struct export_model m;
 	int err;
 
 	export_path_text(dir, text, sizeof(text));
 	export_path_text(base_name(dir), base, sizeof(base));
 	npuprof_info("Start export data in %s.", base);
-	err = export_model_load(dir, &m);
+	export_progress_start(&progress, stderr, base, info_records(dir));
+	err = export_model_load_progress(dir, &m, &progress);
+	/* then the timeline's events: calls, tasks and flows' two ends (twice when sliced) */
+	export_progress_phase(&progress, "timeline events", m.n_calls + m.n_drawn + 2 * m.n_linked);
 	if (err == -ENODATA)
 		report_no_data(&m, text, base);
 	else if (err)
@@ -592,7 +796,9 @@ static int export_one(const char *dir, struct msprof_export_opts *opts,
 	err = open_dest(dir, opts->type == MSPROF_EXPORT_DB, out, sizeof(out), &d);
 	if (err)
 		goto out_free;
-	err = write_outputs(&m, &d);
+	err = write_outputs(&m, &d, opts);
+	export_progress_end(&progress);
+	m.progress = NULL;
 	close_dest(&d);
 	if (err)
 		goto out_free;
@@ -607,6 +813,7 @@ static int export_one(const char *dir, struct msprof_export_opts *opts,
 	if (row)
 		err = export_job_row(&m, row);
 out_free:
+	export_progress_end(&progress); /* a line still drawn on a failure */
 	export_model_free(&m);
 	return err;
 }

@@ -7,6 +7,8 @@
 #ifndef MSPROF_EXPORT_H
 #define MSPROF_EXPORT_H
 
+#include <stdint.h>
+
 /* --type: what an export writes (msprof's values). */
 enum msprof_export_type {
 	MSPROF_EXPORT_TEXT = 0, /* timeline JSON, summary CSVs and the database */
@@ -23,12 +25,22 @@ enum msprof_export_type {
  * @incomplete:    out: PROF dirs exported whose data is known to be
  *                 incomplete (each reason is printed as a warning and
  *                 kept in the timeline's metadata; export_outcome.h)
+ * @csv_max_rows:  data rows per summary CSV before the next file starts
+ *                 (export_split.h); 0: msprof's 1,000,000 (tests set less)
+ * @tl_slice_bytes: tests only: slice the timeline into slices of at most
+ *                 this many bytes whatever msprof_slice.json says; 0: as
+ *                 msprof_slice.json says (export_tl_slice.h)
+ * @tl_slice_min:  tests only: with @tl_slice_bytes, slice a timeline of
+ *                 at least this many bytes (0: msprof's 200 MB)
  */
 struct msprof_export_opts {
 	const char *output;
 	enum msprof_export_type type;
 	int print_summary;
 	unsigned int incomplete;
+	uint64_t csv_max_rows;
+	uint64_t tl_slice_bytes;
+	uint64_t tl_slice_min;
 };
 
 /**

@@ -393,11 +393,31 @@ static int64_t map_dev(const struct xm_device *dev, uint64_t dev_ts, uint64_t tp
 }
 
 /*
+ * A task's start mapped before its SUBMIT: the device cannot have run it
+ * before it was handed over, so the fit is off there (by the tracepoints'
+ * latency, or a drift the line does not follow); move the task, whole,
+ * to start at its SUBMIT, and count the move.
+ */
+static void keep_after_submit(struct xm_device *dev, struct xm_task *t)
+{
+	int64_t shift;
+
+	if (!(t->have & XM_HAVE_SUBMIT) || t->start_ns >= (int64_t)t->submit_ns)
+		return;
+	shift = (int64_t)t->submit_ns - t->start_ns;
+	t->start_ns += shift;
+	t->end_ns += shift;
+	dev->corrected++;
+	if (shift > dev->max_correction_ns)
+		dev->max_correction_ns = shift;
+}
+
+/*
  * A task's START and END on the host clock, those it has; a missing one
  * is 0 (the tracepoint time it shared room with is spent) until
  * finish_task() puts the window's edge there.
  */
-static void map_task(const struct xm_device *dev, struct xm_task *t)
+static void map_task(struct xm_device *dev, struct xm_task *t)
 {
 	int64_t start = 0, end = 0;
 
@@ -410,6 +430,8 @@ static void map_task(const struct xm_device *dev, struct xm_task *t)
 	t->end_ns = end;
 	if (t->drawn && t->end_ns < t->start_ns) /* a device clock that ran backwards */
 		t->end_ns = t->start_ns;
+	if (t->drawn && (dev->clock == XM_CLOCK_RECORDS || dev->clock == XM_CLOCK_INFO_JSON))
+		keep_after_submit(dev, t);
 }
 
 /*

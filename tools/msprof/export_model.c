@@ -26,6 +26,7 @@
 
 #include "export_file.h"
 #include "export_model.h"
+#include "export_progress.h"
 #include "export_outcome.h"
 #include "export_sort.h"
 
@@ -243,6 +244,9 @@ static int on_record(void *ctx, const struct npuprof_rec_hdr *rec)
 {
 	struct export_model *m = ctx;
 
+	if (m->progress)
+		export_progress_add(m->progress);
+
 	switch (rec->type) {
 	case NPUPROF_REC_API:
 		if (rec->size < sizeof(struct npuprof_rec_api))
@@ -422,6 +426,19 @@ static int read_loss(struct export_model *m, json_t *lost)
  * info.json is optional (a copy may lack it; CANN keeps it at the top, we
  * write it under host/): every key is used only when present.
  */
+/* info.json "storageLimit" (session.c): what ageing removed at capture. */
+static void read_aged(struct export_model *m, json_t *limit)
+{
+	json_t *v;
+
+	v = json_object_get(limit, "agedSlices");
+	m->aged.slices = json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
+	v = json_object_get(limit, "agedBytes");
+	m->aged.bytes = json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
+	v = json_object_get(limit, "agedRecords");
+	m->aged.records = json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
+}
+
 static int read_info(struct export_model *m)
 {
 	static const char *const where[] = { NPUPROF_PROF_INFO_JSON, "info.json" };
@@ -455,6 +472,7 @@ static int read_info(struct export_model *m)
 	v = json_object_get(json_object_get(info, "drain"), "write_error");
 	if (json_is_integer(v) && json_integer_value(v) < 0 && json_integer_value(v) > -4096)
 		m->write_error = (int)json_integer_value(v);
+	read_aged(m, json_object_get(info, "storageLimit"));
 	v = json_object_get(json_object_get(info, "driver"), "clock");
 	m->driver_clock = json_is_string(v) && !strcmp(json_string_value(v), "driver");
 	err = read_loss(m, json_object_get(info, "lost"));
@@ -566,12 +584,19 @@ void export_model_init(struct export_model *m, int tmp_fd)
 
 int export_model_load(const char *prof_dir, struct export_model *m)
 {
+	return export_model_load_progress(prof_dir, m, NULL);
+}
+
+int export_model_load_progress(const char *prof_dir, struct export_model *m,
+			       struct export_progress *p)
+{
 	int64_t offset;
 	int err, fd;
 
 	/* the sorters spill below the PROF dir, which the export writes below anyway */
 	fd = open(prof_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	export_model_init(m, fd < 0 ? AT_FDCWD : fd);
+	m->progress = p;
 	if (fd < 0)
 		return -errno;
 	m->dir = strdup(prof_dir);

@@ -154,10 +154,17 @@ enum xm_clock_source {
  * @clock:  how device counts map to host ns
  * @fit:    the fit, valid for XM_CLOCK_RECORDS and XM_CLOCK_INFO_JSON
  */
+/*
+ * @corrected: drawn tasks whose mapped start fell before their SUBMIT (a
+ * fit off by the tracepoints' latency): moved, whole, to start at it, so
+ * no task runs before its launch; @max_correction_ns: the largest move.
+ */
 struct xm_device {
 	uint32_t id;
 	enum xm_clock_source clock;
 	struct clock_fit fit;
+	uint64_t corrected;
+	int64_t max_correction_ns;
 };
 
 /* Last written/lost counters of one ring (source, cpu). */
@@ -217,6 +224,9 @@ struct xm_sample {
  * @cpu_loss:        info.json "lost" "byCpu", @n_cpu_loss entries
  * @write_error:     info.json "drain" "write_error": a write failed at
  *                   capture (negative errno), 0 if none
+ * @aged:            info.json "storageLimit": slices (@aged.slices, their
+ *                   @aged.bytes and @aged.records) that --storage-limit
+ *                   removed at capture; all 0 when none
  * @series:          what reading each slice series found
  * @reasons:         why the data is incomplete, one sentence each (empty
  *                   for complete data; export_outcome.h)
@@ -245,6 +255,9 @@ struct export_model {
 	struct npuprof_loss *cpu_loss;
 	size_t n_cpu_loss;
 	int write_error;
+	struct {
+		uint64_t slices, bytes, records;
+	} aged;
 	struct xm_series *series;
 	size_t n_series;
 	char **reasons;
@@ -261,6 +274,7 @@ struct export_model {
 	int64_t window_end_ns;	 /* end_info's clockMonotonic, then shifted; 0 if none */
 	char hostname[64];	 /* info.json "hostname" as text (name_text.h), "" if unknown */
 	/* private to the loader and the join */
+	struct export_progress *progress; /* records read, or NULL */
 	size_t cap_rings;
 	int tmp_fd; /* where the sorters spill (export_model_init()) */
 	struct xsort *call_recs; /* the calls, sorted; spilled past XM_SORT_MEM */
@@ -366,6 +380,15 @@ void export_model_init(struct export_model *m, int tmp_fd);
  * (@m->reasons are filled all the same: why nothing was captured); -ENOMEM; another negative errno when a series can not be read at all.
  */
 int export_model_load(const char *prof_dir, struct export_model *m);
+
+struct export_progress;
+
+/**
+ * export_model_load_progress() - export_model_load(), counting every
+ * record read into @p (export_progress.h), which may be NULL
+ */
+int export_model_load_progress(const char *prof_dir, struct export_model *m,
+			       struct export_progress *p);
 
 /** export_model_free() - free what export_model_load() allocated. */
 void export_model_free(struct export_model *m);

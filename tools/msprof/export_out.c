@@ -14,6 +14,7 @@ int xout_open(struct xout *o, FILE *f)
 {
 	o->f = f;
 	o->len = 0;
+	o->flushed = 0;
 	o->buf = malloc(XOUT_BUF_SIZE);
 	o->err = o->buf ? 0 : -ENOMEM;
 	return o->err;
@@ -24,6 +25,7 @@ int xout_flush(struct xout *o)
 	errno = 0;
 	if (!o->err && o->len && fwrite(o->buf, 1, o->len, o->f) != o->len)
 		o->err = errno ? -errno : -EIO;
+	o->flushed += o->len;
 	o->len = 0;
 	return o->err;
 }

@@ -30,13 +30,21 @@
  * @err: 0, or the first failure (-ENOMEM at open, -EIO writing): later
  *       output is dropped and xout_close() returns it (-errno of the
  *       failed write, ENOSPC say)
+ * @flushed: bytes handed to @f so far (xout_bytes() adds @len)
  */
 struct xout {
 	FILE *f;
 	char *buf;
 	size_t len;
 	int err;
+	uint64_t flushed;
 };
+
+/* Bytes written to @o so far, held ones included. */
+static inline uint64_t xout_bytes(const struct xout *o)
+{
+	return o->flushed + o->len;
+}
 
 /**
  * xout_open() - start a buffer for @f.  Return: 0, or -ENOMEM: then write

@@ -18,6 +18,7 @@
 #include <npuprof/loss_json.h>
 
 #include "export_file.h"
+#include "export_csv.h"
 #include "export_outcome.h"
 
 /* Add one reason, printf style, as text.  Return: 0 or -ENOMEM. */
@@ -188,6 +189,23 @@ const char *export_clock_placement(const struct xm_device *d, char *buf, size_t 
 	}
 }
 
+const char *export_clock_correction(const struct xm_device *d, char *buf, size_t size)
+{
+	char us[32];
+
+	if (d->clock != XM_CLOCK_INFO_JSON && d->clock != XM_CLOCK_RECORDS)
+		return NULL;
+	if (!d->corrected) {
+		snprintf(buf, size, "device %u: largest correction applied: none (every task starts after its launch)",
+			 d->id);
+		return buf;
+	}
+	snprintf(buf, size, "device %u: largest correction applied: %s us (%llu tasks moved to start at their launch)",
+		 d->id, export_fmt_us(d->max_correction_ns, us, sizeof(us)),
+		 (unsigned long long)d->corrected);
+	return buf;
+}
+
 /* [{"device", "placement", "pairs"}] of the devices with times. */
 static json_t *clocks_json(const struct export_model *m)
 {
@@ -225,6 +243,10 @@ int export_outcome_reasons(struct export_model *m)
 		err = add_reason(m, "%s", npuprof_loss_format(&m->loss, lost, sizeof(lost)));
 	if (!err && m->write_error)
 		err = add_reason(m, "a write failed during the capture: %s", strerror(-m->write_error));
+	if (!err && m->aged.slices)
+		err = add_reason(m, "%llu oldest slices (%llu bytes, %llu records) removed at capture by --storage-limit",
+				 (unsigned long long)m->aged.slices, (unsigned long long)m->aged.bytes,
+				 (unsigned long long)m->aged.records);
 	if (!err)
 		err = clock_reasons(m);
 	return err;

@@ -15,6 +15,8 @@
  *   records cut or too short           "... bytes that do not form ...";
  *   records lost (info.json "lost")    "N records lost (ring full: ...)";
  *   a write that failed at capture     "a write failed during the capture";
+ *   slices aged out (--storage-limit)  "N oldest slices (B bytes, R records)
+ *                                      removed at capture by --storage-limit";
  *   a device with neither clock        "device D: no clock samples and too
  *   samples nor records for a fit      few task records for a fit, ...".
  *
@@ -53,6 +55,15 @@ int export_outcome_reasons(struct export_model *m);
  * NULL for a device with no START or END record (nothing placed).
  */
 const char *export_clock_placement(const struct xm_device *d, char *buf, size_t size);
+
+/**
+ * export_clock_correction() - the largest correction of device @d's
+ * placement into @buf: "device 0: largest correction applied: 1.250 us
+ * (3 tasks moved to start at their launch)", or "...: none (every task
+ * starts after its launch)"; NULL (@buf untouched) for a device without a
+ * fit (its times are the tracepoints').
+ */
+const char *export_clock_correction(const struct xm_device *d, char *buf, size_t size);
 
 /**
  * export_outcome_json() - the capture's outcome for the timeline's

@@ -44,25 +44,74 @@
 #include "export_csv.h"
 #include "export_out.h"
 #include "export_outcome.h"
+#include "export_progress.h"
 #include "export_timeline.h"
+#include "export_tl_slice.h"
 
 /* dur needs 3 decimals of up to ~1e9 us: 15 digits print it without noise. */
 #define TL_REAL_PRECISION 15
 #define TL_DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(TL_REAL_PRECISION))
 
-struct tl_writer {
+/* One output file: the whole timeline, or one slice of it. */
+struct tl_out {
 	struct xout o;
 	size_t events;
 };
 
+/*
+ * @anchor: the time that picks the slice of the event being written
+ * (export_tl_slice.h), TL_META for metadata, which goes to @meta_to;
+ * @sk: when measuring, the sketch that gets each event's bytes.
+ */
+struct tl_writer {
+	struct tl_out *outs;
+	size_t n_outs;
+	const int64_t *bounds; /* n_outs - 1 slice boundaries */
+	int64_t anchor;
+	size_t meta_to;
+	struct export_tl_sketch *sk;
+	struct export_progress *progress; /* events written, or NULL */
+	int64_t last_anchor; /* the event being measured */
+	uint64_t last_at;    /* where it began */
+	int err;
+};
+
+#define TL_META INT64_MIN
+
+/* Hand the bytes of the event measured last to the sketch. */
+static void measure_last(struct tl_writer *w)
+{
+	uint64_t now = xout_bytes(&w->outs[0].o);
+	int err = 0;
+
+	if (w->last_anchor == TL_META)
+		w->sk->meta_bytes += now - w->last_at;
+	else
+		err = export_tl_sketch_add(w->sk, w->last_anchor, now - w->last_at);
+	if (err && !w->err)
+		w->err = err;
+	w->last_at = now;
+}
+
 /* Start an event: the array's "[" or the separator from the last one. */
 static struct xout *ev_begin(struct tl_writer *w)
 {
-	if (w->events++)
-		XOUT_LIT(&w->o, ",\n");
+	struct tl_out *out = w->outs;
+
+	if (w->progress)
+		export_progress_add(w->progress);
+	if (w->sk) {
+		measure_last(w);
+		w->last_anchor = w->anchor;
+	}
+	if (w->n_outs > 1)
+		out += w->anchor == TL_META ? w->meta_to
+					    : export_tl_slice_of(w->bounds, w->n_outs, w->anchor);
+	if (out->events++)
+		XOUT_LIT(&out->o, ",\n");
 	else
-		XOUT_LIT(&w->o, "[\n");
-	return &w->o;
+		XOUT_LIT(&out->o, "[\n");
+	return &out->o;
 }
 
 /* ,"<key>":<v> for keys that need no escaping (the literals below). */
@@ -343,6 +392,7 @@ static int emit_calls(struct tl_writer *w, const struct export_model *m)
 			open = p;
 		}
 		open[depth++] = end;
+		w->anchor = entry;
 		o = x_begin(w, xm_api_name(c, buf, sizeof(buf)), pid, c->tid, entry, end - entry);
 		call_args(o, m, c);
 		XOUT_LIT(o, "},\"cat\":");
@@ -412,6 +462,7 @@ static int emit_tasks(struct tl_writer *w, const struct export_model *m)
 		if (!shown(t))
 			continue; /* no invented times: cut by a window edge not known */
 		flow += t->linked; /* flow ids: shown linked tasks, in the tasks' order */
+		w->anchor = t->linked ? (int64_t)t->call_entry_ns : t->start_ns;
 		/* tasks of one stream run one after another: none encloses another */
 		o = x_begin(w, xm_task_name(m, t, buf, sizeof(buf)),
 			    export_hw_pid(m->app_pid, t->device), t->stream, t->start_ns,
@@ -457,6 +508,7 @@ static int emit_flows(struct tl_writer *w, const struct export_model *m)
 		if (!t->linked || !shown(t))
 			continue;
 		flow++; /* as emit_tasks() counts them */
+		w->anchor = (int64_t)t->call_entry_ns; /* with its call and task */
 		flow_event(w, 's', flow, host, t->call_tid, (int64_t)t->call_entry_ns);
 		flow_event(w, 'f', flow, export_hw_pid(m->app_pid, t->device), t->stream,
 			   t->start_ns);
@@ -495,7 +547,10 @@ static int emit_outcome(struct tl_writer *w, const struct export_model *m)
  */
 static int emit_metadata(struct tl_writer *w, const struct export_model *m)
 {
-	int err = emit_host_meta(w, m);
+	int err;
+
+	w->anchor = TL_META;
+	err = emit_host_meta(w, m);
 
 	if (!err)
 		err = emit_outcome(w, m);
@@ -504,27 +559,71 @@ static int emit_metadata(struct tl_writer *w, const struct export_model *m)
 	return err;
 }
 
+/* Every event to @w's outputs, the metadata to each; closes them. */
+static int write_all(struct tl_writer *w, const struct export_model *m)
+{
+	int err = 0, e;
+
+	for (w->meta_to = 0; !err && w->meta_to < w->n_outs; w->meta_to++)
+		err = emit_metadata(w, m);
+	if (!err)
+		err = emit_calls(w, m);
+	if (!err)
+		err = emit_tasks(w, m);
+	if (!err)
+		err = emit_flows(w, m);
+	if (!err && w->sk) {
+		measure_last(w);
+		err = w->err;
+	}
+	for (size_t i = 0; i < w->n_outs; i++) {
+		struct tl_out *out = &w->outs[i];
+
+		if (!err && out->events)
+			XOUT_LIT(&out->o, "\n]\n");
+		else if (!err)
+			XOUT_LIT(&out->o, "[]\n");
+		e = xout_close(&out->o);
+		if (!err)
+			err = e;
+	}
+	return err;
+}
+
+int export_write_timeline_measured(const struct export_model *m, FILE *f,
+				   struct export_tl_sketch *sk)
+{
+	struct tl_out out = { .events = 0 };
+	struct tl_writer w = { .outs = &out, .n_outs = 1, .sk = sk, .last_anchor = TL_META,
+			       .progress = m->progress };
+	int err = xout_open(&out.o, f);
+
+	return err ? err : write_all(&w, m);
+}
+
 int export_write_timeline(const struct export_model *m, FILE *f)
 {
-	struct tl_writer w = { .events = 0 };
-	int err = xout_open(&w.o, f);
+	return export_write_timeline_measured(m, f, NULL);
+}
 
-	if (err)
-		return err;
-	err = emit_metadata(&w, m);
-	if (!err)
-		err = emit_calls(&w, m);
-	if (!err)
-		err = emit_tasks(&w, m);
-	if (!err)
-		err = emit_flows(&w, m);
+int export_write_timeline_sliced(const struct export_model *m, FILE *const *files,
+				 const int64_t *bounds, size_t n)
+{
+	struct tl_out *outs = calloc(n, sizeof(*outs));
+	struct tl_writer w = { .outs = outs, .n_outs = n, .bounds = bounds,
+			       .progress = m->progress };
+	size_t i;
+	int err = outs ? 0 : -ENOMEM;
+
+	for (i = 0; !err && i < n; i++)
+		err = xout_open(&outs[i].o, files[i]);
 	if (err) {
-		xout_close(&w.o);
+		while (i--)
+			xout_close(&outs[i].o);
+		free(outs);
 		return err;
 	}
-	if (w.events)
-		XOUT_LIT(&w.o, "\n]\n");
-	else
-		XOUT_LIT(&w.o, "[]\n");
-	return xout_close(&w.o);
+	err = write_all(&w, m);
+	free(outs);
+	return err;
 }

@@ -75,4 +75,23 @@ int64_t export_tl_end_ns(int64_t start_ns, int64_t end_ns);
  */
 int export_write_timeline(const struct export_model *m, FILE *f);
 
+struct export_tl_sketch;
+
+/**
+ * export_write_timeline_measured() - export_write_timeline(), and each
+ * event's bytes by its anchor time into @sk (export_tl_slice.h)
+ */
+int export_write_timeline_measured(const struct export_model *m, FILE *f,
+				   struct export_tl_sketch *sk);
+
+/**
+ * export_write_timeline_sliced() - the trace of @m as @n slices, one per
+ * stream of @files: the metadata in each, every other event in the slice
+ * of its anchor time among @bounds (@n - 1 times, export_tl_slice.h)
+ *
+ * Return: as export_write_timeline().
+ */
+int export_write_timeline_sliced(const struct export_model *m, FILE *const *files,
+				 const int64_t *bounds, size_t n);
+
 #endif /* MSPROF_EXPORT_TIMELINE_H */

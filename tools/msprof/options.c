@@ -217,6 +217,25 @@ static int set_duration(struct msprof_options *o, const char *val, char *err)
 }
 
 /*
+ * --storage-limit=<N>MB: msprof's range, 200..4294967295 MB, the unit
+ * spelled as CANN's PROFILING_OPTIONS "storage_limit" shows it ("200MB").
+ */
+static int set_storage_limit(struct msprof_options *o, const char *val, char *err)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(val, &end, 10);
+	if (val[0] < '0' || val[0] > '9' || strcmp(end, "MB") || errno || v < 200 ||
+	    v > 4294967295ull)
+		return fail(err, "Argument --storage-limit: invalid value: %s. Please input <N>MB with N from 200 to 4294967295, e.g. --storage-limit=200MB.",
+			    val);
+	o->storage_limit_mb = (uint32_t)v;
+	return 0;
+}
+
+/*
  * --application="APP ARGS": split at blanks (no shell quoting: put a
  * command that needs it in a script), into o->app_words.
  */
@@ -278,6 +297,8 @@ static const struct opt_def opt_defs[] = {
 	{ "delay", set_delay, "S", "none", "app mode: start collecting S seconds after the app starts" },
 	{ "duration", set_duration, "S", "none",
 	  "app mode: collect for S seconds (after the delay), else until the app exits" },
+	{ "storage-limit", set_storage_limit, "<N>MB", "none",
+	  "keep each PROF dir's raw data under N MB (200 and up): the oldest slices are removed first" },
 	{ "result", set_result, "FILE", "none",
 	  "append one JSON line per PROF dir written (pid, dir, window, records, losses) for scripts" },
 	{ "help", NULL, NULL, NULL, "print this help" },
@@ -287,7 +308,7 @@ static const struct opt_def opt_defs[] = {
 
 /* msprof options npuprof knows by name but does not implement yet. */
 static const char *const unsupported_opts[] = {
-	"environment", "storage-limit",
+	"environment",
 	"model-execution", "hccl", "aicpu", "ai-core", "aic-mode", "aic-freq",
 	"aic-metrics", "ge-api", "task-memory", "msproftx", "mstx-domain-include",
 	"mstx-domain-exclude", "l2", "sys-hardware-mem", "sys-hardware-mem-freq",
@@ -301,7 +322,7 @@ static const char *const unsupported_opts[] = {
 
 static const char supported_list[] =
 	"--dynamic --pid --application --delay --duration --output --ascendcl --runtime-api --task-time --export "
-	"--type --query --result --help";
+	"--type --query --storage-limit --result --help";
 
 #define N_UNSUPPORTED (sizeof(unsupported_opts) / sizeof(unsupported_opts[0]))
 
@@ -433,6 +454,9 @@ static int check_mode(const struct msprof_options *o, char *err)
 		return fail(err, "The argument --query is forbidden when --export is not empty.");
 	if (o->query_on && !o->output[0])
 		return fail(err, "The argument --output is necessary when --query is not empty.");
+	if ((o->export_on || o->query_on) && o->storage_limit_mb)
+		return fail(err, "The argument --storage-limit is forbidden when --%s is not empty: it limits a collection.",
+			    o->export_on ? "export" : "query");
 	/* CANN documents delay/duration as unsupported with dynamic mode */
 	if (o->dynamic && o->delay_s)
 		return fail(err, "Argument --dynamic and --delay cannot be configured at the same time.");

@@ -65,6 +65,8 @@ enum msprof_task_time {
  * @result:      --result file, "" when not given
  * @delay_s:     --delay, s (app mode), 0 when not given
  * @duration_s:  --duration, s (app mode), 0 when not given
+ * @storage_limit_mb: --storage-limit, MB (200..4294967295), 0 when not
+ *               given; the session takes it in bytes (MiB, as CANN counts)
  * @application: the app came from --application (split into @app_words)
  * @output:      --output as given, "" when not given
  * @output_abs:  absolute --output (cwd when not given); set by check
@@ -88,6 +90,7 @@ struct msprof_options {
 	char result[PATH_MAX];
 	uint32_t delay_s;
 	uint32_t duration_s;
+	uint32_t storage_limit_mb;
 	int application;
 	char app_line[4096];
 	char *app_words[MSPROF_APP_WORDS + 1];

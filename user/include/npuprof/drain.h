@@ -132,6 +132,12 @@ struct npuprof_drain_route {
  *               sets stats.nr_rings (the sum of the sources' nr_cpus
  *               always suffices; rings past @nr_rings are not listed)
  * @nr_rings:    entries of @rings
+ * @storage_limit: bytes each route's directory may hold in slices (msprof's
+ *               --storage-limit), 0 for no limit: once the closed slices,
+ *               with every series' open slice counted as full
+ *               (@slice_bytes), would pass it, the oldest closed slices
+ *               are removed with their .done files, never a series' last
+ *               closed one (user/slice_age.h); stats.aged_* count them
  */
 struct npuprof_drain_config {
 	const char *prof_dir;
@@ -147,6 +153,7 @@ struct npuprof_drain_config {
 	unsigned int nr_cpu_loss;
 	struct npuprof_drain_ring *rings;
 	unsigned int nr_rings;
+	uint64_t storage_limit;
 };
 
 /* Device ids the stats tell apart, 0..63 (as the driver backends'). */
@@ -189,6 +196,9 @@ struct npuprof_drain_stats {
 	uint64_t device_records[NPUPROF_DRAIN_MAX_DEVICES]; /* of task_records:
 				 per device id, as records */
 	unsigned int nr_rings; /* totals only: entries of config.rings filled */
+	uint64_t aged_slices;  /* slices removed under config.storage_limit */
+	uint64_t aged_bytes;   /* their bytes (still in @file_bytes) */
+	uint64_t aged_records; /* their records (still in @records) */
 };
 
 struct npuprof_drain;

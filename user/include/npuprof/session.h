@@ -75,6 +75,10 @@ enum npuprof_task_path {
  *               the BPF programs that follow forks; needs kernel BTF)
  * @task_capture: enum npuprof_task_capture; AUTO lets the environment
  *               decide: NPUPROF_TASK_CAPTURE=kmod|bpf|auto (unset: auto)
+ * @storage_limit: bytes of slices each PROF_XXX may hold (--storage-limit),
+ *               0 for no limit: the oldest slices are removed beyond it
+ *               (npuprof_drain_config.storage_limit); info.json
+ *               "storageLimit" says what went
  */
 struct npuprof_session_opts {
 	const char *output;
@@ -86,6 +90,7 @@ struct npuprof_session_opts {
 	const char *kdev;
 	int follow;
 	int task_capture;
+	uint64_t storage_limit;
 };
 
 /* Room for the words of npuprof_task_capture_info.reason. */

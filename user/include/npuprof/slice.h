@@ -42,9 +42,12 @@
  * @done_mismatch:   slices whose .done names another size than the file
  *                   has; @mismatch_slice the first, with @mismatch_done
  *                   (the .done's size) and @mismatch_size (the file's)
+ * @first_slice:     index of the first slice read: above 0 when older
+ *                   slices were aged out (--storage-limit, drain.h)
  */
 struct npuprof_read_report {
 	uint64_t slices;
+	uint32_t first_slice;
 	uint64_t records;
 	uint64_t truncated_bytes;
 	uint64_t bad_version;
