@@ -40,7 +40,8 @@
 /**
  * struct npusim_task - one queued or running task
  * @node:      in npusim_stream.queue while queued
- * @id:        per-device task id
+ * @id:        per-device task id (the low bits of @seq)
+ * @seq:       its number among the device's tasks (npusim_dev.task_seq)
  * @type:      NPUSIM_TASK_*
  * @tgid:      submitter's process id
  * @tid:       submitter's thread id
@@ -53,6 +54,7 @@
 struct npusim_task {
 	struct list_head node;
 	u32 id;
+	u32 seq;
 	u32 type;
 	u32 tgid;
 	u32 tid;
@@ -78,6 +80,8 @@ struct npusim_task {
  * @last_end_ns:  host time the last started task ends (ideal)
  * @last_task_id: id of the last task submitted, 0 before any
  * @idle_wq:      STREAM_SYNC waits here for !armed
+ * @end_wq:       a submit whose task id is still taken on this stream
+ *                waits here for a task to end (npusim_id_free())
  * @timer:        runs the tasks; absolute CLOCK_MONOTONIC expiry
  */
 struct npusim_stream {
@@ -94,6 +98,7 @@ struct npusim_stream {
 	u64 last_end_ns;
 	u32 last_task_id;
 	wait_queue_head_t idle_wq;
+	wait_queue_head_t end_wq;
 	struct hrtimer timer;
 };
 
@@ -130,6 +135,8 @@ static enum hrtimer_restart npusim_stream_timer(struct hrtimer *timer)
 		s->running = NULL;
 		npusim_trace_task(s, t, false);
 		kfree(t);
+		if (wq_has_sleeper(&s->end_wq))
+			wake_up_all(&s->end_wq);
 	}
 	t = list_first_entry_or_null(&s->queue, struct npusim_task, node);
 	if (t) {
@@ -195,6 +202,7 @@ int npusim_stream_create(struct npusim_file *nf, u32 *stream_id)
 	spin_lock_init(&s->lock);
 	INIT_LIST_HEAD(&s->queue);
 	init_waitqueue_head(&s->idle_wq);
+	init_waitqueue_head(&s->end_wq);
 	hrtimer_init(&s->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	s->timer.function = npusim_stream_timer;
 
@@ -232,6 +240,7 @@ static void npusim_stream_kill(struct npusim_stream *s)
 	s->armed = false;
 	spin_unlock_irqrestore(&s->lock, flags);
 	wake_up_all(&s->idle_wq);
+	wake_up_all(&s->end_wq);
 
 	ida_free(&s->dev->stream_ida, s->id);
 	kref_put(&s->ref, npusim_stream_free);
@@ -343,6 +352,29 @@ static void npusim_stream_enqueue(struct npusim_stream *s,
 	spin_unlock_irqrestore(&s->lock, flags);
 }
 
+/*
+ * 1 when no task on @s still has the id of the device's task number @seq:
+ * ids are @seq's low npusim_task_id_bits bits, the stream runs its tasks
+ * in submit order, so only its oldest (running, else first queued) task
+ * can be 2^bits or more numbers behind.  A dead stream holds none.
+ */
+static bool npusim_id_free(struct npusim_stream *s, u32 seq)
+{
+	struct npusim_task *oldest;
+	unsigned long flags;
+	bool free = true;
+
+	if (npusim_task_id_bits >= 32)
+		return true;
+	spin_lock_irqsave(&s->lock, flags);
+	oldest = s->running ?:
+		 list_first_entry_or_null(&s->queue, struct npusim_task, node);
+	if (!s->dead && oldest && seq - oldest->seq >= (1u << npusim_task_id_bits))
+		free = false;
+	spin_unlock_irqrestore(&s->lock, flags);
+	return free;
+}
+
 /**
  * npusim_stream_submit() - queue a task on a stream
  * @nf:  the file that owns the stream
@@ -351,9 +383,13 @@ static void npusim_stream_enqueue(struct npusim_stream *s,
  * The submit tracepoint fires after the id is assigned and before the task
  * is queued, so it always precedes the task's start.
  *
+ * The task's id is free on the stream when it is handed out: a submit whose
+ * id (wrapped) still names a task of the stream waits for that task's end.
+ *
  * Return: 0; -EINVAL for a bad type, pad, name or duration; -ENOENT for an
  * unknown stream; -EBUSY when NPUSIM_MAX_QUEUED tasks wait on the stream
- * already; -ENOMEM.
+ * already; -ERESTARTSYS when a signal came while waiting for the id;
+ * -ENOMEM.
  */
 int npusim_stream_submit(struct npusim_file *nf, struct npusim_task_req *req)
 {
@@ -384,9 +420,22 @@ int npusim_stream_submit(struct npusim_file *nf, struct npusim_task_req *req)
 		kfree(t);
 		return err;
 	}
-	t->id = (u32)atomic_inc_return(&nf->dev->task_seq);
+	t->seq = (u32)atomic_inc_return(&nf->dev->task_seq);
+	t->id = t->seq;
 	if (npusim_task_id_bits < 32)
 		t->id &= (1u << npusim_task_id_bits) - 1;
+	/*
+	 * Ids wrap, but like a real driver's they are never handed out twice
+	 * at once: while this stream still holds the task that had this id,
+	 * the submit waits for it to end (nf->lock only orders this file's
+	 * submits; the timer never takes it).
+	 */
+	err = wait_event_interruptible(s->end_wq, npusim_id_free(s, t->seq));
+	if (err) {
+		mutex_unlock(&nf->lock);
+		kfree(t);
+		return err;
+	}
 	npusim_tp_submit(t->tgid, t->tid, nf->dev->id, s->id, t->id, t->type,
 			 npusim_dev_ts(ktime_get_ns()), t->arg, t->name);
 	/*

@@ -14,7 +14,9 @@
  * sync event per sync; the device clock rate (nominal * (1 + drift));
  * error returns; a signal interrupts STREAM_SYNC; closing a file with
  * tasks pending, then unloading the module, is prompt and leaves no kernel
- * warning.  Exit 0 pass, 1 fail, 77 skip.
+ * warning; with 8-bit task ids, an id that wrapped while its task still
+ * runs is not handed out again until that task ends.  Exit 0 pass, 1
+ * fail, 77 skip.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -575,6 +577,39 @@ static void test_close_pending(void)
 	CHECK(mono_ns() - t0 < 500 * MS);
 }
 
+/*
+ * Reloaded with 8-bit task ids: a 1 s kernel takes id 1 on stream A, 255
+ * event tasks on stream B take ids 2..255 and 0; the next task on A
+ * wraps to id 1 while the kernel still runs, so its submit returns only
+ * once the kernel has ended (it cannot end before 1 s after its submit).
+ * Before the fix the submit returned at once and two of A's tasks had
+ * id 1 at the same time: their END records could not be told apart.
+ */
+static void test_id_wrap(const char *path)
+{
+	uint32_t a, b;
+	uint64_t t0;
+	int fd, id;
+
+	CHECK_EQ(load_module(path, "devices=1 task_id_bits=8"), 0);
+	fd = open("/dev/davinci0", O_RDWR | O_CLOEXEC);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	CHECK_EQ(create_stream(fd, &a), 0);
+	CHECK_EQ(create_stream(fd, &b), 0);
+	t0 = mono_ns();
+	CHECK_EQ(submit(fd, a, NPUSIM_TASK_KERNEL, 1000 * MS, 0, "long", false), 1);
+	for (int i = 2; i <= 256; i++)
+		CHECK_EQ(submit(fd, b, NPUSIM_TASK_EVENT_RECORD, 0, 0, "", false), i & 255);
+	id = submit(fd, a, NPUSIM_TASK_KERNEL, MS, 0, "short", false);
+	CHECK_EQ(id, 1);
+	CHECK(mono_ns() - t0 >= 1000 * MS);
+	CHECK_EQ(sync_stream(fd, a), 0);
+	CHECK_EQ(sync_stream(fd, b), 0);
+	close(fd);
+}
+
 /* Unload the module; then the kernel log must show no warning since start. */
 static void test_unload(int kmsg)
 {
@@ -643,6 +678,8 @@ int main(int argc, char **argv)
 	if (argc > 1)
 		test_second_device();
 	test_close_pending();
+	if (argc > 1)
+		test_id_wrap(argv[1]);
 	test_unload(kmsg);
 	printf("%s\n", check_failures ? "FAIL" : "PASS");
 	return CHECK_DONE();
