@@ -39,6 +39,11 @@ int main(void)
 	p.total = 500;
 	export_progress_format(&p, 102.0, line, sizeof(line));
 	CHECK_STR(line, "PROF_1: 250/500 timeline events (50%), 125 timeline events/s, 2 s left");
+	/* more done than the total said (metadata events are not counted):
+	 * 100% and nothing left, where the line used to lose its total */
+	p.done = 520;
+	export_progress_format(&p, 102.0, line, sizeof(line));
+	CHECK_STR(line, "PROF_1: 500/500 timeline events (100%), 260 timeline events/s, 0 s left");
 
 	/* a short export: not due for two seconds */
 	export_progress_start(&p, f, "PROF_1", 0);

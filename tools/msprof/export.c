@@ -129,13 +129,19 @@ static size_t digits(const char *p, const char *end)
 	return (size_t)(q - p);
 }
 
+/* The forms a file's name may take (export_split.h). */
+enum export_name_form {
+	EXPORT_NAME_WHOLE,	/* <prefix><14 digits><ext> only (the database) */
+	EXPORT_NAME_PARTS,	/* also <prefix><14 digits>_<part><ext> (a CSV) */
+	EXPORT_NAME_SLICES,	/* also <prefix><n>_<14 digits><ext> (the timeline) */
+};
+
 /*
  * The stamp of a name's middle part, from @p (after its prefix) to @end
- * (its extension cut): "<14 digits>", "<14 digits>_<part>" (a CSV part) or
- * "<n>_<14 digits>" (a timeline slice), export_split.h.  Return: the
- * stamp, or NULL.
+ * (its extension cut): "<14 digits>", or in the @form's extra shape
+ * "<14 digits>_<part>" or "<n>_<14 digits>".  Return: the stamp, or NULL.
  */
-static const char *export_stamp_of(const char *p, const char *end)
+static const char *export_stamp_of(const char *p, const char *end, enum export_name_form form)
 {
 	size_t a = digits(p, end), b;
 
@@ -146,27 +152,26 @@ static const char *export_stamp_of(const char *p, const char *end)
 	b = digits(p + a + 1, end);
 	if (!b || p + a + 1 + b != end)
 		return NULL;
-	if (a == 14)
-		return p; /* a part */
-	return b == 14 ? p + a + 1 : NULL; /* a slice */
+	if (form == EXPORT_NAME_PARTS)
+		return a == 14 ? p : NULL;
+	if (form == EXPORT_NAME_SLICES)
+		return b == 14 ? p + a + 1 : NULL;
+	return NULL;
 }
 
 /*
- * Does @name (its first @len bytes) match <prefix><stamp><ext> with a
- * stamp other than @keep?  With @split the stamp may carry a part or a
- * slice number (export_stamp_of()); without, it is the 14 digits alone.
+ * Does @name (its first @len bytes) match <prefix><stamp><ext> in one of
+ * @form's shapes, with a stamp other than @keep?
  */
 static int is_other_stamp(const char *name, size_t len, const char *prefix, const char *ext,
-			  const char *keep, bool split)
+			  const char *keep, enum export_name_form form)
 {
 	size_t lp = strlen(prefix), le = strlen(ext);
 	const char *stamp;
 
 	if (len < lp + 14 + le || strncmp(name, prefix, lp) || strncmp(name + len - le, ext, le))
 		return 0;
-	if (!split && len != lp + 14 + le)
-		return 0;
-	stamp = export_stamp_of(name + lp, name + len - le);
+	stamp = export_stamp_of(name + lp, name + len - le, form);
 	return stamp && strncmp(stamp, keep, 14) != 0;
 }
 
@@ -183,10 +188,12 @@ static int is_old_export(const char *name, const char *keep, int db)
 	if (len > 4 && !strcmp(name + len - 4, ".tmp"))
 		len -= 4;
 	if (db)
-		return is_other_stamp(name, len, EXPORT_DB_PREFIX, EXPORT_DB_EXT, keep, false);
+		return is_other_stamp(name, len, EXPORT_DB_PREFIX, EXPORT_DB_EXT, keep,
+				      EXPORT_NAME_WHOLE);
 	for (i = 0; i < EXPORT_NR_FILES; i++)
 		if (is_other_stamp(name, len, export_files[i].prefix, export_files[i].ext, keep,
-				   true))
+				   strcmp(export_files[i].ext, ".csv") ? EXPORT_NAME_SLICES :
+									 EXPORT_NAME_PARTS))
 			return 1;
 	return 0;
 }
@@ -265,8 +272,11 @@ static int write_tmp(const struct export_model *m, struct export_split *s, expor
 	FILE *f = export_split_open(s);
 	int err;
 
-	if (!f)
-		return -errno;
+	if (!f) {
+		err = -errno;
+		unlink_parts(s->outfd, s, 0, true); /* a part may be made already */
+		return err;
+	}
 	errno = 0;
 	err = sk ? export_write_timeline_measured(m, f, sk) : fn(m, f);
 	if (!err && ferror(f))
@@ -335,6 +345,16 @@ static int open_slices(struct export_split *s, FILE **files, size_t n)
 }
 
 /*
+ * Events the timeline writes, for the progress line: calls, drawn and
+ * clamped tasks, a flow's two ends (metadata, a few per row, is not
+ * counted: the line stops at 100%).
+ */
+static uint64_t tl_events(const struct export_model *m)
+{
+	return m->n_calls + m->n_drawn + m->n_cut + 2 * (uint64_t)m->n_linked;
+}
+
+/*
  * The timeline @s (written whole, measured into @sk) again as slices
  * (export_tl_slice.h) when it is at least @cfg->min_bytes and more than
  * one slice of @cfg->cap_bytes: the whole file goes, @s then names the
@@ -365,9 +385,13 @@ static int slice_timeline(const struct export_model *m, struct export_split *s,
 	s->parts = 0;
 	err = open_slices(s, files, n);
 	if (!err) {
+		int closed;
+
+		if (m->progress) /* the timeline's events once more, into the slices */
+			export_progress_phase(m->progress, "timeline events (sliced)", tl_events(m));
 		err = export_write_timeline_sliced(m, files, bounds, n);
-		n = close_files(files, n);
-		err = err ? err : (int)n;
+		closed = close_files(files, n);
+		err = err ? err : closed;
 	}
 	if (err)
 		unlink_parts(s->outfd, s, 0, true);
@@ -422,8 +446,10 @@ static int stamp_taken(const struct export_dest *d, const char *stamp)
  * The local export time as msprof stamps it (YYYYmmddHHMMSS), moved on by
  * a second while an earlier export holds that stamp: a re-export within
  * the same second must not rename over the set it is about to replace.
+ * Return: 0, or -EEXIST (said here) when the next minute's stamps are all
+ * taken (names planted there): writing over one would mix two sets.
  */
-static void export_stamp(const struct export_dest *d, char *stamp, size_t size)
+static int export_stamp(const struct export_dest *d, char *stamp, size_t size)
 {
 	time_t t = time(NULL);
 	struct tm tm;
@@ -433,8 +459,12 @@ static void export_stamp(const struct export_dest *d, char *stamp, size_t size)
 		localtime_r(&t, &tm);
 		strftime(stamp, size, "%Y%m%d%H%M%S", &tm);
 		if (!stamp_taken(d, stamp))
-			return;
+			return 0;
 	}
+	npuprof_err("%s: the export's names for the next 60 seconds are all taken: "
+		    "remove the msprof_*, *.csv and msprof_*.db files not written by an export",
+		    d->dir);
+	return -EEXIST;
 }
 
 /*
@@ -528,7 +558,8 @@ static int write_text_tmps(const struct export_model *m, const struct export_des
 		}
 		if (err) {
 			npuprof_err("writing %s/%s%s: %s", d->out, s[i].stem, s[i].ext, strerror(-err));
-			unlink_files(d->outfd, s, i, true);
+			/* this file too: a slicing that failed early leaves the whole timeline */
+			unlink_files(d->outfd, s, i + 1, true);
 			return err;
 		}
 	}
@@ -547,7 +578,9 @@ static int write_outputs(const struct export_model *m, struct export_dest *d,
 	size_t n = d->outfd >= 0 ? EXPORT_NR_FILES : 0;
 	int err;
 
-	export_stamp(d, stamp, sizeof(stamp));
+	err = export_stamp(d, stamp, sizeof(stamp));
+	if (err)
+		return err;
 	snprintf(d->db_name, sizeof(d->db_name), EXPORT_DB_PREFIX "%.14s" EXPORT_DB_EXT, stamp);
 	snprintf(db_tmp, sizeof(db_tmp), EXPORT_DB_PREFIX "%.14s" EXPORT_DB_EXT ".tmp", stamp);
 	err = n ? write_text_tmps(m, d, opts, stamp, s) : 0;
@@ -786,7 +819,7 @@ static int export_one(const char *dir, struct msprof_export_opts *opts,
 	export_progress_start(&progress, stderr, base, info_records(dir));
 	err = export_model_load_progress(dir, &m, &progress);
 	/* then the timeline's events: calls, tasks and flows' two ends (twice when sliced) */
-	export_progress_phase(&progress, "timeline events", m.n_calls + m.n_drawn + 2 * m.n_linked);
+	export_progress_phase(&progress, "timeline events", tl_events(&m));
 	if (err == -ENODATA)
 		report_no_data(&m, text, base);
 	else if (err)

@@ -49,12 +49,14 @@ void export_progress_format(const struct export_progress *p, double now_s, char 
 {
 	double took = now_s - p->phase_t0;
 	double rate = took > 0 ? (double)p->done / took : 0;
+	/* a total known from the records is a floor: past it, the line shows 100% */
+	uint64_t done = p->done < p->total ? p->done : p->total;
 
-	if (p->total && p->done <= p->total && rate > 0)
+	if (p->total && rate > 0)
 		snprintf(buf, size, "%s: %llu/%llu %s (%u%%), %.0f %s/s, %.0f s left", p->name,
-			 (unsigned long long)p->done, (unsigned long long)p->total, p->what,
-			 (unsigned int)(p->done * 100 / p->total), rate, p->what,
-			 (double)(p->total - p->done) / rate);
+			 (unsigned long long)done, (unsigned long long)p->total, p->what,
+			 (unsigned int)(done * 100 / p->total), rate, p->what,
+			 (double)(p->total - done) / rate);
 	else
 		snprintf(buf, size, "%s: %llu %s, %.0f %s/s", p->name, (unsigned long long)p->done,
 			 p->what, rate, p->what);

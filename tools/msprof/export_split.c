@@ -62,9 +62,10 @@ static int next_part(struct export_split *s)
 {
 	int err;
 
-	if (close(s->fd))
-		return -errno;
-	s->fd = -1;
+	err = close(s->fd) ? -errno : 0;
+	s->fd = -1; /* closed even on an error: split_close() must not close it again */
+	if (err)
+		return err;
 	err = part_create(s, s->parts);
 	return err ? err : write_all(s->fd, s->header, s->header_len);
 }

@@ -72,12 +72,14 @@ static int collection_time(json_t *start_info, char *buf, size_t size)
 static int fill_row(struct query_row *r, const char *prof, const char *label, const char *rel,
 		    const char *start_info, const char *rank)
 {
-	char path[PATH_MAX * 2];
+	char path[PATH_MAX * 2], text[EXPORT_PATH_TEXT_LEN];
 	json_t *doc;
 	int err;
 
-	snprintf(r->col[COL_DIR], sizeof(r->col[COL_DIR]), "%.200s%s%s", label, *label ? "/" : "",
-		 rel);
+	/* Names are bytes: a tab or an escape sequence in one must not reach a
+	 * terminal or split a tab-separated row (export_file.h). */
+	snprintf(r->col[COL_DIR], sizeof(r->col[COL_DIR]), "%.200s%s%s",
+		 export_path_text(label, text, sizeof(text)), *label ? "/" : "", rel);
 	snprintf(r->col[COL_RANK], sizeof(r->col[COL_RANK]), "%s", rank);
 	snprintf(path, sizeof(path), "%s/%s", prof, start_info);
 	doc = export_load_json(path, &err);
@@ -85,7 +87,8 @@ static int fill_row(struct query_row *r, const char *prof, const char *label, co
 		err = -EBADMSG;
 	json_decref(doc);
 	if (err)
-		npuprof_warn("%s/%s: %s: its Collection Time is unknown", prof, start_info,
+		npuprof_warn("%s/%s: %s: its Collection Time is unknown",
+			     export_path_text(prof, text, sizeof(text)), start_info,
 			     err == -ENOENT ? "missing" : "damaged (not start_info JSON)");
 	return err;
 }
@@ -198,6 +201,7 @@ int msprof_query(const char *output, FILE *out, enum msprof_query_form form,
 		 unsigned int *incomplete)
 {
 	struct query_table t = { 0 };
+	char text[EXPORT_PATH_TEXT_LEN];
 	char **dirs = NULL;
 	long n = 0;
 	int err;
@@ -206,16 +210,18 @@ int msprof_query(const char *output, FILE *out, enum msprof_query_form form,
 	err = msprof_prof_dirs(output, &dirs, &n);
 	for (long i = 0; !err && i < n; i++) {
 		if (form == MSPROF_QUERY_TABLE)
-			npuprof_info("Start query data in %s.", base_name(dirs[i]));
+			npuprof_info("Start query data in %s.",
+				     export_path_text(base_name(dirs[i]), text, sizeof(text)));
 		err = query_prof(&t, dirs[i], n == 1 && !strcmp(dirs[i], output) ? "" :
 					      base_name(dirs[i]), incomplete);
 	}
 	if (!err)
 		print_table(&t, out, form);
 	for (long i = 0; !err && form == MSPROF_QUERY_TABLE && i < n; i++)
-		npuprof_info("Query all data in %s. done.", base_name(dirs[i]));
+		npuprof_info("Query all data in %s. done.",
+			     export_path_text(base_name(dirs[i]), text, sizeof(text)));
 	if (err == -ENOMEM)
-		npuprof_err("out of memory listing %s", output);
+		npuprof_err("out of memory listing %s", export_path_text(output, text, sizeof(text)));
 	free(t.rows);
 	msprof_prof_dirs_free(dirs, n);
 	return err;
