@@ -191,8 +191,12 @@ def task_cycles(recs):
     """Each task's life-cycle records, keyed (device, stream, task id, submit ts).
 
     Task ids wrap, so one (device, stream, task id) may name several tasks:
-    taken in time order, each submit begins the next task's records (the
-    export's join does the same: tools/msprof/export_join.c).
+    taken in time order, each submit begins the next task's records, and so
+    does a second start or end: the task after it, whose submit the window
+    did not see (at stop the CPUs stop recording one after another, so a
+    task's submit and start may be missing while its end is there).  Such a
+    task has no key here (the export's join does the same:
+    tools/msprof/export_join.c).
     """
     by_key = collections.defaultdict(list)
     for r in recs:
@@ -202,11 +206,11 @@ def task_cycles(recs):
     for key, rs in by_key.items():
         rs.sort(key=lambda r: (r["ts"], LIFECYCLE[r["event"]]))
         cur = collections.Counter()
-        submit = None
         for r in rs:
             if r["event"] == "submit":
-                submit = r["ts"]
-                cur = cycles.setdefault(key + (submit,), collections.Counter())
+                cur = cycles.setdefault(key + (r["ts"],), collections.Counter())
+            elif cur[r["event"]]:
+                cur = collections.Counter()  # a task without its submit
             cur[r["event"]] += 1
     return cycles
 
