@@ -220,7 +220,7 @@ static bool task_records_whole(const struct export_model *m)
 		const struct npuprof_read_report *r = &m->series[i].rep;
 
 		if (m->series[i].device >= 0 &&
-		    (r->first_slice || r->cut || r->corrupt || r->done_mismatch ||
+		    (r->first_slice || r->missing || r->cut || r->corrupt || r->done_mismatch ||
 		     r->truncated_bytes))
 			return false;
 	}
