@@ -28,16 +28,7 @@
 
 static void rec(struct export_model *m, uint32_t id, uint8_t have, uint64_t dev)
 {
-	struct xm_task r = { .stream = id == 4 ? 2 : 1, .task_id = id, .have = have,
-			     .type = NPUPROF_TT_KERNEL };
-
-	if (have == XM_HAVE_SUBMIT)
-		r.submit_ns = dev + OFF;
-	else if (have == XM_HAVE_START)
-		r.start_dev = dev, r.start_tp_ns = dev + OFF;
-	else
-		r.end_dev = dev, r.end_tp_ns = dev + OFF;
-	CHECK_EQ(export_model_add_task(m, &r), 0);
+	CHECK_EQ(model_add_rec(m, id == 4 ? 2 : 1, id, have, dev, OFF), 0);
 }
 
 static void build(struct export_model *m, int64_t window_end)

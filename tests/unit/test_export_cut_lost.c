@@ -36,16 +36,7 @@ enum damage { NONE, LOST, AGED };
 
 static void rec(struct export_model *m, uint32_t stream, uint32_t id, uint8_t have, uint64_t dev)
 {
-	struct xm_task r = { .stream = stream, .task_id = id, .have = have,
-			     .type = NPUPROF_TT_KERNEL };
-
-	if (have == XM_HAVE_SUBMIT)
-		r.submit_ns = dev + OFF;
-	else if (have == XM_HAVE_START)
-		r.start_dev = dev, r.start_tp_ns = dev + OFF;
-	else
-		r.end_dev = dev, r.end_tp_ns = dev + OFF;
-	CHECK_EQ(export_model_add_task(m, &r), 0);
+	CHECK_EQ(model_add_rec(m, stream, id, have, dev, OFF), 0);
 }
 
 static void build(struct export_model *m, enum damage damage)
