@@ -101,6 +101,7 @@ struct drain_series {
 	struct slice_writer *w; /* NULL when its directory could not be made */
 	int dir_fd;		/* its data directory, for ageing; -1 for none */
 	bool reported;
+	bool age_stuck; /* a slice could not be removed: the series is aged no more */
 	char dir[PATH_MAX];
 	char name[NPUPROF_PROF_SERIES_SIZE];
 };
@@ -178,26 +179,37 @@ static void series_lost(void *ctx, uint32_t cpu, uint16_t type, uint64_t records
 	}
 }
 
-/* Remove slice @idx of @s and its .done file (both made by slice_writer.c). */
-static void series_unlink_slice(const struct drain_series *s, unsigned int idx)
+/*
+ * Remove slice @idx of @s and its .done file (both made by slice_writer.c).
+ * The slice first: when it cannot go, it stays whole, .done and all.  (A
+ * crash between the two leaves a .done without its slice, which readers
+ * skip.)  Return: 0; -errno of removing the slice, said in a warning.
+ */
+static int series_unlink_slice(const struct drain_series *s, unsigned int idx)
 {
 	char name[NAME_MAX + 1], done[NAME_MAX + 8];
+	int err;
 
 	if (npuprof_slice_name(name, sizeof(name), s->name, idx) ||
 	    npuprof_slice_done_name(done, sizeof(done), name))
-		return;
-	/* .done first: a slice without .done reads as unfinished, never as whole */
+		return -ENAMETOOLONG;
+	if (unlinkat(s->dir_fd, name, 0)) {
+		err = -errno;
+		npuprof_warn("drain: cannot remove %s/%s under --storage-limit: %s; its series keeps this and every later slice, so the data may pass the limit (check the directory's permissions and mounts)",
+			     s->dir, name, strerror(-err));
+		return err;
+	}
 	unlinkat(s->dir_fd, done, 0);
-	if (unlinkat(s->dir_fd, name, 0))
-		npuprof_warn("drain: cannot remove %s/%s under the storage limit: %s", s->dir,
-			     name, strerror(errno));
+	return 0;
 }
 
 /*
  * --storage-limit: while the route's slices, its open ones counted as
  * full, pass the limit, remove the oldest closed slices (slice_age.h).
  * A series being closed at stop is no longer in d->series: its last
- * slice is then counted as it is.
+ * slice is then counted as it is.  A slice that cannot be removed stays
+ * counted, and its series is aged no more (said once, in the warning):
+ * going on with its later slices would leave a gap in the series.
  */
 static void route_age(struct npuprof_drain *d, int route)
 {
@@ -209,8 +221,14 @@ static void route_age(struct npuprof_drain *d, int route)
 		if (s->route == route && s->w)
 			open += d->slice_bytes;
 	while (slice_age_next(&r->age, r->closed_bytes + open, &it)) {
+		struct drain_series *s = (struct drain_series *)it.series;
+
+		if (series_unlink_slice(s, it.idx)) {
+			s->age_stuck = true;
+			slice_age_kept(&r->age, &it);
+			continue;
+		}
 		r->closed_bytes -= it.bytes;
-		series_unlink_slice(it.series, it.idx);
 	}
 	r->st.aged_slices = r->age.slices;
 	r->st.aged_bytes = r->age.bytes;
@@ -227,6 +245,8 @@ static void series_closed(void *ctx, unsigned int idx, uint64_t bytes, uint64_t 
 	if (!r->age.limit)
 		return;
 	r->closed_bytes += bytes;
+	if (s->age_stuck)
+		return; /* it stays, counted */
 	if (slice_age_closed(&r->age, &it))
 		return; /* out of memory: this slice stays */
 	route_age(s->d, s->route);

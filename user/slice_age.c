@@ -54,6 +54,19 @@ bool slice_age_next(struct slice_age *a, uint64_t used, struct slice_age_item *o
 	return false;
 }
 
+void slice_age_kept(struct slice_age *a, const struct slice_age_item *it)
+{
+	size_t n = 0;
+
+	a->slices--;
+	a->bytes -= it->bytes;
+	a->records -= it->records;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->q[i].series != it->series)
+			a->q[n++] = a->q[i];
+	a->n = n;
+}
+
 void slice_age_free(struct slice_age *a)
 {
 	free(a->q);

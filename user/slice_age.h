@@ -12,7 +12,10 @@
  *  - only closed slices are candidates, in the order they were closed;
  *  - the slice a series closed last is never removed (nor, of course, the
  *    one it is writing): a series always keeps its newest data;
- *  - removal stops as soon as the bytes in use are within the limit.
+ *  - removal stops as soon as the bytes in use are within the limit;
+ *  - a series whose slice could not be removed is aged no more: removing
+ *    its later slices would leave a gap in its slice numbers, and a
+ *    series on disk is always one run of slices, newest data last.
  * The policy knows no files: the drain unlinks what it is handed.
  */
 #ifndef NPUPROF_SLICE_AGE_H
@@ -71,6 +74,14 @@ int slice_age_closed(struct slice_age *a, const struct slice_age_item *it);
  * are left.
  */
 bool slice_age_next(struct slice_age *a, uint64_t used, struct slice_age_item *out);
+
+/**
+ * slice_age_kept() - the slice slice_age_next() handed out in @it could
+ * not be removed: it counts as removed no more, and no slice of its
+ * series still queued is handed out again.  The caller stops giving the
+ * series' later slices to slice_age_closed(): the series is aged no more.
+ */
+void slice_age_kept(struct slice_age *a, const struct slice_age_item *it);
 
 /** slice_age_free() - forget the slices (nothing on disk changes). */
 void slice_age_free(struct slice_age *a);

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * Reader of slice series (format in user/include/npuprof/slice.h): opens
- * <dir>/<series>.slice_<first>, <first + 1>, ... until one is missing
- * (first is 0 unless --storage-limit aged older slices out), decompresses the
+ * <dir>/<series>.slice_<first>, <first + 1>, ... in order (first is 0
+ * unless --storage-limit aged older slices out); a missing number with
+ * higher ones present is a gap, reported (the records in it are gone)
+ * and read past, so newer slices are never dropped silently; it
+ * decompresses the
  * concatenated zstd frames of each with one streaming context, and hands
  * out whole records.  A frame holds either records as they are (version 1),
  * one block (version 2, slice_block.h) or one modelled block (version 3,
@@ -308,11 +311,13 @@ static void reader_check_done(struct slice_reader *r, const char *path, int fd, 
 }
 
 /*
- * The lowest n of the <@series>.slice_<n> files in @dir (not .done), for
- * a series whose first slices were aged out.  Return: 0 with *@first set;
- * -ENOENT when there is none; -errno of opening @dir.
+ * The lowest n >= @from of the <@series>.slice_<n> files in @dir (not
+ * .done): the first slice of a series whose oldest were aged out, or the
+ * next one past a gap.  Return: 0 with *@first set; -ENOENT when there is
+ * none; -errno of opening @dir.
  */
-static int reader_first_slice(const char *dir, const char *series, unsigned int *first)
+static int reader_next_slice(const char *dir, const char *series, unsigned long from,
+			     unsigned int *first)
 {
 	size_t len = strlen(series), infix = strlen(NPUPROF_PROF_SLICE_INFIX);
 	unsigned long best = ULONG_MAX;
@@ -330,7 +335,7 @@ static int reader_first_slice(const char *dir, const char *series, unsigned int 
 		    strncmp(e->d_name + len, NPUPROF_PROF_SLICE_INFIX, infix) || *p < '0' || *p > '9')
 			continue;
 		n = strtoul(p, &end, 10);
-		if (!*end && n < best && n <= UINT32_MAX)
+		if (!*end && n >= from && n < best && n <= UINT32_MAX)
 			best = n;
 	}
 	closedir(dp);
@@ -340,24 +345,49 @@ static int reader_first_slice(const char *dir, const char *series, unsigned int 
 	return 0;
 }
 
+/*
+ * Past slice @idx, missing in a series read from @first: the next slice
+ * there is, in *@next, with the gap counted.  Return: 1 with *@next set;
+ * 0 at the series' end; -ENOENT when there was no slice at all; -errno.
+ */
+static int reader_skip_gap(struct slice_reader *r, const char *dir, const char *series,
+			   unsigned int first, unsigned int idx, unsigned int *next)
+{
+	int err = idx > first ? reader_next_slice(dir, series, (unsigned long)idx + 1, next)
+			      : -ENOENT;
+
+	if (err == -ENOENT)
+		return idx > first ? 0 : -ENOENT;
+	if (err)
+		return err;
+	if (!r->rep.missing)
+		r->rep.first_missing = idx;
+	r->rep.missing += *next - idx;
+	return 1;
+}
+
 static int reader_series(struct slice_reader *r, const char *dir, const char *series)
 {
-	unsigned int first = 0;
-	int err = reader_first_slice(dir, series, &first);
+	unsigned int first = 0, idx;
+	int err = reader_next_slice(dir, series, 0, &first);
 
 	if (err && err != -ENOENT)
 		return err;
 	r->rep.first_slice = first;
-	for (unsigned int idx = first;; idx++) {
+	for (idx = first;;) {
 		char path[PATH_MAX], name[NAME_MAX + 1];
-		int fd, err;
+		int fd;
 
 		if (npuprof_slice_name(name, sizeof(name), series, idx) ||
 		    snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
 			return -ENAMETOOLONG;
 		fd = npuprof_prof_open_regular(path);
-		if (fd == -ENOENT)
-			return idx > first ? 0 : -ENOENT;
+		if (fd == -ENOENT) {
+			err = reader_skip_gap(r, dir, series, first, idx, &idx);
+			if (err <= 0)
+				return err;
+			continue; /* at the slice past the gap */
+		}
 		if (fd < 0)
 			return fd;
 		r->rep.slices++;
@@ -366,6 +396,7 @@ static int reader_series(struct slice_reader *r, const char *dir, const char *se
 		close(fd);
 		if (err)
 			return err;
+		idx++;
 	}
 }
 

@@ -52,4 +52,25 @@ static inline int model_task_by_id(const struct export_model *m, uint32_t id, st
 	return 0;
 }
 
+/*
+ * Add one life-cycle record (@have: one XM_HAVE_*) of kernel task @id on
+ * device 0, stream @stream: device count @dev, its tracepoint at host ns
+ * @dev + @off (a SUBMIT: at host ns @dev + @off).  Return: as
+ * export_model_add_task().
+ */
+static inline int model_add_rec(struct export_model *m, uint32_t stream, uint32_t id,
+				uint8_t have, uint64_t dev, uint64_t off)
+{
+	struct xm_task r = { .stream = stream, .task_id = id, .have = have,
+			     .type = NPUPROF_TT_KERNEL };
+
+	if (have == XM_HAVE_SUBMIT)
+		r.submit_ns = dev + off;
+	else if (have == XM_HAVE_START)
+		r.start_dev = dev, r.start_tp_ns = dev + off;
+	else
+		r.end_dev = dev, r.end_tp_ns = dev + off;
+	return export_model_add_task(m, &r);
+}
+
 #endif

@@ -9,11 +9,24 @@
  * left are exactly the newest K - aged_records (ts aged_records..K-1, in
  * order).  Without a limit nothing goes.  (The source has no counters, so
  * no LOST record is written.)
+ *
+ * And when a slice cannot be removed (unlinkat of npuprof.api.slice_1
+ * fails with EPERM here): slice_0 is gone, slice_1 and every later slice
+ * stay, each with its .done, so the series has no gap and reads whole
+ * from slice_1 (ts aged_records..K-1); aged_slices is 1, the bytes left
+ * pass the limit, the drain tried exactly 2 slice removals (it ages that
+ * series no more) and said so in exactly one warning naming
+ * npuprof.api.slice_1 and the error.  Before the fix it went on ageing
+ * slice_2, slice_3 ..., and the reader stopped at the gap after slice_1.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/eventfd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -26,6 +39,24 @@
 #define LIMIT (8u << 10)
 
 static struct memring_src f;
+
+/* The slice whose removal fails (EPERM), NULL: none; removals of api slices tried. */
+static const char *fail_unlink;
+static unsigned int api_unlinks;
+
+/* The drain's unlinkat (this definition comes before libc's). */
+int unlinkat(int dirfd, const char *path, int flags)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+	if (!strncmp(base, "npuprof.api.slice_", 18) && !strstr(base, ".done"))
+		api_unlinks++;
+	if (fail_unlink && !strcmp(base, fail_unlink)) {
+		errno = EPERM;
+		return -1;
+	}
+	return (int)syscall(SYS_unlinkat, dirfd, path, flags);
+}
 
 static void *producer(void *arg)
 {
@@ -111,37 +142,98 @@ static void capture(const char *prof, uint64_t limit, struct npuprof_drain_stats
 	memring_free(&f.ring);
 }
 
-int main(void)
+/*
+ * The api slices of @prof after a capture that aged @st.aged_slices of
+ * them: those gone, the rest there, contiguous, each with its .done, read
+ * back whole.  Return: the bytes left.
+ */
+static uint64_t check_left(const char *prof, const struct npuprof_drain_stats *st)
 {
-	char prof[] = "/tmp/npuprof-age-XXXXXX", data[700], none[] = "/tmp/npuprof-noage-XXXXXX";
-	struct npuprof_drain_stats st;
 	struct npuprof_read_report rep;
 	struct readback rb = { 0 };
 	uint64_t left = 0, i;
 	long long size, done;
+	char data[700];
 
-	if (!mkdtemp(prof) || !mkdtemp(none))
-		CHECK_SKIP("no temp dir");
-	capture(prof, LIMIT, &st);
-	CHECK_EQ(st.records, K);
-	CHECK(st.aged_slices > 0);
 	snprintf(data, sizeof(data), "%s/host/data", prof);
-	for (i = 0; i < st.aged_slices; i++)
+	for (i = 0; i < st->aged_slices; i++)
 		CHECK_EQ(slice_size(data, i, &done), -1);
 	for (; (size = slice_size(data, i, &done)) >= 0; i++) {
 		CHECK_EQ(done, size);
 		left += (uint64_t)size;
 	}
-	CHECK(i > st.aged_slices); /* the newest stays */
-	CHECK(left <= LIMIT);
-	CHECK_EQ(left + st.aged_bytes, st.file_bytes);
+	CHECK(i > st->aged_slices); /* the newest stays */
+	CHECK_EQ(left + st->aged_bytes, st->file_bytes);
 	CHECK_EQ(npuprof_slice_read_series(data, "npuprof.api", on_rec, &rb, &rep), 0);
-	CHECK_EQ(rep.first_slice, st.aged_slices);
-	CHECK_EQ(rep.slices, i - st.aged_slices);
+	CHECK_EQ(rep.first_slice, st->aged_slices);
+	CHECK_EQ(rep.slices, i - st->aged_slices);
+	CHECK_EQ(rep.missing, 0);
 	CHECK_EQ(rb.bad, 0);
 	CHECK_EQ(rb.lost, 0);
-	CHECK_EQ(rb.count + st.aged_records, K);
+	CHECK_EQ(rb.count + st->aged_records, K);
 	CHECK_EQ(rb.next_ts, K);
+	return left;
+}
+
+/* Lines of @path holding @what. */
+static unsigned int lines_with(const char *path, const char *what)
+{
+	char line[1024];
+	unsigned int n = 0;
+	FILE *fp = fopen(path, "r");
+
+	while (fp && fgets(line, sizeof(line), fp))
+		n += strstr(line, what) != NULL;
+	if (fp)
+		fclose(fp);
+	return n;
+}
+
+/* A capture whose removal of slice_1 fails: the series keeps it and all after it. */
+static void check_unlink_fails(const char *prof)
+{
+	char log[700], want[200];
+	struct npuprof_drain_stats st;
+	int saved, fd;
+
+	snprintf(log, sizeof(log), "%s.stderr", prof);
+	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	CHECK(fd >= 0);
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fd, 2);
+	fail_unlink = "npuprof.api.slice_1";
+	api_unlinks = 0;
+	capture(prof, LIMIT, &st);
+	fail_unlink = NULL;
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(fd);
+	CHECK_EQ(st.records, K);
+	CHECK_EQ(st.aged_slices, 1);
+	CHECK_EQ(api_unlinks, 2);
+	CHECK(check_left(prof, &st) > LIMIT);
+	snprintf(want, sizeof(want), "host/data/npuprof.api.slice_1 under --storage-limit: %s;",
+		 strerror(EPERM));
+	CHECK_EQ(lines_with(log, "cannot remove"), 1);
+	CHECK_EQ(lines_with(log, want), 1);
+	unlink(log);
+}
+
+int main(void)
+{
+	char prof[] = "/tmp/npuprof-age-XXXXXX", data[700], none[] = "/tmp/npuprof-noage-XXXXXX";
+	char stuck[] = "/tmp/npuprof-agestuck-XXXXXX";
+	struct npuprof_drain_stats st;
+	long long done;
+
+	if (!mkdtemp(prof) || !mkdtemp(none) || !mkdtemp(stuck))
+		CHECK_SKIP("no temp dir");
+	capture(prof, LIMIT, &st);
+	CHECK_EQ(st.records, K);
+	CHECK(st.aged_slices > 0);
+	CHECK(check_left(prof, &st) <= LIMIT);
 
 	/* no limit: every slice stays */
 	capture(none, 0, &st);
@@ -149,11 +241,14 @@ int main(void)
 	CHECK_EQ(st.aged_bytes, 0);
 	snprintf(data, sizeof(data), "%s/host/data", none);
 	CHECK(slice_size(data, 0, &done) > 0);
+
+	check_unlink_fails(stuck);
 	if (!check_failures) {
 		tmpdir_remove(prof);
 		tmpdir_remove(none);
+		tmpdir_remove(stuck);
 	} else {
-		fprintf(stderr, "output kept in %s and %s\n", prof, none);
+		fprintf(stderr, "output kept in %s, %s and %s\n", prof, none, stuck);
 	}
 	return CHECK_DONE();
 }

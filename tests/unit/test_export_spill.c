@@ -4,8 +4,9 @@
  * memory (XM_SORT_MEM: its sort spills runs to a temporary file) loads to
  * exactly the tasks the records describe: 150,000 tasks on 4 streams whose
  * SUBMIT, START and END records come out of order, every 1000th with a
- * second START (ignored: the earlier wins; a START never begins another
- * task, only a SUBMIT does: export_join.c) and every
+ * second START at device count 7 (ignored: the earlier wins; a START
+ * begins another task only past the task's START on the device clock:
+ * xm_task_fold_next()) and every
  * 997th without its END (cut by the window, not drawn); tasks come out in
  * (stream, task id) order and the PROF dir holds no temporary file after.
  */

@@ -4,7 +4,10 @@
  * oldest closed slices first, across series in the order they closed,
  * until the bytes in use are within the limit; never the slice a series
  * closed last; nothing without a limit or within it.  Exact picks and
- * exact totals of slices, bytes and records removed.
+ * exact totals of slices, bytes and records removed.  A pick the caller
+ * could not remove (slice_age_kept()) is no longer counted, and no other
+ * queued slice of its series is picked: api_0 kept, so with api_1 and
+ * api_2 queued only task0_0 can go.
  */
 #include "check.h"
 #include "../../user/slice_age.h"
@@ -31,7 +34,7 @@ static void picks(struct slice_age *a, uint64_t used, const char *series, unsign
 
 int main(void)
 {
-	struct slice_age none = { .limit = 0 }, a = { .limit = 1000 };
+	struct slice_age none = { .limit = 0 }, a = { .limit = 1000 }, k = { .limit = 1000 };
 	struct slice_age_item it;
 
 	/* no limit: nothing is kept track of, nothing goes */
@@ -71,6 +74,26 @@ int main(void)
 	CHECK_EQ(a.bytes, 1100);
 	CHECK_EQ(a.records, 111);
 	slice_age_free(&a);
+
+	/* api_0 (400 B), task0_0 (300 B), api_1, task0_1, api_2 (400 B each) */
+	closed(&k, api, 0, 400, 40);
+	closed(&k, task0, 0, 300, 30);
+	closed(&k, api, 1, 400, 41);
+	closed(&k, task0, 1, 400, 31);
+	closed(&k, api, 2, 400, 42);
+	picks(&k, 1900, api, 0);
+	it = (struct slice_age_item){ api, 0, 400, 40 };
+	slice_age_kept(&k, &it); /* its unlink failed: api ages no more */
+	CHECK_EQ(k.slices, 0);
+	CHECK_EQ(k.bytes, 0);
+	CHECK_EQ(k.records, 0);
+	CHECK_EQ(k.n, 2); /* task0_0, task0_1 */
+	picks(&k, 1900, task0, 0);
+	CHECK(!slice_age_next(&k, 1600, &it)); /* task0_1 is task0's newest */
+	CHECK_EQ(k.slices, 1);
+	CHECK_EQ(k.bytes, 300);
+	CHECK_EQ(k.records, 30);
+	slice_age_free(&k);
 	slice_age_free(&none);
 	return CHECK_DONE();
 }

@@ -701,7 +701,7 @@ static void print_summary(const struct export_model *m, const struct export_dest
 	printf("):\n");
 	print_top_ops(m);
 	print_api_counts(m);
-	printf("  Device tasks: %zu (%zu with start and end, %zu cut by the capture window of which %zu drawn clamped to it, %zu linked to their API call)\n",
+	printf("  Device tasks: %zu (%zu with start and end, %zu with one of them of which %zu cut by the capture window and drawn clamped to it, %zu linked to their API call)\n",
 	       m->n_tasks, m->n_drawn, m->n_tasks - m->n_drawn, m->n_cut, m->n_linked);
 	print_clocks(m);
 	print_lost(m);

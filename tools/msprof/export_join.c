@@ -6,7 +6,8 @@
  *     stream, task id) become one task.  Task ids wrap (a real Ascend
  *     task id has 16 bits), so one key may name several tasks: the
  *     records of a key are taken in host time order, and each SUBMIT
- *     begins the life cycle of another task (xm_task_fold_next());
+ *     (or a START or END past the task's on the device clock) begins the
+ *     life cycle of another task (xm_task_fold_next());
  *  2. each device gets a device-count -> host-ns mapping (clock_sync.c)
  *     from the driver's clock samples in info.json, else from its own
  *     START/END records, else the tracepoints' host times are used as is;
@@ -29,12 +30,15 @@
  * the spool the writers read (xm_tasks_next()); the calls' pass joins the
  * waits (xm_calls_next()).
  *
- * A task missing START or END (cut by the capture window) keeps what is
- * known and is marked not drawn; when the window's edge is known it takes
- * that edge for its missing end and is marked cut (xm_task.cut).
+ * A task missing START or END keeps what is known and is marked not
+ * drawn.  When only the capture window can have cut it (the first life
+ * cycle of its stream without START, or the last without END, and no
+ * record lost or aged out: clamp_cut()) and the window's edge is known,
+ * it takes that edge for its missing end and is marked cut (xm_task.cut).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,7 +89,19 @@ int xm_task_cmp(const void *pa, const void *pb)
 
 int xm_task_fold_next(const struct xm_task *t, const struct xm_task *rec)
 {
-	return !xm_task_same(t, rec) || (rec->have == XM_HAVE_SUBMIT && t->have);
+	if (!xm_task_same(t, rec))
+		return 1;
+	switch (rec->have) {
+	case XM_HAVE_SUBMIT:
+		return t->have != 0;
+	case XM_HAVE_START:
+		if (t->have & XM_HAVE_START)
+			return rec->start_dev > t->start_dev;
+		/* a late START (device count not after the END's) is still this task's */
+		return (t->have & XM_HAVE_END) && rec->start_dev > t->end_dev;
+	default:
+		return (t->have & XM_HAVE_END) && rec->end_dev > t->end_dev;
+	}
 }
 
 int xm_task_same(const struct xm_task *a, const struct xm_task *b)
@@ -110,6 +126,105 @@ void xm_task_fold(struct xm_task *dst, const struct xm_task *src)
 	}
 	if (!dst->name)
 		dst->name = src->name;
+}
+
+/*
+ * The first and the last life cycle run on one (device, stream), by the
+ * device's clock: a stream runs its tasks one after the other, so only
+ * these two can have a missing START or END that lies outside the
+ * capture window (clamp_cut()).  @first and @last are task numbers in
+ * the join's order, @first_dev the first task's earliest device count,
+ * @last_dev the last task's latest.  Tasks without START and END (a
+ * SUBMIT alone) ran nothing and take no part.
+ */
+struct xm_stream_ends {
+	uint32_t device;
+	uint32_t stream;
+	uint64_t first, last;
+	uint64_t first_dev, last_dev;
+};
+
+/* The stream ends of every (device, stream), in the join's order. */
+struct xm_streams {
+	struct xm_stream_ends *v;
+	size_t n, cap;
+};
+
+/* Note task @i (@t) among its stream's tasks.  Return: 0 or -ENOMEM. */
+static int streams_add(struct xm_streams *ss, const struct xm_task *t, uint64_t i)
+{
+	uint64_t begin = t->have & XM_HAVE_START ? t->start_dev : t->end_dev;
+	uint64_t end = t->have & XM_HAVE_END ? t->end_dev : t->start_dev;
+	struct xm_stream_ends *e = ss->n ? &ss->v[ss->n - 1] : NULL;
+
+	if (!(t->have & (XM_HAVE_START | XM_HAVE_END)))
+		return 0;
+	if (e && e->device == t->device && e->stream == t->stream) {
+		if (begin < e->first_dev) {
+			e->first = i;
+			e->first_dev = begin;
+		}
+		if (end > e->last_dev) {
+			e->last = i;
+			e->last_dev = end;
+		}
+		return 0;
+	}
+	if (ss->n == ss->cap) {
+		size_t cap = ss->cap ? 2 * ss->cap : 16;
+		void *p = realloc(ss->v, cap * sizeof(*ss->v));
+
+		if (!p)
+			return -ENOMEM;
+		ss->v = p;
+		ss->cap = cap;
+	}
+	ss->v[ss->n++] = (struct xm_stream_ends){ t->device, t->stream, i, i, begin, end };
+	return 0;
+}
+
+/*
+ * Which window edges task @i (@t) may have been cut by (XM_CUT_START,
+ * XM_CUT_END): the first life cycle of its stream may have started before
+ * the window, the last may end after it.  @pos: a cursor into @ss that
+ * the second pass moves forward, its tasks coming in the same order.
+ */
+static uint8_t stream_edges(const struct xm_streams *ss, size_t *pos, const struct xm_task *t,
+			    uint64_t i)
+{
+	const struct xm_stream_ends *e;
+
+	while (*pos < ss->n && (ss->v[*pos].device < t->device ||
+				(ss->v[*pos].device == t->device && ss->v[*pos].stream < t->stream)))
+		(*pos)++;
+	if (*pos == ss->n)
+		return 0;
+	e = &ss->v[*pos];
+	if (e->device != t->device || e->stream != t->stream)
+		return 0;
+	return (e->first == i ? XM_CUT_START : 0) | (e->last == i ? XM_CUT_END : 0);
+}
+
+/*
+ * Whether every task record the capture produced in its window may be
+ * in the data: nothing lost, aged or damaged that could have held one.
+ * Records lost count whatever their source (device tasks come through
+ * npuprof.ko's rings or, without it, through BPF's); ageing and damage
+ * count on the device series, whose slices hold the task records.
+ */
+static bool task_records_whole(const struct export_model *m)
+{
+	if (npuprof_loss_total(&m->loss) || m->write_error || m->bad_records)
+		return false;
+	for (size_t i = 0; i < m->n_series; i++) {
+		const struct npuprof_read_report *r = &m->series[i].rep;
+
+		if (m->series[i].device >= 0 &&
+		    (r->first_slice || r->missing || r->cut || r->corrupt || r->done_mismatch ||
+		     r->truncated_bytes))
+			return false;
+	}
+	return !m->aged.slices;
 }
 
 /*
@@ -362,9 +477,10 @@ static int first_task(struct export_model *m, const struct xm_task *t, size_t i,
 
 /*
  * The first pass: number the tasks, one xm_device per device id (tasks
- * come sorted by device) with its clock, every SUBMIT to the probes.
+ * come sorted by device) with its clock, every SUBMIT to the probes, the
+ * ends of every stream to @ss.
  */
-static int first_pass(struct export_model *m)
+static int first_pass(struct export_model *m, struct xm_streams *ss)
 {
 	struct xm_pairs pp = { 0 };
 	struct xm_fold f;
@@ -375,7 +491,9 @@ static int first_pass(struct export_model *m)
 	while (!r && (r = fold_next(&f, &t)) == 1) {
 		if (!m->n_tasks)
 			m->first_task_pid = t.pid;
-		r = first_task(m, &t, m->n_tasks++, &pp);
+		r = streams_add(ss, &t, m->n_tasks);
+		if (!r)
+			r = first_task(m, &t, m->n_tasks++, &pp);
 	}
 	if (!r && m->n_devs)
 		r = device_close(m, &pp);
@@ -435,20 +553,31 @@ static void map_task(struct xm_device *dev, struct xm_task *t)
 }
 
 /*
- * A task with one of START and END: the window cut it.  Its missing end
- * becomes the window's edge (times on the model's clock), when known and
- * not beyond the end it has: the timeline shows it clamped to the
- * window and marked, the CSVs leave it out (not @drawn).
+ * A task with one of START and END that only the capture window can have
+ * cut: its missing end becomes the window's edge (times on the model's
+ * clock), when known and not beyond the end it has; the timeline shows
+ * it clamped to the window and marked, the CSVs leave it out (not
+ * @drawn).  @edges (stream_edges()) says which edge may have cut it, 0
+ * when task records may be missing (task_records_whole()).  That is:
+ *  - cut at the start: an END alone (no SUBMIT either: a task submitted
+ *    in the window starts in it), the first life cycle of its stream;
+ *  - cut at the end: a START without END, the last life cycle of its
+ *    stream.
+ * Any other half task lost a record inside the window (or the record
+ * was aged out): it is not drawn, only counted, as drawing it to an edge
+ * of the window would invent its missing time.
  */
-static void clamp_cut(const struct export_model *m, struct xm_task *t)
+static void clamp_cut(const struct export_model *m, struct xm_task *t, uint8_t edges)
 {
-	uint8_t ends = t->have & (XM_HAVE_START | XM_HAVE_END);
+	uint8_t have = t->have;
 
 	t->cut = 0;
-	if (ends == XM_HAVE_END && m->window_start_ns && m->window_start_ns <= t->end_ns) {
+	if (have == XM_HAVE_END && (edges & XM_CUT_START) && m->window_start_ns &&
+	    m->window_start_ns <= t->end_ns) {
 		t->start_ns = m->window_start_ns;
 		t->cut = XM_CUT_START;
-	} else if (ends == XM_HAVE_START && m->window_end_ns && m->window_end_ns >= t->start_ns) {
+	} else if ((have & (XM_HAVE_START | XM_HAVE_END)) == XM_HAVE_START &&
+		   (edges & XM_CUT_END) && m->window_end_ns && m->window_end_ns >= t->start_ns) {
 		t->end_ns = m->window_end_ns;
 		t->cut = XM_CUT_END;
 	}
@@ -638,8 +767,12 @@ static const struct xm_link *link_of(struct xm_links *it, uint64_t i, int *err)
 	return !*err && it->more && it->l.ref == i ? &it->l : NULL;
 }
 
-/* A joined task on the model's clock, its call's fields in place. */
-static void finish_task(struct export_model *m, struct xm_task *t, const struct xm_link *l)
+/*
+ * A joined task on the model's clock, its call's fields in place; @edges:
+ * the window edges that may have cut it (clamp_cut()).
+ */
+static void finish_task(struct export_model *m, struct xm_task *t, const struct xm_link *l,
+			uint8_t edges)
 {
 	int64_t off = m->wall_offset_ns;
 
@@ -656,7 +789,7 @@ static void finish_task(struct export_model *m, struct xm_task *t, const struct 
 	t->call_entry_ns = (uint64_t)xm_time((int64_t)t->call_entry_ns + off);
 	t->start_ns = xm_time(t->start_ns + off);
 	t->end_ns = xm_time(t->end_ns + off);
-	clamp_cut(m, t);
+	clamp_cut(m, t, edges);
 	m->n_drawn += t->drawn;
 	m->n_cut += t->cut != 0;
 	m->n_linked += t->linked && t->drawn;
@@ -664,15 +797,18 @@ static void finish_task(struct export_model *m, struct xm_task *t, const struct 
 
 /*
  * The second pass: fold the records again, map each task's device times,
- * join its link, and append it to the spool the writers read.
+ * join its link, and append it to the spool the writers read; @ss: the
+ * stream ends the first pass found.
  */
-static int second_pass(struct export_model *m, struct xsort *links)
+static int second_pass(struct export_model *m, struct xsort *links, const struct xm_streams *ss)
 {
 	struct xm_links li = { .s = links };
+	bool whole = task_records_whole(m);
 	const struct xm_link *l;
 	struct xm_fold f;
 	struct xm_task t;
-	size_t i = 0, dev = 0;
+	size_t i = 0, dev = 0, pos = 0;
+	uint8_t edges;
 	int r;
 
 	r = xm_sorter_open(sizeof(t), NULL, m->tmp_fd, &m->task_store);
@@ -686,9 +822,10 @@ static int second_pass(struct export_model *m, struct xsort *links)
 		while (m->devs[dev].id != t.device) /* the first pass's devices, in order */
 			dev++;
 		map_task(&m->devs[dev], &t);
+		edges = whole ? stream_edges(ss, &pos, &t, i) : 0;
 		l = link_of(&li, i++, &r);
 		if (!r) {
-			finish_task(m, &t, l);
+			finish_task(m, &t, l, edges);
 			r = xsort_add(m->task_store, &t);
 		}
 	}
@@ -698,8 +835,9 @@ static int second_pass(struct export_model *m, struct xsort *links)
 int export_model_join(struct export_model *m)
 {
 	int64_t wall_offset = m->wall_offset_ns;
+	struct xm_streams ss = { 0 };
 	struct xsort *links = NULL;
-	int err = first_pass(m);
+	int err = first_pass(m, &ss);
 
 	/* the sweep meets calls and probes on the capture clock, as recorded */
 	m->wall_offset_ns = 0;
@@ -711,7 +849,8 @@ int export_model_join(struct export_model *m)
 	xsort_close(m->probes);
 	m->probes = NULL;
 	if (!err)
-		err = second_pass(m, links);
+		err = second_pass(m, links, &ss);
+	free(ss.v);
 	xsort_close(links);
 	xsort_close(m->task_recs);
 	m->task_recs = NULL;

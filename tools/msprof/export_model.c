@@ -272,9 +272,12 @@ static int on_record(void *ctx, const struct npuprof_rec_hdr *rec)
 	return 0;
 }
 
-/* Keep @rep of <@dir>/<@series> for export_outcome_reasons(). */
+/*
+ * Keep @rep of <@dir>/<@series> (@device's tasks, -1: the host's) for
+ * export_outcome_reasons() and the join.
+ */
 static int note_series(struct export_model *m, const char *dir, const char *series,
-		       const struct npuprof_read_report *rep)
+		       int64_t device, const struct npuprof_read_report *rep)
 {
 	size_t len = strlen(m->dir);
 	struct xm_series *x = realloc(m->series, (m->n_series + 1) * sizeof(*x));
@@ -286,15 +289,18 @@ static int note_series(struct export_model *m, const char *dir, const char *seri
 	if (!strncmp(dir, m->dir, len) && dir[len] == '/')
 		dir += len + 1; /* relative to the PROF dir, as people name it */
 	snprintf(x->path, sizeof(x->path), "%s/%s", dir, series);
+	x->device = device;
 	x->rep = *rep;
 	return 0;
 }
 
 /*
- * Read one series.  No slice at all is fine (that kind of data was not
- * collected); a damaged tail keeps what came before it, with a warning.
+ * Read one series (@device's tasks, -1: the host's).  No slice at all is
+ * fine (that kind of data was not collected); a damaged tail keeps what
+ * came before it, with a warning.
  */
-static int read_series(struct export_model *m, const char *dir, const char *series)
+static int read_series(struct export_model *m, const char *dir, const char *series,
+		       int64_t device)
 {
 	struct npuprof_read_report rep = { 0 };
 	int err = npuprof_slice_read_series(dir, series, on_record, m, &rep);
@@ -302,7 +308,7 @@ static int read_series(struct export_model *m, const char *dir, const char *seri
 
 	if (err == -ENOENT)
 		return 0;
-	if ((!err || err == -EBADMSG) && note_series(m, dir, series, &rep))
+	if ((!err || err == -EBADMSG) && note_series(m, dir, series, device, &rep))
 		return -ENOMEM;
 	export_path_text(dir, text, sizeof(text));
 	if (err == -EBADMSG) {
@@ -343,7 +349,7 @@ static int read_devices(struct export_model *m)
 		if (!err && snprintf(data, sizeof(data), "%s/%s", m->dir, rel) >= (int)sizeof(data))
 			err = -ENAMETOOLONG;
 		if (!err)
-			err = read_series(m, data, series);
+			err = read_series(m, data, series, ids[i]);
 	}
 	free(ids);
 	return n < 0 ? n : err;
@@ -569,7 +575,7 @@ static int read_records(struct export_model *m)
 
 	if (snprintf(host, sizeof(host), "%s/" NPUPROF_PROF_HOST_DATA, m->dir) >= (int)sizeof(host))
 		return -ENAMETOOLONG;
-	err = read_series(m, host, NPUPROF_PROF_API_SERIES);
+	err = read_series(m, host, NPUPROF_PROF_API_SERIES, -1);
 	if (!err)
 		err = read_devices(m);
 	return err;

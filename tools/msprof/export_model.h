@@ -86,7 +86,9 @@ enum {
  *               was seen, when the window's edge is known (start_info,
  *               end_info): @start_ns or @end_ns is then that edge, and
  *               the timeline draws it clamped to the window and marked.
- *               Neither drawn nor cut: only counted.
+ *               Only the first or last life cycle of a stream, and only
+ *               when no record was lost or aged out (export_join.c
+ *               clamp_cut()).  Neither drawn nor cut: only counted.
  * @linked:      1 when the API call that submitted the task was found (the
  *               task carries what the writers need of it: calls are not
  *               held in memory, see xm_calls_next()).  A drawn linked
@@ -189,9 +191,13 @@ struct xm_sync_sum {
 	uint64_t wait_ns;
 };
 
-/* What reading one slice series found; @path relative to the PROF dir. */
+/*
+ * What reading one slice series found; @path relative to the PROF dir,
+ * @device the device whose tasks it holds, -1 for the host's series.
+ */
 struct xm_series {
 	char path[128];
+	int64_t device;
 	struct npuprof_read_report rep;
 };
 
@@ -232,7 +238,7 @@ struct xm_sample {
  *                   for complete data; export_outcome.h)
  * @n_syncs:         STREAM_SYNC records seen
  * @n_drawn:         tasks with START and END
- * @n_cut:           tasks with one of them, clamped to the window (xm_task.cut)
+ * @n_cut:           tasks with one of them clamped to the window (xm_task.cut)
  * @n_linked:        drawn tasks linked to their API call
  * @truncated_bytes: bytes at the end of a series that did not form a
  *                   whole record (summed over series)
@@ -455,13 +461,19 @@ int xm_task_cmp(const void *a, const void *b);
 /**
  * xm_task_fold_next() - does record @rec (next in xm_task_cmp() order)
  * begin another task than @t, the records folded so far?  Yes when its
- * key differs, or when it is a SUBMIT and @t has records: a reused task
- * id's next life cycle.  A driver traces a task's SUBMIT before the device
- * can start it, so SUBMIT comes first in host time; START and END are not
- * ordered by their tracepoints' host times (a START may be delivered late,
- * after the END), so they fold into the cycle their SUBMIT opened, or,
- * with no SUBMIT (submitted before the window), into the key's first one.
- * Return: 1 or 0.
+ * key differs, or when it opens a reused task id's next life cycle:
+ *  - a SUBMIT, when @t has records (a driver traces a task's SUBMIT
+ *    before the device can start it, so SUBMIT comes first in host time);
+ *  - a START whose device count is past @t's START, or, without one,
+ *    past @t's END: START and END are not ordered by their tracepoints'
+ *    host times (a START may be delivered late, after its END), but on
+ *    the device a stream's next task starts after the last one started
+ *    and ended;
+ *  - an END whose device count is past @t's END.
+ * Any other record folds into @t, where a kind @t has is ignored.
+ * So records lost (ring full, aged out) fold two life cycles into one
+ * task only when all that is left of the later one are kinds of record
+ * the earlier one lacks.  Return: 1 or 0.
  */
 int xm_task_fold_next(const struct xm_task *t, const struct xm_task *rec);
 

@@ -131,6 +131,12 @@ static int series_reasons(struct export_model *m, const struct xm_series *x)
 	else if (r->not_done)
 		err = add_reason(m, "%llu slices of %s have no .done file, from %s.slice_%u on: they were never closed",
 				 (unsigned long long)r->not_done, x->path, x->path, r->first_not_done);
+	if (!err && r->missing == 1)
+		err = add_reason(m, "slice %s.slice_%u is missing: its records are not exported; the slices after it are",
+				 x->path, r->first_missing);
+	else if (!err && r->missing)
+		err = add_reason(m, "%llu slices of %s are missing, the first %s.slice_%u: their records are not exported; the slices after each gap are",
+				 (unsigned long long)r->missing, x->path, x->path, r->first_missing);
 	if (!err && r->done_mismatch)
 		err = add_reason(m, "slice %s.slice_%u: its .done says %llu bytes, the file has %llu: a cut copy",
 				 x->path, r->mismatch_slice, (unsigned long long)r->mismatch_done,

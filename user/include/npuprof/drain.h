@@ -137,7 +137,10 @@ struct npuprof_drain_route {
  *               with every series' open slice counted as full
  *               (@slice_bytes), would pass it, the oldest closed slices
  *               are removed with their .done files, never a series' last
- *               closed one (user/slice_age.h); stats.aged_* count them
+ *               closed one (user/slice_age.h); stats.aged_* count them.
+ *               A slice that cannot be removed stays, with every later
+ *               slice of its series (one warning names it and why): a
+ *               series on disk never has a gap
  */
 struct npuprof_drain_config {
 	const char *prof_dir;

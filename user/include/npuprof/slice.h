@@ -44,6 +44,10 @@
  *                   (the .done's size) and @mismatch_size (the file's)
  * @first_slice:     index of the first slice read: above 0 when older
  *                   slices were aged out (--storage-limit, drain.h)
+ * @missing:         slice numbers missing between the first slice and the
+ *                   last (removed by hand, or by a drain before ageing
+ *                   stopped at a slice it could not remove): the reader
+ *                   reads on past each gap; @first_missing the first
  */
 struct npuprof_read_report {
 	uint64_t slices;
@@ -64,6 +68,8 @@ struct npuprof_read_report {
 	uint32_t mismatch_slice;
 	uint64_t mismatch_done;
 	uint64_t mismatch_size;
+	uint64_t missing;
+	uint32_t first_missing;
 };
 
 /**
