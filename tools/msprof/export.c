@@ -95,17 +95,6 @@ static int is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-static const char *base_name(const char *path)
-{
-	const char *s = path + strlen(path);
-
-	while (s > path && s[-1] == '/')
-		s--;
-	while (s > path && s[-1] != '/')
-		s--;
-	return s;
-}
-
 /* A PROF dir is named PROF_* or holds host/ (a renamed copy). */
 static int is_prof_dir(const char *path)
 {
@@ -113,7 +102,7 @@ static int is_prof_dir(const char *path)
 
 	if (!is_dir(path))
 		return 0;
-	if (npuprof_prof_name_match(base_name(path)))
+	if (npuprof_prof_name_match(export_base_name(path)))
 		return 1;
 	snprintf(host, sizeof(host), "%s/" NPUPROF_PROF_HOST_DIR, path);
 	return is_dir(host);
@@ -691,7 +680,7 @@ static void print_clocks(const struct export_model *m)
 
 static void print_summary(const struct export_model *m, const struct export_dest *d)
 {
-	const char *base = base_name(m->dir);
+	const char *base = export_base_name(m->dir);
 	char dir[NPUPROF_NAME_TEXT_SIZE(NAME_MAX)];
 
 	npuprof_name_text(dir, sizeof(dir), base, strlen(base));
@@ -814,7 +803,7 @@ static int export_one(const char *dir, struct msprof_export_opts *opts,
 	int err;
 
 	export_path_text(dir, text, sizeof(text));
-	export_path_text(base_name(dir), base, sizeof(base));
+	export_path_text(export_base_name(dir), base, sizeof(base));
 	npuprof_info("Start export data in %s.", base);
 	export_progress_start(&progress, stderr, base, info_records(dir));
 	err = export_model_load_progress(dir, &m, &progress);
