@@ -1527,25 +1527,51 @@ static json_t *api_levels_json(const struct npuprof_session *s)
 	return arr;
 }
 
+/*
+ * What host/info.json and each device's info.json.<id> begin with: pid,
+ * pid_name, hostname, platform_version (CANN's keys).  Return: a new
+ * object, or NULL.
+ */
+static json_t *info_identity(const struct npuprof_session *s, const struct session_member *m)
+{
+	char host[256] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	/* the app names itself (prctl PR_SET_NAME): any bytes but NUL */
+	return json_pack("{s:i, s:o, s:o, s:s}", "pid", (int)m->pid, "pid_name",
+			 npuprof_name_json(m->comm, sizeof(m->comm)), "hostname",
+			 npuprof_name_json(host, sizeof(host)), "platform_version",
+			 s->host.backend ? s->host.backend->name : "unknown");
+}
+
+/* @doc with @more's keys added after its own; NULL (both freed) if either is. */
+static json_t *json_join(json_t *doc, json_t *more)
+{
+	if (!more) {
+		json_decref(doc);
+		return NULL;
+	}
+	if (json_object_update_new(doc, more)) {
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
 static int write_info(struct npuprof_session *s, const struct session_member *m,
 		      const struct npuprof_drain_stats *rst, const struct npuprof_drain_stats *st)
 {
-	char host[256] = "";
 	json_t *doc, *rings = json_object();
 
-	gethostname(host, sizeof(host) - 1);
 	if (s->kring)
 		json_object_set_new(rings, "npuprof.ko", ring_counters(s, st, NPUPROF_SRC_KMOD));
 	if (s->acl)
 		json_object_set_new(rings, "bpf", ring_counters(s, st, NPUPROF_SRC_BPF));
-	/* the app names itself (prctl PR_SET_NAME): any bytes but NUL */
-	doc = json_pack("{s:i, s:o, s:o, s:s, s:i, s:o, s:o, s:o, s:o, s:o}", "pid", (int)m->pid,
-			"pid_name", npuprof_name_json(m->comm, sizeof(m->comm)), "hostname",
-			npuprof_name_json(host, sizeof(host)), "platform_version",
-			s->host.backend ? s->host.backend->name : "unknown",
-			"record_version", NPUPROF_RECORD_VERSION, "clockSamples", clock_samples(s, ~0ULL),
-			"devices", data_devices(rst), "rings", rings, "drain",
-			drain_json(s, rst, st), "lost", lost_json(s, rst));
+	doc = json_join(info_identity(s, m),
+			json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}", "record_version",
+				  NPUPROF_RECORD_VERSION, "clockSamples", clock_samples(s, ~0ULL),
+				  "devices", data_devices(rst), "rings", rings, "drain",
+				  drain_json(s, rst, st), "lost", lost_json(s, rst)));
 	if (doc)
 		json_object_set_new(doc, "driver", driver_json(s));
 	if (doc)
@@ -1657,17 +1683,14 @@ static void start_devices(struct npuprof_session *s, struct session_member *m)
 static int write_device_info(struct npuprof_session *s, const struct session_member *m, int d,
 			     const char *rel)
 {
-	char host[256] = "", id[16];
+	char id[16];
 	json_t *doc;
 
-	gethostname(host, sizeof(host) - 1);
 	snprintf(id, sizeof(id), "%d", d);
-	doc = json_pack("{s:i, s:o, s:o, s:s, s:s, s:[{s:i}], s:o, s:o}", "pid", (int)m->pid,
-			"pid_name", npuprof_name_json(m->comm, sizeof(m->comm)), "hostname",
-			npuprof_name_json(host, sizeof(host)), "platform_version",
-			s->host.backend ? s->host.backend->name : "unknown", "devices", id,
-			"DeviceInfo", "id", d, "clockSamples", clock_samples(s, 1ULL << d), "driver",
-			driver_json(s));
+	doc = json_join(info_identity(s, m),
+			json_pack("{s:s, s:[{s:i}], s:o, s:o}", "devices", id, "DeviceInfo", "id",
+				  d, "clockSamples", clock_samples(s, 1ULL << d), "driver",
+				  driver_json(s)));
 	if (doc && m->rank >= 0)
 		json_object_set_new(doc, "rank_id", json_integer(m->rank));
 	return write_json(s, m, rel, doc);
