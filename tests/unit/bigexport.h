@@ -116,8 +116,12 @@ static inline int big_export(uint64_t n, struct msprof_export_opts *opts, struct
 		return -1;
 	}
 	snprintf(p->out, sizeof(p->out), "%s/mindstudio_profiler_output", p->prof);
-	if (fx_find_output(p->prof, "api_statistic_", ".csv", path, sizeof(path)) == 1)
-		snprintf(p->stamp, sizeof(p->stamp), "%.14s", strrchr(path, '_') + 1);
+	if (fx_find_output(p->prof, "api_statistic_", ".csv", path, sizeof(path)) != 1) {
+		fprintf(stderr, "%s: no api_statistic_<stamp>.csv to name the other files by\n",
+			p->out);
+		return -1;
+	}
+	snprintf(p->stamp, sizeof(p->stamp), "%.14s", strrchr(path, '_') + 1);
 	return 0;
 }
 
