@@ -11,7 +11,10 @@
 #                   kernels (tests/matrix.sh $(MATRIX_TARGETS)), and the long soak and
 #                   kernel-interface fuzz (tests/e2e/soak.sh, tests/vm/kfuzz.sh
 #                   at full size), and the export of a 1,000,003-task PROF
-#                   dir (tests/unit/test_export_big.c)
+#                   dir with every timeline slice parsed as JSON
+#                   (tests/unit/test_export_big.c; make check exports the
+#                   same dir and scans its slices in C,
+#                   tests/unit/test_export_big_msprof.c)
 #   make bench      install dependencies, build, run every benchmark against
 #                   its baselines (bench/run.sh): a table and bench-out/bench.json
 #   make fuzz       build the libFuzzer targets in build-fuzz/ and run each
@@ -351,7 +354,9 @@ check-all: check
 	NPUPROF_FUZZ_CALLS=$${NPUPROF_FUZZ_CALLS:-200000} NPUPROF_VM_TEST_TIMEOUT=3600 \
 		tests/run.sh --vm vm/kfuzz
 	# a PROF dir of just over 1,000,000 tasks, with msprof's own CSV
-	# rollover and timeline slice sizes (make check runs a small one)
+	# rollover and timeline slice sizes, each slice parsed as JSON: what
+	# make check's C scan of the same export (test_export_big_msprof.c)
+	# does not do
 	NPUPROF_BIG_TASKS=1000003 timeout 1800 build/tests/test_export_big
 
 # Figures, not pass/fail: see bench/run.sh (BENCH_ARGS: e.g. --only P1,P3).

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The big generated PROF dir (bigprof.h) exported with given limits, and
- * the check of its split summary CSVs, for the tests that export one
- * (test_export_big.c).
+ * the check of its split summary CSVs, for the tests that export one:
+ * test_export_big.c (test-sized limits, its timeline slices checked by
+ * check_tl_slices.py) and test_export_big_msprof.c (msprof's limits, its
+ * slices scanned in C).
  */
 #ifndef NPUPROF_TEST_BIGEXPORT_H
 #define NPUPROF_TEST_BIGEXPORT_H

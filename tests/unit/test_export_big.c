@@ -10,9 +10,12 @@
  * ends); check_prof.py passes on the PROF dir.
  *
  * make check runs N = 10,003 with test-sized limits (ROWS 2,500: parts of
- * 2500, 2500, 2500, 2500 and 3 rows; slices of 1 MB from 512 KB); make
- * check-all runs NPUPROF_BIG_TASKS=1000003 with msprof's own (1,000,000
- * rows: parts of 1,000,000 and 3; slices of 200 MB from 200 MB), without
+ * 2500, 2500, 2500, 2500 and 3 rows; slices of 1 MB from 512 KB).  make
+ * check-all also runs NPUPROF_BIG_TASKS=1000003, which takes msprof's own
+ * limits (1,000,000 rows: parts of 1,000,000 and 3; slices of 200 MB from
+ * 200 MB), to have that export's slices parsed as JSON (over a minute,
+ * 2.6 GB of memory; make check covers the same export with
+ * test_export_big_msprof.c, its slices scanned in C), without
  * check_prof.py (whose flow check is quadratic in a row's events: hours
  * at that size).  Skips (77) without python3.
  */
