@@ -261,7 +261,7 @@ sim: $(BUILD)/lib/libruntime.so $(BUILD)/lib/libascendcl.so $(BUILD)/bin/ai_task
 # Host unit tests: one program per behaviour.
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Itests/unit -Itools/msprof -o $@ $< $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB) $(LDLIBS_MSPROF)
+	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Itests/unit -Itools/msprof -MMD -MP -o $@ $< $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB) $(LDLIBS_MSPROF)
 
 # The wire codec's own tests: that library and libc, nothing else.
 $(WIRE_TEST_BINS): $(BUILD)/tests/%: wire/tests/%.c $(WIRE_LIB)
