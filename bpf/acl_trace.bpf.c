@@ -51,12 +51,13 @@
  * enable, in the same store that turns it on (epochs start at 1; a slot
  * with epoch 0 is free).  The entry state carries the epoch it was taken
  * in, and the return probe records a call only if the capture is enabled
- * *now* and the entry's epoch is the current one.  So a call records only
- * when it entered and returned inside one enabled period: a call in flight
- * at stop (a long aclrtSynchronizeStream, say) or at start is not recorded,
- * and can never land in the next capture with a time before that capture
- * began.  A call that leaves the tgid filter (detach) between entry and
- * return is still recorded.
+ * *now* and the entry's epoch is the current one.  So a call records whole
+ * only when it entered and returned inside one enabled period, and can
+ * never land in the next capture with a time before that capture began.
+ * A call in flight at the stop (a long aclrtSynchronizeStream, say) is
+ * written by the stop as a cut record (acl_cut_task, acl_cut_hash below);
+ * one in flight at the start is not seen at all.  A call that leaves the
+ * tgid filter (detach) between entry and return is still recorded.
  *
  * Nothing is dropped silently: a record the ring buffer had no room for is
  * counted `lost`; a call whose entry state could not be stored (no memory
@@ -68,8 +69,7 @@
  * (a thread killed inside a call, a call in flight at stop, whose return
  * probe was gone by then) are not calls of this capture: the hash path's
  * loader deletes them at every enable, and a task slot with an older epoch
- * counts as free (user space cannot walk task storage; a dead thread's
- * slots go with it).
+ * counts as free (a dead thread's slots go with it).
  *
  * Ring buffers: `rings` is an array of maps holding one BPF ring buffer per
  * possible CPU (created by the loader at the size the user asked for); a
@@ -477,7 +477,11 @@ static __always_inline void enter_hash(struct pt_regs *ctx, __u64 pid_tgid,
 		count_missed(1);
 }
 
-/* Hash path, return: record the call if it belongs to capture @cap. */
+/*
+ * Hash path, return: record the call if it belongs to capture @cap, which
+ * is on.  A call of @cap returning after @cap stopped keeps its state for
+ * the stop's acl_cut_hash() (the loader deletes it at the next enable).
+ */
 static __always_inline void return_hash(struct pt_regs *ctx, __u64 now,
 					__u32 api, __u64 cap)
 {
@@ -487,8 +491,11 @@ static __always_inline void return_hash(struct pt_regs *ctx, __u64 now,
 
 	if (!e)
 		return;
-	if (CAPTURE_ON(cap) && e->epoch == CAPTURE_EPOCH(cap))
+	if (e->epoch == CAPTURE_EPOCH(cap)) {
+		if (!CAPTURE_ON(cap))
+			return; /* in flight at the stop: acl_cut_hash() writes it */
 		finish_call(ctx, now, e);
+	}
 	bpf_map_delete_elem(&entries, &key);
 }
 
@@ -540,8 +547,11 @@ static __always_inline void return_task(struct pt_regs *ctx, __u64 now,
 	e = task_slot(tc, api);
 	if (!e || !e->epoch)
 		return;
-	if (CAPTURE_ON(cap) && e->epoch == CAPTURE_EPOCH(cap))
+	if (e->epoch == CAPTURE_EPOCH(cap)) {
+		if (!CAPTURE_ON(cap))
+			return; /* in flight at the stop: acl_cut_task() writes it */
 		finish_call(ctx, now, e);
+	}
 	e->epoch = 0;
 }
 
@@ -646,6 +656,74 @@ int acl_exit_hash(struct pt_regs *ctx)
 		return on_return(ctx, NPUPROF_API_##sym, false); \
 	}
 NPUPROF_API_LIST(ACL_API_PROGS)
+
+/*
+ * Calls cut by the stop.  A call of the capture that just stopped is
+ * still in flight when its state is there with that capture's epoch: it
+ * had not returned when the capture word went off, since a return after
+ * that leaves the state in place (return_hash(), return_task()).  The
+ * loader runs one of these iterators at the stop, after the capture word
+ * is off and running probes are waited out, and before the drain's last
+ * read: each such call becomes one record flagged NPUPROF_API_CUT_END,
+ * with its entry time and arguments, no return (exit_ts, ret 0), in the
+ * ring of the CPU the iterator runs on, counted like any record.  Both
+ * need the kernel's BTF (iterators are tracing programs): acl_cut_task
+ * walks every thread's task storage (task path), acl_cut_hash the hash
+ * map's states (hash path).  Calls in flight at the *start* cannot be
+ * recorded: a uretprobe only fires for calls that entered after it was
+ * placed, and the probes are placed at the start.
+ */
+
+/* The epoch of the capture that stopped last, 0 while one runs. */
+static __always_inline __u64 stopped_epoch(void)
+{
+	__u64 cap = capture;
+
+	return CAPTURE_ON(cap) ? 0 : CAPTURE_EPOCH(cap);
+}
+
+/* Write the entry state @rec of a call in flight at the stop. */
+static __always_inline void emit_cut(const struct npuprof_rec_api *rec)
+{
+	struct npuprof_rec_api r;
+
+	__builtin_memcpy(&r, rec, sizeof(r));
+	r.flags = NPUPROF_API_CUT_END;
+	r.exit_ts = 0;
+	r.ret = 0;
+	emit(&r.hdr, sizeof(r));
+}
+
+SEC("iter/task")
+int acl_cut_task(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	__u64 epoch = stopped_epoch();
+	struct thread_calls *tc;
+	__u32 api;
+
+	if (!task || !epoch)
+		return 0;
+	tc = bpf_task_storage_get(&inflight, task, 0, 0);
+	for (api = 1; tc && api < NPUPROF_API_MAX; api++) {
+		struct entry_state *e = task_slot(tc, api);
+
+		if (e && e->epoch == epoch)
+			emit_cut(&e->rec);
+	}
+	return 0;
+}
+
+SEC("iter/bpf_map_elem")
+int acl_cut_hash(struct bpf_iter__bpf_map_elem *ctx)
+{
+	const struct entry_state *e = ctx->value;
+	__u64 epoch = stopped_epoch();
+
+	if (e && epoch && e->epoch == epoch)
+		emit_cut(&e->rec);
+	return 0;
+}
 
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(acl_fork, struct task_struct *parent, struct task_struct *child)

@@ -29,7 +29,8 @@
  * away what an earlier capture left in the rings (counted stale), clears the
  * in-flight call states (of the hash path) and the counters, then bumps the
  * BPF side's epoch; see bpf/acl_trace.bpf.c for why that keeps calls of one
- * capture out of the next.
+ * capture out of the next.  Every stop runs a BPF iterator that writes
+ * the calls still in flight as cut records (acl_trace_write_cut()).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -86,6 +87,7 @@ struct npuprof_acl_trace {
 	unsigned int missing_layers; /* of the last attach: layers with no library */
 	bool probed;		    /* capturing: every lib has its probes */
 	bool follow;		    /* the fork/exit programs are loaded */
+	struct bpf_program *cut;    /* acl_cut_task or acl_cut_hash; NULL: no BTF */
 	struct bpf_link *fork_link; /* follow: sched_process_fork, then exit */
 	struct bpf_link *exit_link;
 	bool tasks;		    /* the task programs are loaded */
@@ -216,6 +218,17 @@ static void acl_trace_pick_programs(struct npuprof_acl_trace *t)
 			if ((prog = acl_api_prog(skel, api, ret)))
 				bpf_program__set_autoload(prog, !t->cookies &&
 							  (acl_symbols_layer(api) & t->layers));
+	/*
+	 * The stop's iterator over calls in flight, of the path's own map
+	 * (iterators are tracing programs: they need the kernel's BTF).
+	 */
+	t->cut = NULL;
+	if (t->task_storage)
+		t->cut = skel->progs.acl_cut_task;
+	else if (access("/sys/kernel/btf/vmlinux", R_OK) == 0)
+		t->cut = skel->progs.acl_cut_hash;
+	bpf_program__set_autoload(skel->progs.acl_cut_task, t->cut == skel->progs.acl_cut_task);
+	bpf_program__set_autoload(skel->progs.acl_cut_hash, t->cut == skel->progs.acl_cut_hash);
 	/* The map the other path would use: not created (5.10 has no such type). */
 	bpf_map__set_autocreate(skel->maps.inflight, t->task_storage);
 	bpf_map__set_autocreate(skel->maps.entries, !t->task_storage);
@@ -1183,8 +1196,50 @@ static int acl_trace_probe(struct npuprof_acl_trace *t)
 }
 
 /*
+ * Run the stop's iterator (bpf/acl_trace.bpf.c, acl_cut_*): every call of
+ * the capture that just stopped and is still in flight goes into the rings
+ * as a record flagged NPUPROF_API_CUT_END.  The iterator writes nothing
+ * into its own output: reading it to the end is running it.  Return: 0 or
+ * -errno (nothing to do without an iterator).
+ */
+static int acl_trace_write_cut(struct npuprof_acl_trace *t)
+{
+	DECLARE_LIBBPF_OPTS(bpf_iter_attach_opts, opts);
+	union bpf_iter_link_info info;
+	struct bpf_link *link;
+	char buf[64];
+	ssize_t n;
+	int fd, err = 0;
+
+	if (!t->cut)
+		return 0;
+	if (t->cut == t->skel->progs.acl_cut_hash) {
+		memset(&info, 0, sizeof(info));
+		info.map.map_fd = bpf_map__fd(t->skel->maps.entries);
+		opts.link_info = &info;
+		opts.link_info_len = sizeof(info);
+	}
+	link = bpf_program__attach_iter(t->cut, &opts);
+	if (!link)
+		return -errno;
+	fd = bpf_iter_create(bpf_link__fd(link));
+	if (fd < 0) {
+		err = fd;
+	} else {
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			;
+		if (n < 0)
+			err = -errno;
+		close(fd);
+	}
+	bpf_link__destroy(link);
+	return err;
+}
+
+/*
  * Stop recording: no probe writes once this returns (the capture word is
- * off and running probes are waited out), then the probes go.
+ * off and running probes are waited out), the calls still in flight are
+ * written as cut records, then the probes go.
  */
 static int acl_trace_stop(struct npuprof_acl_trace *t)
 {
@@ -1192,6 +1247,8 @@ static int acl_trace_stop(struct npuprof_acl_trace *t)
 
 	acl_trace_set_capture(t, 0);
 	err = acl_trace_quiesce(t);
+	if (!err && t->probed)
+		err = acl_trace_write_cut(t);
 	acl_trace_unprobe(t);
 	return err;
 }

@@ -151,12 +151,13 @@ enum npuprof_api {
 /**
  * struct npuprof_rec_api - one API call, either level (104 bytes)
  * @hdr:     hdr.ts = host ns at function entry
- * @exit_ts: host ns at function return
+ * @exit_ts: host ns at function return; 0 with NPUPROF_API_CUT_END
  * @pid:     tgid of the caller
  * @tid:     thread id of the caller
  * @api:     enum npuprof_api
- * @flags:   reserved, 0
- * @ret:     aclError or rtError_t returned (0 = success)
+ * @flags:   NPUPROF_API_* bits below; any other bit is reserved, 0
+ * @ret:     aclError or rtError_t returned (0 = success); 0 with
+ *           NPUPROF_API_CUT_END
  * @device:  device id argument, -1 when the API has none
  * @kind:    aclrtMemcpyKind for copies, 0 otherwise
  * @stream:  aclrtStream handle value, 0 when the API has none
@@ -164,6 +165,15 @@ enum npuprof_api {
  * @handle:  function handle (launch, get-function), event, or device ptr
  * @name:    op type (aclopExecuteV2) or kernel name, NUL-padded
  */
+/*
+ * npuprof_rec_api.flags: CUT_END, the call was still in flight when the
+ * capture stopped (its return is after the window): written at the stop
+ * from the call's entry state, with everything known at entry and no
+ * return (exit_ts 0, ret 0, out-parameters 0).  The export ends it when
+ * the capture was off and marks it (bpf/acl_trace.bpf.c, acl_cut_*).
+ */
+#define NPUPROF_API_CUT_END 0x1
+
 struct npuprof_rec_api {
 	struct npuprof_rec_hdr hdr;
 	__u64 exit_ts;

@@ -1,20 +1,27 @@
 // SPDX-License-Identifier: MIT
 /*
- * Description: a call in flight when the capture stops or starts gives no
- * record, neither in the capture it began in nor in the next one, and the
+ * Description: a call in flight when the capture stops is written by the
+ * stop as one record flagged NPUPROF_API_CUT_END (entry time and
+ * arguments, no return), in the capture it began in and never in the next
+ * one; a call in flight when the capture starts gives no record; the
  * counters of each capture are exact.
  *
  * A worker thread blocks in aclrtSynchronizeStream() on a stream with a
  * 8 s kernel queued while the main thread:
  *   1. stops the capture, the call returns while stopped: the capture holds
- *      exactly the one aclrtLaunchKernel before it;
- *   2. stops, leaves the 4 records of that capture unconsumed and starts a
- *      new one, the call returns inside it: start discards exactly 4 stale
- *      records, and the new capture holds exactly the 3 aclrtSetDevice calls
- *      made in it, none from before it began;
- *   3. (control) a sync that starts and ends inside one capture is recorded.
+ *      the one aclrtLaunchKernel before it and the sync, cut: its thread,
+ *      stream and entry time (before the stop, after the launch), exit_ts
+ *      and ret 0;
+ *   2. stops, leaves the 5 records of that capture (4 calls, the cut sync)
+ *      unconsumed and starts a new one, the call returns inside it: start
+ *      discards exactly 5 stale records, and the new capture holds exactly
+ *      the 3 aclrtSetDevice calls made in it, none from before it began and
+ *      nothing for the sync (its uretprobe was placed after it entered);
+ *   3. (control) a sync that starts and ends inside one capture is
+ *      recorded whole, not cut.
  * Needs the simulated device (npusim.ko): skips without it.
- * Runs as root in the test VM (tests/vm/bpf_acl_trace.sh).
+ * Runs as root in the test VM (tests/vm/bpf_acl_trace.sh), on the task
+ * storage path and the hash path (each has its own iterator).
  */
 #include <pthread.h>
 #include <semaphore.h>
@@ -159,11 +166,26 @@ static void straddle_stop(struct npuprof_acl_trace *t, aclrtFuncHandle lng)
 	sem_wait(&w.done);
 	CHECK_EQ(w.sync_ret, ACL_SUCCESS);
 	CHECK(w.ret_ns > stop_ns); /* else the call did not straddle */
-	CHECK_EQ(bpf_test_drain(t, &log), 1);
+	CHECK_EQ(bpf_test_drain(t, &log), 2);
 	CHECK_EQ(log.bad, 0);
-	if (log.nr == 1)
-		CHECK_EQ(log.recs[0].api, NPUPROF_API_RT_LAUNCH_KERNEL);
-	check_totals(t, 1);
+	api_log_sort(&log);
+	if (log.nr == 2) {
+		const struct npuprof_rec_api *launch = &log.recs[0], *sync = &log.recs[1];
+
+		CHECK_EQ(launch->api, NPUPROF_API_RT_LAUNCH_KERNEL);
+		CHECK_EQ(launch->flags, 0);
+		CHECK(launch->exit_ts >= launch->hdr.ts);
+		CHECK_EQ(sync->api, NPUPROF_API_RT_SYNC_STREAM);
+		CHECK_EQ(sync->flags, NPUPROF_API_CUT_END);
+		CHECK_EQ(sync->tid, w.tid);
+		CHECK_EQ(sync->pid, getpid());
+		CHECK_EQ(sync->stream, (__u64)(uintptr_t)w.stream);
+		CHECK_EQ(sync->exit_ts, 0);
+		CHECK_EQ(sync->ret, 0);
+		CHECK(sync->hdr.ts > launch->exit_ts);
+		CHECK(sync->hdr.ts < stop_ns);
+	}
+	check_totals(t, 2);
 	free(log.recs);
 }
 
@@ -180,10 +202,10 @@ static void straddle_restart(struct npuprof_acl_trace *t, aclrtFuncHandle lng)
 		aclrtSetDevice(0);
 	start_blocking_sync();
 	CHECK_EQ(npuprof_acl_trace_enable(t, 0), 0);
-	/* The 4 records of that capture stay unconsumed: start drops them. */
+	/* The 5 records of that capture (the sync cut) stay unconsumed: start drops them. */
 	start_ns = test_now_ns();
 	CHECK_EQ(npuprof_acl_trace_enable(t, 1), 0);
-	CHECK_EQ(npuprof_acl_trace_stale(t), 4);
+	CHECK_EQ(npuprof_acl_trace_stale(t), 5);
 	check_totals(t, 0);
 	aclrtSetDevice(0);
 	aclrtSetDevice(0);
@@ -197,6 +219,7 @@ static void straddle_restart(struct npuprof_acl_trace *t, aclrtFuncHandle lng)
 	CHECK_EQ(log.bad, 0);
 	for (i = 0; i < log.nr; i++) {
 		CHECK_EQ(log.recs[i].api, NPUPROF_API_RT_SET_DEVICE);
+		CHECK_EQ(log.recs[i].flags, 0);
 		CHECK_EQ(log.recs[i].tid, getpid());
 		CHECK(log.recs[i].hdr.ts > start_ns);
 	}
@@ -223,6 +246,7 @@ static void sync_inside(struct npuprof_acl_trace *t, aclrtFuncHandle shrt)
 		CHECK_EQ(log.recs[1].tid, w.tid);
 		CHECK_EQ(log.recs[1].stream, (__u64)(uintptr_t)w.stream);
 		CHECK_EQ(log.recs[1].ret, ACL_SUCCESS);
+		CHECK_EQ(log.recs[1].flags, 0);
 	}
 	check_totals(t, 2);
 	free(log.recs);

@@ -26,17 +26,23 @@
 #include <npuprof/record_io.h>
 #include <npuprof/slice.h>
 
+/* An API record; "cut": "end" for a call in flight at the stop (NPUPROF_API_CUT_END). */
 static json_t *api_json(const struct npuprof_rec_api *a)
 {
 	const char *name = npuprof_api_name(a->api);
+	json_t *o = json_pack("{s:s, s:i, s:I, s:I, s:i, s:i, s:s?, s:i, s:i, s:i, s:i, s:I, s:I, s:I, s:o}",
+			      "type", "api", "cpu", (int)a->hdr.cpu, "ts", (json_int_t)a->hdr.ts,
+			      "exit_ts", (json_int_t)a->exit_ts, "pid", (int)a->pid, "tid",
+			      (int)a->tid, "api", name, "api_id", (int)a->api, "ret", a->ret, "device",
+			      a->device, "kind", (int)a->kind, "stream", (json_int_t)a->stream,
+			      "bytes", (json_int_t)a->bytes, "handle", (json_int_t)a->handle, "name",
+			      npuprof_name_json(a->name, sizeof(a->name)));
 
-	return json_pack("{s:s, s:i, s:I, s:I, s:i, s:i, s:s?, s:i, s:i, s:i, s:i, s:I, s:I, s:I, s:o}",
-			 "type", "api", "cpu", (int)a->hdr.cpu, "ts", (json_int_t)a->hdr.ts,
-			 "exit_ts", (json_int_t)a->exit_ts, "pid", (int)a->pid, "tid",
-			 (int)a->tid, "api", name, "api_id", (int)a->api, "ret", a->ret, "device",
-			 a->device, "kind", (int)a->kind, "stream", (json_int_t)a->stream,
-			 "bytes", (json_int_t)a->bytes, "handle", (json_int_t)a->handle, "name",
-			 npuprof_name_json(a->name, sizeof(a->name)));
+	if (o && (a->flags & NPUPROF_API_CUT_END))
+		json_object_set_new(o, "cut", json_string("end"));
+	if (o && (a->flags & ~NPUPROF_API_CUT_END))
+		json_object_set_new(o, "flags", json_integer(a->flags));
+	return o;
 }
 
 static json_t *task_json(const struct npuprof_rec_task *t)

@@ -5,11 +5,13 @@
  * of the exact libascendcl.so a process has mapped, filters by tgid in the
  * kernel and reads the per-CPU BPF ring buffers.
  *
- * A call is recorded only if it entered and returned inside one enabled
+ * A call is recorded whole if it entered and returned inside one enabled
  * period (between npuprof_acl_trace_enable(t, 1) and the next enable(t, 0)
- * or enable(t, 1)): a call in flight when the capture is stopped or started
- * (a long aclrtSynchronizeStream, say) gives no record, so no capture holds
- * a call from before it began.
+ * or enable(t, 1)).  A call still in flight when the capture is stopped (a
+ * long aclrtSynchronizeStream, say) is written by the stop, flagged
+ * NPUPROF_API_CUT_END (npuprof/record.h: entry time and arguments, no
+ * return), on kernels with BTF; a call in flight when the capture starts
+ * gives no record, so no capture holds a call from before it began.
  *
  * The uprobes exist only while recording: attaching resolves the library
  * and its functions (so its errors show at attach), the start places the
@@ -264,7 +266,9 @@ int npuprof_acl_trace_detach_pid(struct npuprof_acl_trace *t, pid_t pid);
  * npuprof_acl_trace_enable() - start (@on 1) or stop (@on 0) recording
  *
  * Stop returns once no probe can write a record any more, so a consume
- * after it gets the whole capture, and removes the uprobes.  Start places
+ * after it gets the whole capture, including one NPUPROF_API_CUT_END
+ * record per call still in flight (written and counted like the others),
+ * and removes the uprobes.  Start places
  * the uprobes on every attached library, then begins a new capture: it
  * consumes and discards what is still in the rings (see
  * npuprof_acl_trace_stale()), forgets the calls in flight, resets the
