@@ -37,6 +37,8 @@ app.json by the pid in its info.json, or by the threads of its records):
     device task starts after the call that launched it), no task starts
     before its own submit time, and each task life cycle with a submit,
     start and end is one event, also when its task id was reused;
+  - a call in flight at the stop is a record marked cut (no return), one
+    at most per thread and API, drawn as one call event marked "cut": "end";
   - the exported database msprof_<ts>.db, for each step inside the window:
     the thread's CANN_API rows in the step match the app's API counts, the
     tasks they submitted (CANN_API JOIN TASK ON connectionId) its task
@@ -333,6 +335,25 @@ def check_timeline(prof, recs):
         fail(f"{prof}: {len(backwards)} device tasks start before their launch, e.g. flow {i}: "
              f"launch {starts[i]} us, task {ends[i]} us")
     check_task_events(prof, events, recs)
+    check_cut_calls(prof, events, recs)
+
+
+def check_cut_calls(prof, events, recs):
+    """Calls in flight at the stop: records flagged cut (no return), one
+    at most per thread and API (one in-flight slot each), each drawn as
+    one call event ending at end_info's clock, marked "cut": "end"."""
+    cut = [r for r in recs if r["type"] == "api" and r.get("cut") == "end"]
+    odd = [r for r in cut if r["exit_ts"] != 0 or r["ret"] != 0]
+    if odd:
+        fail(f"{prof}: {len(odd)} cut call records with a return, e.g. {odd[0]}")
+    per = collections.Counter((r["tid"], r["api"]) for r in cut)
+    if per and max(per.values()) > 1:
+        fail(f"{prof}: several cut calls of one thread and API: {per.most_common(1)}")
+    drawn = [e for e in events if e.get("ph") == "X" and "level" in e.get("args", {})
+             and e["args"].get("cut") == "end"]
+    if len(drawn) != len(cut):
+        fail(f"{prof}: {len(cut)} calls cut by the stop, {len(drawn)} drawn cut in the timeline")
+    print(f"{os.path.basename(prof)}: {len(cut)} calls in flight at the stop")
 
 
 def load_apps(out):

@@ -87,6 +87,12 @@ static inline void fx_stream_hdr(struct fx_buf *b, uint16_t source, uint32_t sli
 	fx_put(b, &h, sizeof(h));
 }
 
+/*
+ * A call of @api from @entry for @dur ns; one in @fx_cut_api is written as
+ * the stop writes a call still in flight (NPUPROF_API_CUT_END, no return).
+ */
+static uint16_t fx_cut_api;
+
 static inline void fx_api(struct fx_buf *b, uint16_t api, uint64_t entry, uint64_t dur,
 			  uint32_t tid, uint64_t stream, uint64_t bytes, const char *name)
 {
@@ -103,6 +109,10 @@ static inline void fx_api(struct fx_buf *b, uint16_t api, uint64_t entry, uint64
 
 	if (name)
 		memcpy(r.name, name, strnlen(name, sizeof(r.name)));
+	if (api == fx_cut_api) {
+		r.flags = NPUPROF_API_CUT_END;
+		r.exit_ts = 0;
+	}
 	fx_put(b, &r, sizeof(r));
 }
 

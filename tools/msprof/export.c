@@ -635,8 +635,12 @@ static void print_api_counts(const struct export_model *m)
 	}
 	for (i = 0; i < n; i++) /* runtime calls run inside ACL calls: counted apart */
 		by_level[npuprof_api_level(s[i].api, NULL) == NPUPROF_LEVEL_RUNTIME] += s[i].st.count;
-	printf("  API calls: %zu (AscendCL %llu, Runtime %llu), by total time:\n", m->n_calls,
+	printf("  API calls: %zu (AscendCL %llu, Runtime %llu", m->n_calls,
 	       (unsigned long long)by_level[0], (unsigned long long)by_level[1]);
+	if (m->n_calls_cut) /* not in the statistics below: no return, no time */
+		printf(", and %zu in flight at the stop, drawn ending at the capture window's end",
+		       m->n_calls_cut);
+	printf("), by total time:\n");
 	if (n)
 		printf("    %-32s %-8s %8s %14s %12s\n", "API", "Level", "Count", "Total(us)",
 		       "Avg(us)");

@@ -11,6 +11,7 @@
  * at most, whatever the trace's length.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,10 +63,17 @@ static const struct {
 
 /* The writer's state: the connection, the model, the texts met so far
  * (STRING_IDS: text i, NUL included, has id i). */
+/*
+ * @cut: positions (connectionId) of the calls cut by the stop, ascending:
+ * they have no CANN_API row (no real end), so a task they submitted gets
+ * a NULL connectionId.  A few per capture at most (calls in flight).
+ */
 struct db_writer {
 	sqlite3 *db;
 	const struct export_model *m;
 	struct xm_keymap s;
+	uint64_t *cut;
+	size_t n_cut;
 };
 
 /*
@@ -154,7 +162,36 @@ static int write_api_types(struct db_writer *w)
 	return err;
 }
 
-/* CANN_API: one row per call, in the calls' order. */
+/* Note call position @pos as cut (positions come ascending). */
+static int note_cut_call(struct db_writer *w, uint64_t pos)
+{
+	uint64_t *p = realloc(w->cut, (w->n_cut + 1) * sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	w->cut = p;
+	w->cut[w->n_cut++] = pos;
+	return 0;
+}
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* Whether the call at position @pos has a CANN_API row. */
+static bool call_has_row(const struct db_writer *w, uint64_t pos)
+{
+	return !w->n_cut || !bsearch(&pos, w->cut, w->n_cut, sizeof(*w->cut), cmp_u64);
+}
+
+/*
+ * CANN_API: one row per call that returned in the window, in the calls'
+ * order; connectionId is the call's position among all calls, so the
+ * ids of calls cut by the stop are left out.
+ */
 static int write_calls(struct db_writer *w)
 {
 	char buf[XM_TEXT_LEN];
@@ -166,6 +203,10 @@ static int write_calls(struct db_writer *w)
 	if (!r)
 		r = xm_calls_begin(w->m, &it);
 	while (!r && (r = xm_calls_next(&it, &c)) == 1) {
+		if (!xm_call_whole(c)) {
+			r = note_cut_call(w, it.n - 1);
+			continue;
+		}
 		sqlite3_bind_int64(st, 1, (int64_t)c->entry_ns);
 		sqlite3_bind_int64(st, 2, (int64_t)c->exit_ns);
 		bind_or_null(st, 3, db_api_type(c));
@@ -187,7 +228,7 @@ static int task_row(struct db_writer *w, sqlite3_stmt *st, const struct xm_task 
 	sqlite3_bind_int64(st, 1, t->start_ns);
 	sqlite3_bind_int64(st, 2, t->end_ns);
 	sqlite3_bind_int64(st, 3, t->device);
-	if (t->linked)
+	if (t->linked && call_has_row(w, t->call_pos))
 		sqlite3_bind_int64(st, 4, (int64_t)t->call_pos);
 	else
 		sqlite3_bind_null(st, 4);
@@ -346,5 +387,6 @@ int export_write_db(const struct export_model *m, int fd)
 	if (sqlite3_close(w.db) != SQLITE_OK && !err)
 		err = -EIO;
 	xm_keymap_free(&w.s);
+	free(w.cut);
 	return err;
 }

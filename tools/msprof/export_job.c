@@ -76,6 +76,8 @@ static int api_ns(const struct export_model *m, int64_t *out)
 		int new_thread = it.n == 1 || c->tid != it.prev.tid || c->pid != it.prev.pid;
 
 		r = 0;
+		if (!xm_call_drawn(c))
+			continue; /* cut at an unknown end */
 		if (!new_thread && c->entry_ns < outer_end)
 			continue; /* inside the outer call */
 		total = xm_add_ns(total, (int64_t)(c->exit_ns - c->entry_ns));
@@ -112,7 +114,7 @@ static int step_ns(const struct export_model *m, int64_t *out)
 		r = 0;
 		if (it.n > 1 && (c->tid != it.prev.tid || c->pid != it.prev.pid))
 			last = 0;
-		if (c->api != NPUPROF_API_RT_SYNC_STREAM)
+		if (c->api != NPUPROF_API_RT_SYNC_STREAM || !xm_call_whole(c))
 			continue;
 		if (last)
 			r = xsort_add(s, &(int64_t){ (int64_t)(c->exit_ns - last) });

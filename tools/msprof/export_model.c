@@ -56,6 +56,12 @@ static int add_call(struct export_model *m, const struct npuprof_rec_api *r)
 	memset(c, 0, sizeof(*c));
 	c->entry_ns = xm_time_u(r->hdr.ts);
 	c->exit_ns = r->exit_ts >= r->hdr.ts ? xm_time_u(r->exit_ts) : c->entry_ns;
+	if (r->flags & NPUPROF_API_CUT_END) {
+		/* the window's end is read after the records: xm_calls_next() */
+		c->cut = XM_CUT_END;
+		c->exit_ns = (uint64_t)XM_TIME_MAX; /* outer call first among equal entries */
+		m->n_calls_cut++;
+	}
 	c->stream = r->stream;
 	c->bytes = r->bytes;
 	c->handle = r->handle;
@@ -153,6 +159,16 @@ int xm_calls_next(struct xm_calls *it, const struct xm_call **c)
 	/* both in [-XM_TIME_MAX, XM_TIME_MAX]: the sum cannot overflow */
 	it->cur.entry_ns = (uint64_t)xm_time((int64_t)it->cur.entry_ns + m->wall_offset_ns);
 	it->cur.exit_ns = (uint64_t)xm_time((int64_t)it->cur.exit_ns + m->wall_offset_ns);
+	if (it->cur.cut) {
+		int64_t edge = m->capture_off_ns ? m->capture_off_ns : m->window_end_ns;
+
+		if (edge && (uint64_t)edge >= it->cur.entry_ns) {
+			it->cur.exit_ns = (uint64_t)edge;
+		} else {
+			it->cur.exit_ns = (uint64_t)XM_TIME_MAX;
+			it->cur.cut |= XM_CUT_NO_EDGE;
+		}
+	}
 	r = join_syncs(it);
 	if (r)
 		return r;
@@ -546,25 +562,27 @@ static int64_t read_wall_offset(struct export_model *m)
 
 /*
  * The window's end: end_info's clockMonotonic (every event up to it is in
- * the data), on the capture clock; 0 without end_info (msprof killed).
+ * the data), on the capture clock, into m->window_end_ns; and when the
+ * producers were off, end_info's clockMonotonicDisabled (read after the
+ * stop), into m->capture_off_ns.  Each 0 when unknown (no end_info:
+ * msprof killed; no clockMonotonicDisabled: an older capture).
  */
-static int64_t read_window_end(struct export_model *m)
+static void read_window_end(struct export_model *m)
 {
 	static const char *const where[] = { NPUPROF_PROF_END_INFO, "end_info" };
 	char path[PATH_MAX];
-	json_t *doc = NULL, *mono;
-	int64_t end = 0;
+	json_t *doc = NULL, *v;
 	int err;
 
 	for (size_t i = 0; !doc && i < sizeof(where) / sizeof(where[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", m->dir, where[i]);
 		doc = export_load_json(path, &err); /* a refused file: export_outcome.c */
 	}
-	mono = json_object_get(doc, "clockMonotonic");
-	if (json_is_integer(mono))
-		end = xm_time(json_integer_value(mono));
+	v = json_object_get(doc, "clockMonotonic");
+	m->window_end_ns = json_is_integer(v) ? xm_time(json_integer_value(v)) : 0;
+	v = json_object_get(doc, "clockMonotonicDisabled");
+	m->capture_off_ns = json_is_integer(v) ? xm_time(json_integer_value(v)) : 0;
 	json_decref(doc);
-	return end;
 }
 
 /* Every record of the host series and each device's, into the sorters. */
@@ -621,12 +639,14 @@ int export_model_load_progress(const char *prof_dir, struct export_model *m,
 	}
 	m->lost = npuprof_loss_total(&m->loss);
 	offset = read_wall_offset(m);
-	m->window_end_ns = read_window_end(m);
+	read_window_end(m);
 	/* both in [-XM_TIME_MAX, XM_TIME_MAX]: the sum cannot overflow */
 	if (m->window_start_ns)
 		m->window_start_ns = xm_time(m->window_start_ns + offset);
 	if (m->window_end_ns)
 		m->window_end_ns = xm_time(m->window_end_ns + offset);
+	if (m->capture_off_ns)
+		m->capture_off_ns = xm_time(m->capture_off_ns + offset);
 	/* the join moves the tasks' times, xm_calls_next() the calls' */
 	m->wall_offset_ns = offset;
 	err = export_model_join(m);

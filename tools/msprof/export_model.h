@@ -35,6 +35,20 @@ struct xsort;
  * @sync_wait_ns:       ns waited in a stream synchronize inside the call
  *                      (from a STREAM_SYNC record), valid when @has_sync
  * @name:               id of the name field in export_model.names (0: none)
+ * @cut:                0 for a whole call; XM_CUT_END for one still in
+ *                      flight at the stop (NPUPROF_API_CUT_END): from
+ *                      xm_calls_next() on, @exit_ns is when the capture
+ *                      was off (end_info's clockMonotonicDisabled: the
+ *                      call had not returned when its uprobe stopped
+ *                      recording, which was before then; a call may have
+ *                      entered after the window's end, clockMonotonic,
+ *                      and before that), else the window's end; or
+ *                      XM_TIME_MAX with XM_CUT_NO_EDGE when neither is
+ *                      known (or is before the entry).  A cut call has
+ *                      no return: @ret means nothing, the statistics and
+ *                      the database leave it out, the timeline draws it
+ *                      clamped and marked (not at all with
+ *                      XM_CUT_NO_EDGE).
  * Other fields as in struct npuprof_rec_api.
  */
 struct xm_call {
@@ -50,7 +64,8 @@ struct xm_call {
 	int32_t device;
 	uint32_t kind;
 	uint16_t api;
-	uint16_t has_sync;
+	uint8_t has_sync;
+	uint8_t cut;
 	uint32_t name;
 };
 
@@ -140,7 +155,20 @@ struct xm_task {
 enum {
 	XM_CUT_START = 1, /* started before the window: start_ns is its start */
 	XM_CUT_END = 2,	  /* ended after it: end_ns is its end */
+	XM_CUT_NO_EDGE = 4, /* calls: cut at the end, which is unknown (xm_call.cut) */
 };
+
+/* Whether call @c returned inside the window (its times are both real). */
+static inline bool xm_call_whole(const struct xm_call *c)
+{
+	return !c->cut;
+}
+
+/* Whether the timeline draws call @c (whole, or cut at a known edge). */
+static inline bool xm_call_drawn(const struct xm_call *c)
+{
+	return !(c->cut & XM_CUT_NO_EDGE);
+}
 
 /* Where a device's host-clock mapping came from. */
 enum xm_clock_source {
@@ -239,6 +267,8 @@ struct xm_sample {
  * @n_syncs:         STREAM_SYNC records seen
  * @n_drawn:         tasks with START and END
  * @n_cut:           tasks with one of them clamped to the window (xm_task.cut)
+ * @n_calls_cut:     calls still in flight at the stop (xm_call.cut), of
+ *                   @n_calls
  * @n_linked:        drawn tasks linked to their API call
  * @truncated_bytes: bytes at the end of a series that did not form a
  *                   whole record (summed over series)
@@ -271,6 +301,7 @@ struct export_model {
 	size_t n_syncs;
 	size_t n_drawn;
 	size_t n_cut;
+	size_t n_calls_cut;
 	size_t n_linked;
 	uint64_t truncated_bytes;
 	uint64_t bad_records;
@@ -278,6 +309,7 @@ struct export_model {
 	bool driver_clock;      /* info.json driver.clock "driver": samples were due */
 	int64_t window_start_ns; /* start_info's clockMonotonic, then shifted; 0 if none */
 	int64_t window_end_ns;	 /* end_info's clockMonotonic, then shifted; 0 if none */
+	int64_t capture_off_ns;	 /* end_info's clockMonotonicDisabled, shifted; 0 if none */
 	char hostname[64];	 /* info.json "hostname" as text (name_text.h), "" if unknown */
 	/* private to the loader and the join */
 	struct export_progress *progress; /* records read, or NULL */

@@ -93,6 +93,8 @@ int export_api_stats(const struct export_model *m, struct xm_api_stat **out, siz
 
 	while (!r && (r = xm_calls_next(&it, &c)) == 1) {
 		r = 0;
+		if (!xm_call_whole(c))
+			continue; /* no return: no duration */
 		for (j = 0; j < cnt && s[j].api != c->api; j++)
 			;
 		if (j == cnt) {

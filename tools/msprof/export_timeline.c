@@ -6,7 +6,10 @@
  *  - process "CANN" (label "CPU", sort index 7), one row per host thread
  *    ("Thread <tid>"), one X event per API call, its CANN level ("AscendCL"
  *    or "Runtime", npuprof_api_level()) as its cat and "level" argument; a
- *    runtime call made inside an ACL call nests under it on its thread;
+ *    runtime call made inside an ACL call nests under it on its thread; a
+ *    call still in flight at the stop ends when the capture was off
+ *    (end_info's clockMonotonicDisabled), with args "cut": "end" in place
+ *    of its unknown return code;
  *  - process "Ascend Hardware" per device (label "NPU <dev>", sort 14),
  *    one row per stream ("Stream <id>"), one X event per device task that
  *    has a START and an END, placed on the host clock by clock_sync.c, and
@@ -318,8 +321,13 @@ static void call_args(struct xout *o, const struct export_model *m, const struct
 
 	XOUT_LIT(o, "\"level\":");
 	xout_json_str(o, xm_api_level(c->api));
-	KEY(o, "Return Code");
-	xout_i64(o, c->ret);
+	if (c->cut) { /* no return, so no return code */
+		KEY(o, "cut");
+		XOUT_LIT(o, "\"end\"");
+	} else {
+		KEY(o, "Return Code");
+		xout_i64(o, c->ret);
+	}
 	KEY(o, "Thread Id");
 	xout_u64(o, c->tid);
 	if (c->device >= 0) {
@@ -375,6 +383,8 @@ static int emit_calls(struct tl_writer *w, const struct export_model *m)
 		struct xout *o;
 
 		r = 0;
+		if (!xm_call_drawn(c))
+			continue; /* cut at an unknown end: only counted */
 		if (it.n > 1 && (c->pid != it.prev.pid || c->tid != it.prev.tid))
 			depth = 0;
 		while (depth && open[depth - 1] <= entry)
