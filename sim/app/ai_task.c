@@ -235,6 +235,7 @@ int run_rank(const struct options *opt)
 	say_start(opt);
 	catch_stop_signal();
 	if (!app_count(&proc, API_INIT, aclInit(NULL), "aclInit", "setup", 0)) {
+		app_sleep_ms(opt->setup_delay_ms);
 		failed = run_workers(workers, opt, opt->kernels ? opt->kernels : kpath);
 		if (app_count(&proc, API_FINALIZE, aclFinalize(), "aclFinalize", "teardown", 0))
 			failed++;

@@ -78,6 +78,7 @@ struct options {
 	unsigned int nr_devices;
 	int devices[APP_MAX_THREADS];
 	unsigned int step_gap_ms;
+	unsigned int setup_delay_ms; /* idle after aclInit, before any aclrtSetDevice */
 	const char *kernels; /* kernel binary path; NULL: write the default */
 	size_t bytes;	     /* H2D and D2H copy size */
 	int quiet;
@@ -164,6 +165,9 @@ extern volatile sig_atomic_t app_stop_requested;
  * 3", "setup", ...  Return: 0, or -EIO when @ret is not ACL_SUCCESS. */
 int app_count(struct counts *c, enum app_api api, aclError ret, const char *what,
 	      const char *where, unsigned int thread);
+
+/** app_sleep_ms() - sleep @ms milliseconds (0: not at all), through signals. */
+void app_sleep_ms(unsigned int ms);
 
 /** now_ns() - CLOCK_MONOTONIC in ns. */
 uint64_t now_ns(void);

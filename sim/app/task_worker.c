@@ -161,7 +161,7 @@ static int step_calls(struct worker *w, struct thread_res *r, struct counts *c, 
 	return err;
 }
 
-static void sleep_ms(unsigned int ms)
+void app_sleep_ms(unsigned int ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
 
@@ -178,7 +178,7 @@ static int run_steps(struct worker *w, struct thread_res *r)
 		struct step_record *s = &w->steps[w->nr_steps];
 
 		if (w->nr_steps)
-			sleep_ms(w->opt->step_gap_ms);
+			app_sleep_ms(w->opt->step_gap_ms);
 		s->step = w->nr_steps++;
 		snprintf(where, sizeof(where), "step %u", s->step);
 		s->begin_ns = now_ns();

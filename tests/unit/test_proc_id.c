@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Description: npuprof_proc_id_read() and _same() (user/proc_id.c) on a
+ * fake procfs and on real processes:
+ *  - a comm holding ") 9 (" and spaces does not shift the fields: start
+ *    ticks 4242424242 (field 22), NSpid "7001 12 1" kept in order;
+ *  - no NSpid line (kernels before 4.1): the pid alone;
+ *  - a zombie ("Z") is -ESRCH to read and not the same process;
+ *  - a stat line cut before field 22 is -EBADMSG; a missing pid -ESRCH;
+ *  - the same pid with another start time (reused) is not the same;
+ *  - this process reads the same twice and is the same; a child that
+ *    exited and was reaped is not.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <npuprof/proc_id.h>
+
+#include "check.h"
+
+static char root[] = "/tmp/npuprof_proc_id_XXXXXX";
+
+static void put(int pid, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d", root, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%d/%s", root, pid, name);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* A stat line of @pid, state @st, start ticks @ticks, comm @comm. */
+static void put_stat(int pid, const char *comm, char st, unsigned long long ticks)
+{
+	char line[512];
+
+	/* fields 4-21 (ppid .. itrealvalue), then starttime, vsize, rss */
+	snprintf(line, sizeof(line),
+		 "%d (%s) %c 1 %d %d 0 -1 4194560 100 0 0 0 5 6 0 0 20 0 3 0 %llu 1000 10\n", pid,
+		 comm, st, pid, pid, ticks);
+	put(pid, "stat", line);
+}
+
+int main(void)
+{
+	struct npuprof_proc_id id, again;
+	pid_t child;
+
+	CHECK(mkdtemp(root) != NULL);
+
+	put_stat(7001, "evil) 9 (name x", 'S', 4242424242ull);
+	put(7001, "status", "Name:\tevil\nState:\tS (sleeping)\nNSpid:\t7001\t12\t1\nNSpgid:\t7001\n");
+	CHECK_EQ(npuprof_proc_id_read(7001, root, &id), 0);
+	CHECK_EQ(id.start_ticks, 4242424242ull);
+	CHECK_EQ(id.nr_nspid, 3);
+	CHECK_EQ(id.nspid[0], 7001);
+	CHECK_EQ(id.nspid[1], 12);
+	CHECK_EQ(id.nspid[2], 1);
+	CHECK_EQ(npuprof_proc_id_same(7001, root, &id), 1);
+
+	/* the pid reused by a process started later */
+	put_stat(7001, "other", 'R', 4242429999ull);
+	CHECK_EQ(npuprof_proc_id_same(7001, root, &id), 0);
+
+	put_stat(7002, "old", 'S', 77);
+	put(7002, "status", "Name:\told\nState:\tS (sleeping)\n");
+	CHECK_EQ(npuprof_proc_id_read(7002, root, &id), 0);
+	CHECK_EQ(id.nr_nspid, 1);
+	CHECK_EQ(id.nspid[0], 7002);
+
+	put_stat(7003, "dead", 'Z', 88);
+	put(7003, "status", "NSpid:\t7003\n");
+	CHECK_EQ(npuprof_proc_id_read(7003, root, &id), -ESRCH);
+	id.start_ticks = 88;
+	CHECK_EQ(npuprof_proc_id_same(7003, root, &id), 0);
+
+	put(7004, "stat", "7004 (short) S 1 2 3\n");
+	CHECK_EQ(npuprof_proc_id_read(7004, root, &id), -EBADMSG);
+	CHECK_EQ(npuprof_proc_id_read(7999, root, &id), -ESRCH);
+	CHECK_EQ(npuprof_proc_id_same(7999, root, &id), 0);
+
+	CHECK_EQ(npuprof_proc_id_read(getpid(), NULL, &id), 0);
+	CHECK(id.start_ticks > 0);
+	CHECK_EQ(id.nspid[0], getpid());
+	CHECK_EQ(npuprof_proc_id_read(getpid(), NULL, &again), 0);
+	CHECK_EQ(again.start_ticks, id.start_ticks);
+	CHECK_EQ(npuprof_proc_id_same(getpid(), NULL, &id), 1);
+
+	child = fork();
+	if (child == 0)
+		_exit(0);
+	CHECK(child > 0);
+	CHECK_EQ(npuprof_proc_id_read(child, NULL, &id) == 0 || id.start_ticks == 0, 1);
+	waitpid(child, NULL, 0);
+	CHECK_EQ(npuprof_proc_id_same(child, NULL, &id), 0);
+
+	if (!check_failures) {
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+		CHECK_EQ(system(cmd), 0);
+	}
+	return CHECK_DONE();
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Who a pid is, as the kernel tells it through procfs: the process's start
+ * time, which no later process with the same pid shares, and its pid in
+ * every pid namespace it lives in (a container's app sees a pid of its own).
+ * The capture records both in each PROF dir's info.json and msprof checks
+ * the start time again before every window, so a pid the kernel handed to
+ * another process after the app exited is never captured in its place.
+ */
+#ifndef NPUPROF_PROC_ID_H
+#define NPUPROF_PROC_ID_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Most pid namespaces a process is nested in that we keep (the kernel's limit is 32). */
+#define NPUPROF_PROC_MAX_NS 32
+
+/**
+ * struct npuprof_proc_id - one process's identity
+ * @start_ticks: field 22 of /proc/<pid>/stat, "starttime": when the process
+ *               started, in clock ticks after boot (sysconf(_SC_CLK_TCK)
+ *               per second); with the pid, it names one process for the
+ *               whole uptime
+ * @nspid:       the NSpid line of /proc/<pid>/status: its pid in each pid
+ *               namespace from the one procfs was mounted in (first, the
+ *               pid asked for) to its own (last, the pid the app sees);
+ *               one entry outside any container, or on kernels before 4.1
+ *               (no NSpid line: @nspid[0] is the pid asked for)
+ * @nr_nspid:    entries in @nspid (1 to NPUPROF_PROC_MAX_NS)
+ */
+struct npuprof_proc_id {
+	uint64_t start_ticks;
+	pid_t nspid[NPUPROF_PROC_MAX_NS];
+	unsigned int nr_nspid;
+};
+
+/**
+ * npuprof_proc_id_read() - read @pid's identity from @proc_dir
+ * @proc_dir: procfs root, NULL for "/proc" (tests pass a fake tree)
+ *
+ * Return: 0 with *@id filled; -ESRCH when the process does not exist (or
+ * is a zombie: its pid is about to be free); -EBADMSG when its stat line
+ * cannot be parsed; another -errno from reading the files.
+ */
+int npuprof_proc_id_read(pid_t pid, const char *proc_dir, struct npuprof_proc_id *id);
+
+/**
+ * npuprof_proc_id_same() - whether @pid is still the process @id was read
+ * from: 1 yes; 0 it exited (and the pid is free or another process's);
+ * -errno when procfs cannot say (the caller decides; msprof assumes yes).
+ */
+int npuprof_proc_id_same(pid_t pid, const char *proc_dir, const struct npuprof_proc_id *id);
+
+#endif /* NPUPROF_PROC_ID_H */

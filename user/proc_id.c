@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Process identity from procfs (npuprof/proc_id.h).
+ *
+ * /proc/<pid>/stat: "pid (comm) state ppid ... starttime ..."; comm is
+ * what the process named itself, any bytes but NUL, ')' and spaces
+ * included, so the fields are counted from the *last* ')'.  starttime is
+ * field 22 overall, the 20th after comm.  /proc/<pid>/status: one
+ * "NSpid:\t<pid>\t<pid>..." line (Linux 4.1+).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <npuprof/proc_id.h>
+
+/* Read @proc_dir/@pid/@name into @buf (NUL-terminated).  Return: bytes or -errno. */
+static ssize_t read_proc_file(const char *proc_dir, pid_t pid, const char *name, char *buf,
+			      size_t size)
+{
+	char path[256];
+	ssize_t n;
+	int fd, e;
+
+	snprintf(path, sizeof(path), "%s/%d/%s", proc_dir ? proc_dir : "/proc", (int)pid, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	do
+		n = read(fd, buf, size - 1);
+	while (n < 0 && errno == EINTR);
+	e = errno;
+	close(fd);
+	if (n < 0)
+		return e == ESRCH ? -ESRCH : -e;
+	buf[n] = '\0';
+	return n;
+}
+
+/* state and starttime from the stat line @buf. */
+static int parse_stat(const char *buf, char *state, uint64_t *start_ticks)
+{
+	const char *p = strrchr(buf, ')');
+	unsigned long long v;
+	int field;
+	char *end;
+
+	if (!p || p[1] != ' ' || !p[2])
+		return -EBADMSG;
+	*state = p[2];
+	p += 2;
+	/* p is at field 3 (state); starttime is field 22 */
+	for (field = 3; field < 22; field++) {
+		p = strchr(p, ' ');
+		if (!p)
+			return -EBADMSG;
+		p++;
+	}
+	errno = 0;
+	v = strtoull(p, &end, 10);
+	if (end == p || errno || (*end != ' ' && *end != '\n' && *end != '\0'))
+		return -EBADMSG;
+	*start_ticks = v;
+	return 0;
+}
+
+/* The NSpid line of @buf into @id; none: @pid alone. */
+static void parse_nspid(const char *buf, pid_t pid, struct npuprof_proc_id *id)
+{
+	const char *p = strstr(buf, "\nNSpid:");
+	char *end;
+	long v;
+
+	id->nspid[0] = pid;
+	id->nr_nspid = 1;
+	if (!p)
+		return;
+	p += strlen("\nNSpid:");
+	id->nr_nspid = 0;
+	while (id->nr_nspid < NPUPROF_PROC_MAX_NS) {
+		v = strtol(p, &end, 10);
+		if (end == p || v <= 0)
+			break;
+		id->nspid[id->nr_nspid++] = (pid_t)v;
+		p = end;
+	}
+	if (!id->nr_nspid || id->nspid[0] != pid) { /* not what the kernel writes */
+		id->nspid[0] = pid;
+		id->nr_nspid = 1;
+	}
+}
+
+int npuprof_proc_id_read(pid_t pid, const char *proc_dir, struct npuprof_proc_id *id)
+{
+	char buf[4096], state;
+	ssize_t n;
+	int err;
+
+	memset(id, 0, sizeof(*id));
+	if (pid <= 0)
+		return -ESRCH;
+	n = read_proc_file(proc_dir, pid, "stat", buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	err = parse_stat(buf, &state, &id->start_ticks);
+	if (err)
+		return err;
+	if (state == 'Z' || state == 'X')
+		return -ESRCH;
+	n = read_proc_file(proc_dir, pid, "status", buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	parse_nspid(buf, pid, id);
+	return 0;
+}
+
+int npuprof_proc_id_same(pid_t pid, const char *proc_dir, const struct npuprof_proc_id *id)
+{
+	char buf[4096], state;
+	uint64_t ticks;
+	ssize_t n = read_proc_file(proc_dir, pid, "stat", buf, sizeof(buf));
+	int err;
+
+	if (n == -ESRCH)
+		return 0;
+	if (n < 0)
+		return (int)n;
+	err = parse_stat(buf, &state, &ticks);
+	if (err)
+		return err;
+	return state != 'Z' && state != 'X' && ticks == id->start_ticks;
+}
