@@ -78,8 +78,10 @@ static int davinci_id(const char *name)
 
 int npu_pid_devices(int pid, const char *proc_dir, uint64_t *mask)
 {
-	char path[PATH_MAX], link[64];
+	char path[PATH_MAX], link[PATH_MAX];
+	const char *base;
 	struct dirent *de;
+	struct stat st;
 	ssize_t n;
 	DIR *d;
 	int id, fd;
@@ -95,11 +97,19 @@ int npu_pid_devices(int pid, const char *proc_dir, uint64_t *mask)
 		if (n <= 0)
 			continue; /* ".", "..", or closed meanwhile */
 		link[n] = '\0';
-		if (strncmp(link, "/dev/", 5))
+		base = strrchr(link, '/');
+		id = base ? davinci_id(base + 1) : -1;
+		if (id < 0)
 			continue;
-		id = davinci_id(link + 5);
-		if (id >= 0)
-			*mask |= 1ULL << id;
+		/*
+		 * A process in another mount namespace (a container) shows
+		 * the path in its own tree ("/var/lib/.../dev/davinci1"):
+		 * outside /dev, the file must be a character device.
+		 */
+		if (strncmp(link, "/dev/", 5) &&
+		    (fstatat(fd, de->d_name, &st, 0) || !S_ISCHR(st.st_mode)))
+			continue;
+		*mask |= 1ULL << id;
 	}
 	closedir(d);
 	return 0;

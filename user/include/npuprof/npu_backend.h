@@ -81,7 +81,9 @@ int npu_host_detect(struct npu_host *host, const char *dev_dir, const char *sys_
  * @pid:      the process
  * @proc_dir: procfs root, NULL for "/proc" (tests)
  * @mask:     out: bit N set when one of @pid's descriptors is
- *            "/dev/davinci<N>" (N < NPU_BACKEND_MAX_DEVICES)
+ *            "/dev/davinci<N>" (N < NPU_BACKEND_MAX_DEVICES), or a
+ *            character device named "davinci<N>" elsewhere (a process in
+ *            a container shows the path in its own mount namespace)
  *
  * A process holds /dev/davinci<N> open from the moment its runtime sets
  * device N (aclrtSetDevice) on; the capture reads this at start to know
