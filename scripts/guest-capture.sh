@@ -13,6 +13,10 @@
 #                 --delay=E2E_BEFORE (none when 0) --duration=E2E_WINDOW
 #                 ai_task --ranks=N --spawn=exec
 #   sessions      one msprof per rank, all at once, into the same OUT
+#   containers    three ai_task in containers of their own (unshare: mount,
+#                 pid and network namespaces, a private root), each pid 1
+#                 inside; one msprof on the host attaches to two of them
+#                 by host pid (start_container)
 #   kill-rank     as attach-ranks, and the last rank is killed mid-window
 #   second        one msprof on rank 0, then a second one on the same pid:
 #                 refused at once (its output in OUT/second.log, status in
@@ -24,7 +28,7 @@
 # ioctl); the two are never loaded together.  E2E_DRIVER_ARGS: more
 # parameters for its insmod (task_id_bits=8: task ids reused every 256).
 # E2E_MSPROF_ARGS: more msprof options for launch and attach mode
-# (--runtime-api=on).  E2E_KMOD=0: npuprof.ko is not loaded, so msprof
+# (--runtime-api=on).  E2E_NOSERVER, E2E_LATE_RANK: see start_ranks.  E2E_KMOD=0: npuprof.ko is not loaded, so msprof
 # captures device tasks through BPF.
 set -eu
 mode=$1
@@ -64,32 +68,141 @@ commands() {
 	echo quit
 }
 
-# wait_socket PID: until the app's dynamic-profiling server listens.
+# wait_socket PID [PATH]: until the app's dynamic-profiling server
+# listens (at PATH; default: in our HOME, named after PID).
 wait_socket() {
 	i=0
-	while [ ! -S "$HOME/dynamic_profiling_socket_$1" ]; do
+	while [ ! -S "${2:-$HOME/dynamic_profiling_socket_$1}" ]; do
 		i=$((i + 1))
 		[ $i -le 300 ] || { echo "no socket from pid $1" >&2; exit 1; }
 		sleep 0.1
 	done
 }
 
+# wait_runtime PID: until the app has its runtime library mapped (it has
+# exec'd ai_task), for an app without a server to wait for.
+wait_runtime() {
+	i=0
+	while ! grep -q libascendcl "/proc/$1/maps" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -le 300 ] || { echo "pid $1 never mapped libascendcl.so" >&2; exit 1; }
+		sleep 0.1
+	done
+}
+
 # start_ranks APP ARGS...: $ranks apps in attach mode, rank r on device r;
 # their pids in $pids (space separated) and $pid_list (comma separated).
+# The ranks E2E_NOSERVER lists (space separated) start without
+# PROFILING_MODE=dynamic, so they have no dynamic-profiling server; rank
+# E2E_LATE_RANK sets its device 2 s after the start command.
 start_ranks() {
 	pids=
+	waits=
 	r=0
 	while [ $r -lt "$ranks" ]; do
-		RANK=$r LOCAL_RANK=$r WORLD_SIZE=$ranks PROFILING_MODE=dynamic \
-			build/bin/ai_task --rank=$r --device=$r "$@" >"$out/app.$r.out" 2>"$out/app.$r.err" &
+		prof=dynamic
+		case " ${E2E_NOSERVER:-} " in *" $r "*) prof= ;; esac
+		late=
+		[ "$r" != "${E2E_LATE_RANK:--1}" ] || late=--setup-delay-ms=$(((before + 2) * 1000))
+		# shellcheck disable=SC2086 # $late: no word or one
+		RANK=$r LOCAL_RANK=$r WORLD_SIZE=$ranks env ${prof:+PROFILING_MODE=$prof} \
+			build/bin/ai_task --rank=$r --device=$r $late "$@" >"$out/app.$r.out" 2>"$out/app.$r.err" &
 		pids="$pids $!"
+		if [ -n "$prof" ]; then waits="$waits wait_socket:$!"; else waits="$waits wait_runtime:$!"; fi
 		r=$((r + 1))
 	done
-	for p in $pids; do wait_socket "$p"; done
+	for w in $waits; do "${w%%:*}" "${w#*:}"; done
 	pid_list=$(echo $pids | tr ' ' ',')
 }
 
+# start_container I PROF ARGS...: ai_task ARGS as container I: new mount,
+# pid and network namespaces (unshare, no container engine), a private
+# root on tmpfs holding the host's /usr, /etc, /dev and /sys and its own
+# copy of ai_task and the runtime libraries under /opt/npu-app, a path the
+# host does not have, with ai_task pid 1 of its namespace, HOME=/root and
+# RANK=I.  PROF=dynamic gives it a dynamic-profiling server (its socket in
+# the container's /root).  Its host pid is printed to $out/cpid.I once it
+# runs ai_task.
+start_container() {
+	i=$1
+	prof=$2
+	shift 2
+	mkdir -p "/tmp/npuprof-ctr.$i"
+	# shellcheck disable=SC2016 # the inner scripts expand their own words
+	unshare --mount --pid --net --fork --kill-child sh -c '
+		set -e
+		r=$1 prof=$2 rank=$3
+		shift 3
+		mount -t tmpfs ctr "$r"
+		mkdir -p "$r/usr" "$r/etc" "$r/dev" "$r/sys" "$r/proc" "$r/root" "$r/tmp" \
+			"$r/opt/npu-app/bin" "$r/opt/npu-app/lib"
+		for d in usr etc dev sys; do mount --rbind "/$d" "$r/$d"; done
+		for l in bin sbin lib lib64; do [ ! -L "/$l" ] || ln -s "$(readlink "/$l")" "$r/$l"; done
+		cp build/bin/ai_task "$r/opt/npu-app/bin/"
+		cp build/lib/libascendcl.so build/lib/libruntime.so "$r/opt/npu-app/lib/"
+		exec chroot "$r" /bin/sh -c "mount -t proc proc /proc && cd /tmp &&
+			exec env -i PATH=/usr/bin:/bin HOME=/root RANK=$rank ${prof:+PROFILING_MODE=$prof} \
+			/opt/npu-app/bin/ai_task \"\$@\"" ai_task "$@"
+	' container "/tmp/npuprof-ctr.$i" "$prof" "$i" "$@" >"$out/app.$i.out" 2>"$out/app.$i.err" &
+	u=$!
+	n=0
+	while :; do
+		c=$(cat "/proc/$u/task/$u/children" 2>/dev/null || true)
+		c=${c%% *}
+		[ -z "$c" ] || ! grep -q libascendcl "/proc/$c/maps" 2>/dev/null || break
+		n=$((n + 1))
+		[ $n -le 300 ] || { echo "container $i: ai_task did not start" >&2; exit 1; }
+		sleep 0.1
+	done
+	echo "$c" >"$out/cpid.$i"
+	unshare_pids="${unshare_pids:-} $u"
+}
+
+# container_ids I: the container's host pid and, for each of its threads,
+# "INNER HOST" tid pairs into $out/tids.I (NSpid of each thread's status).
+container_ids() {
+	c=$(cat "$out/cpid.$1")
+	for t in /proc/"$c"/task/*; do
+		awk '/^NSpid:/ { print $3, $2 }' "$t/status"
+	done >"$out/tids.$1"
+}
+
+# container_json I: container I's JSON line with the pid and thread ids
+# the host sees (its own are those of its pid namespace).
+container_json() {
+	c=$(cat "$out/cpid.$1")
+	script="s/^{\"pid\":1,/{\"pid\":$c,/"
+	while read -r inner host; do
+		script="$script;s/\"tid\":$inner,/\"tid\":$host,/g"
+	done <"$out/tids.$1"
+	grep -h '^{' "$out/app.$1.out" | sed "$script"
+}
+
 case $mode in
+containers)
+	# Container 0 has a server, 1 has none, 2 (not attached) has none and
+	# the same pid inside as the other two: msprof on the host attaches to
+	# 0 and 1 by their host pids; nothing of 2 may be captured.
+	unshare_pids=
+	start_container 0 dynamic --device=0 "$@"
+	start_container 1 "" --device=1 "$@"
+	start_container 2 "" --device=2 "$@"
+	c0=$(cat "$out/cpid.0")
+	wait_socket "$c0" "/proc/$c0/root/root/dynamic_profiling_socket_1"
+	( sleep $((before + 1)); for i in 0 1; do container_ids $i; done ) &
+	ids=$!
+	rc=0
+	commands | build/bin/msprof --dynamic=on --pid="$c0,$(cat "$out/cpid.1")" --output="$out" \
+		--result="$out/result.jsonl" >"$out/msprof.log" 2>"$out/msprof.err" || rc=$?
+	echo $rc >"$out/msprof.rc"
+	wait "$ids"
+	for u in $unshare_pids; do wait "$u" || echo "container exited $?" >&2; done
+	# msprof in a pid namespace of its own, given the pid the app sees there
+	rc=0
+	unshare --pid --fork --mount-proc sh -c 'sleep 30 & exec build/bin/msprof --dynamic=on --pid=$! --output="$1/inside"' \
+		sh "$out" </dev/null >"$out/inside.log" 2>&1 || rc=$?
+	echo $rc >"$out/inside.rc"
+	;;
 launch)
 	# shellcheck disable=SC2086 # E2E_MSPROF_ARGS: words, unquoted
 	commands | build/bin/msprof --dynamic=on --output="$out" ${E2E_MSPROF_ARGS:-} \
@@ -170,7 +283,7 @@ second)
 	for p in $pids; do wait "$p"; done
 	;;
 *)
-	echo "usage: guest-capture.sh launch|attach|attach-ranks|launch-ranks|app-ranks|kill-rank|sessions|second OUT [APP ARGS...]" >&2
+	echo "usage: guest-capture.sh launch|attach|attach-ranks|launch-ranks|app-ranks|kill-rank|sessions|second|containers OUT [APP ARGS...]" >&2
 	exit 2
 	;;
 esac
@@ -180,6 +293,8 @@ launch | attach)
 	grep -h '^{' "$out/msprof.log" "$out/app.out" 2>/dev/null | tail -n 1 >"$out/app.json" ;;
 launch-ranks | app-ranks)
 	grep -h '^{' "$out/msprof.log" >"$out/app.json" ;;
+containers)
+	{ container_json 0; container_json 1; } >"$out/app.json" ;;
 *)
 	cat "$out"/app.[0-9]*.out | grep -h '^{' >"$out/app.json" ;;
 esac

@@ -87,6 +87,7 @@ struct npuprof_acl_trace {
 	unsigned int missing_layers; /* of the last attach: layers with no library */
 	bool probed;		    /* capturing: every lib has its probes */
 	bool follow;		    /* the fork/exit programs are loaded */
+	bool exit_prog;		    /* the exit program is loaded (follow, or BTF) */
 	struct bpf_program *cut;    /* acl_cut_task or acl_cut_hash; NULL: no BTF */
 	struct bpf_link *fork_link; /* follow: sched_process_fork, then exit */
 	struct bpf_link *exit_link;
@@ -278,7 +279,13 @@ static int acl_trace_load(struct npuprof_acl_trace *t, uint32_t ring_bytes, uint
 	if (!t->skel)
 		return -errno;
 	bpf_program__set_autoload(t->skel->progs.acl_fork, follow);
-	bpf_program__set_autoload(t->skel->progs.acl_exit_process, follow);
+	/*
+	 * The exit program also without following, where the kernel has BTF:
+	 * a selected process leaves the filter when it exits, so a later
+	 * process given its pid is never recorded (npuprof.ko does the same).
+	 */
+	t->exit_prog = follow || access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	bpf_program__set_autoload(t->skel->progs.acl_exit_process, t->exit_prog);
 	t->follow = follow;
 	acl_trace_pick_programs(t);
 	acl_trace_pick_tasks(t, layout);
@@ -858,6 +865,17 @@ static int acl_trace_add_tgid(struct npuprof_acl_trace *t, pid_t pid, __u8 bits)
 				    &old, sizeof(old), BPF_ANY);
 }
 
+/* Attach the exit program once (loaded: t->exit_prog).  Return: 0 or -errno. */
+static int acl_trace_attach_exit(struct npuprof_acl_trace *t)
+{
+	if (t->exit_link)
+		return 0;
+	t->exit_link = bpf_program__attach(t->skel->progs.acl_exit_process);
+	if (!t->exit_link)
+		return -errno;
+	return 0;
+}
+
 int npuprof_acl_trace_follow_pid(struct npuprof_acl_trace *t, pid_t pid)
 {
 	int err;
@@ -867,9 +885,9 @@ int npuprof_acl_trace_follow_pid(struct npuprof_acl_trace *t, pid_t pid)
 	if (!t->follow)
 		return -EOPNOTSUPP;
 	if (!t->fork_link) { /* both tracepoints or neither */
-		t->exit_link = bpf_program__attach(t->skel->progs.acl_exit_process);
-		if (!t->exit_link)
-			return -errno;
+		err = acl_trace_attach_exit(t);
+		if (err)
+			return err;
 		t->fork_link = bpf_program__attach(t->skel->progs.acl_fork);
 		if (!t->fork_link) {
 			err = -errno;
@@ -885,6 +903,9 @@ int npuprof_acl_trace_select_pid(struct npuprof_acl_trace *t, pid_t pid)
 {
 	if (pid <= 0)
 		return -EINVAL;
+	/* without it, the filter keeps an exited pid until msprof notices */
+	if (t->exit_prog)
+		acl_trace_attach_exit(t);
 	return acl_trace_add_tgid(t, pid, ACL_TGID_SELECTED);
 }
 
@@ -998,7 +1019,7 @@ int npuprof_acl_trace_attach_pid(struct npuprof_acl_trace *t, pid_t pid)
 		return first_err;
 	}
 	npuprof_error_clear(&t->error);
-	err = acl_trace_add_tgid(t, pid, ACL_TGID_SELECTED);
+	err = npuprof_acl_trace_select_pid(t, pid);
 	if (err) {
 		acl_fail(t, NPUPROF_STAGE_ATTACH, err, pid, "the BPF process filter");
 		goto out_free;

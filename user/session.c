@@ -59,6 +59,7 @@
 #include <npuprof/npu_backend.h>
 #include <npuprof/prof_fs.h>
 #include <npuprof/prof_layout.h>
+#include <npuprof/proc_id.h>
 #include <npuprof/record.h>
 #include <npuprof/session.h>
 
@@ -115,6 +116,7 @@ struct session_member {
 	bool leaving;	/* detached during the window: dropped at stop */
 	bool followed;	/* joined by following a launcher, for this window only */
 	uint64_t dev_started; /* bit d: device_<d>/start_info.<d> is written */
+	struct npuprof_proc_id id; /* read when added; start_ticks 0 if unreadable */
 	char prof_dir[PATH_MAX];
 	char prof_name[128]; /* PROF_XXX: prof_dir's last component */
 	int dir_fd;	/* prof_dir, open while in the window; -1 otherwise */
@@ -761,6 +763,7 @@ int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid)
 	m->pid = pid;
 	m->rank = read_rank(pid);
 	read_comm(pid, m->comm, sizeof(m->comm));
+	npuprof_proc_id_read(pid, NULL, &m->id);
 	return 0;
 }
 
@@ -1024,6 +1027,7 @@ static int session_new_route(void *ctx, uint32_t pid, char *dir, size_t size, in
 	m->pid = (pid_t)pid;
 	m->rank = read_rank(m->pid);
 	read_comm(m->pid, m->comm, sizeof(m->comm));
+	npuprof_proc_id_read(m->pid, NULL, &m->id);
 	m->followed = true;
 	err = make_prof_dir(s, m, false);
 	if (!err) {
@@ -1527,23 +1531,6 @@ static json_t *api_levels_json(const struct npuprof_session *s)
 	return arr;
 }
 
-/*
- * What host/info.json and each device's info.json.<id> begin with: pid,
- * pid_name, hostname, platform_version (CANN's keys).  Return: a new
- * object, or NULL.
- */
-static json_t *info_identity(const struct npuprof_session *s, const struct session_member *m)
-{
-	char host[256] = "";
-
-	gethostname(host, sizeof(host) - 1);
-	/* the app names itself (prctl PR_SET_NAME): any bytes but NUL */
-	return json_pack("{s:i, s:o, s:o, s:s}", "pid", (int)m->pid, "pid_name",
-			 npuprof_name_json(m->comm, sizeof(m->comm)), "hostname",
-			 npuprof_name_json(host, sizeof(host)), "platform_version",
-			 s->host.backend ? s->host.backend->name : "unknown");
-}
-
 /* @doc with @more's keys added after its own; NULL (both freed) if either is. */
 static json_t *json_join(json_t *doc, json_t *more)
 {
@@ -1556,6 +1543,44 @@ static json_t *json_join(json_t *doc, json_t *more)
 		return NULL;
 	}
 	return doc;
+}
+
+/*
+ * "nsPid": the process's pid in each pid namespace, the host's first and
+ * the one the app sees last (npuprof/proc_id.h); "pidStartTicks": when it
+ * started, which tells it from a later process given the same pid.  Both
+ * absent when procfs could not say (the process was gone when added).
+ */
+static json_t *proc_id_json(const struct session_member *m)
+{
+	json_t *doc = json_object(), *ns = json_array();
+
+	for (unsigned int i = 0; ns && i < m->id.nr_nspid; i++)
+		json_array_append_new(ns, json_integer(m->id.nspid[i]));
+	if (doc && m->id.start_ticks) {
+		json_object_set_new(doc, "pidStartTicks", json_integer((json_int_t)m->id.start_ticks));
+		json_object_set(doc, "nsPid", ns);
+	}
+	json_decref(ns);
+	return doc;
+}
+
+/*
+ * What host/info.json and each device's info.json.<id> begin with: pid,
+ * pid_name, hostname, platform_version (CANN's keys), then ours,
+ * pidStartTicks and nsPid (proc_id_json()).  Return: a new object, or NULL.
+ */
+static json_t *info_identity(const struct npuprof_session *s, const struct session_member *m)
+{
+	char host[256] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	/* the app names itself (prctl PR_SET_NAME): any bytes but NUL */
+	return json_join(json_pack("{s:i, s:o, s:o, s:s}", "pid", (int)m->pid, "pid_name",
+				   npuprof_name_json(m->comm, sizeof(m->comm)), "hostname",
+				   npuprof_name_json(host, sizeof(host)), "platform_version",
+				   s->host.backend ? s->host.backend->name : "unknown"),
+			 proc_id_json(m));
 }
 
 static int write_info(struct npuprof_session *s, const struct session_member *m,

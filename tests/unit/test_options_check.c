@@ -184,24 +184,40 @@ static void test_pid(void)
 	BAD("Argument --pid=999999999: no such process (/proc/999999999 does not exist).", "--dynamic=on",
 	    "--pid=999999999");
 
-	/* This process exists but has no socket. */
+	/*
+	 * This process exists but has no socket: by default it is captured
+	 * from the kernel side (accepted here); --require-server=on refuses
+	 * it as CANN's msprof does.
+	 */
 	snprintf(arg, sizeof(arg), "--pid=%d", (int)getpid());
+	CHECK_EQ(run("--dynamic=on", arg, NULL), 0);
+	CHECK_EQ(o.pid, getpid());
+	CHECK_EQ(o.require_server, 0);
+	CHECK_EQ(run("--dynamic=on", arg, "--require-server=off", NULL), 0);
 	snprintf(want, sizeof(want),
 		 "Argument --pid=%d: no dynamic profiling socket %s/dynamic_profiling_socket_%d: the process was "
-		 "not started with PROFILING_MODE=dynamic, or has not called aclInit yet.",
+		 "not started with PROFILING_MODE=dynamic, or has not called aclInit yet (--require-server=off "
+		 "captures it from the kernel side).",
 		 (int)getpid(), tmp, (int)getpid());
-	BAD(want, "--dynamic=on", arg);
+	BAD(want, "--dynamic=on", arg, "--require-server=on");
 
 	/* A plain file of that name is not a socket either. */
 	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/dynamic_profiling_socket_%d", tmp, (int)getpid());
 	close(open(addr.sun_path, O_CREAT | O_WRONLY, 0600));
-	BAD(want, "--dynamic=on", arg);
+	BAD(want, "--dynamic=on", arg, "--require-server=on");
 	unlink(addr.sun_path);
 
 	s = socket(AF_UNIX, SOCK_STREAM, 0);
 	CHECK(s >= 0 && !bind(s, (struct sockaddr *)&addr, sizeof(addr)));
-	CHECK_EQ(run("--dynamic=on", arg, NULL), 0);
+	CHECK_EQ(run("--dynamic=on", arg, "--require-server=on", NULL), 0);
 	CHECK_EQ(o.pid, getpid());
+	CHECK_EQ(o.require_server, 1);
+
+	/* The strict switch is for attach mode; its values are named. */
+	BAD("Argument --require-server=on is for attach mode: give --pid (a launched app always has its server).",
+	    "--dynamic=on", "--require-server=on", "./app");
+	BAD("Argument --require-server: invalid value: maybe. Please input 'on' or 'off'.", "--dynamic=on", arg,
+	    "--require-server=maybe");
 	close(s);
 	unlink(addr.sun_path);
 }

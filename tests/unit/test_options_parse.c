@@ -130,12 +130,12 @@ static void test_errors(void)
 	    "--pid=12,,13");
 	BAD("Argument --pid=12,13,12: pid 12 is given twice.", "--pid=12,13,12");
 	BAD("Argument --help: does not take a value", "--help=1");
-	BAD("Argument --bogus: unknown option. Supported options: --dynamic --pid --application --delay "
+	BAD("Argument --bogus: unknown option. Supported options: --dynamic --pid --require-server --application --delay "
 	    "--duration --output --ascendcl --runtime-api --task-time --export --type --query --storage-limit "
 	    "--result --help.",
 	    "--bogus=1");
 	BAD("Argument --aicpu: this msprof option is not supported yet. Supported options: --dynamic --pid "
-	    "--application --delay --duration --output --ascendcl --runtime-api --task-time --export --type "
+	    "--require-server --application --delay --duration --output --ascendcl --runtime-api --task-time --export --type "
 	    "--query --storage-limit --result --help.",
 	    "--aicpu=on");
 	BAD("Argument --t: ambiguous, it could be --task-time or --type.", "--t=on");

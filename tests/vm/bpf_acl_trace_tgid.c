@@ -6,7 +6,9 @@
  * makes 50 calls and must leave no record; a second child that was
  * attached (reusing the probes already on the same library file) makes 9
  * calls and the parent 7: exactly those 16 records arrive, each with the
- * right pid.  After detaching the parent its calls stop being recorded.
+ * right pid.  The attached child, once exited, is out of the filter (the
+ * exit program; a process given its pid later is never recorded).  After
+ * detaching the parent its calls stop being recorded.
  * Runs as root in the test VM (tests/vm/bpf_acl_trace.sh).
  */
 #include <stdio.h>
@@ -83,6 +85,12 @@ int main(void)
 	CHECK_EQ(api_log_count_pid(&log, getpid()), 7);
 	CHECK_EQ(api_log_count_pid(&log, traced), 9);
 	CHECK_EQ(api_log_count_pid(&log, other), 0);
+	/*
+	 * The attached child has exited: the exit program took it out of
+	 * the filter, so a later process given its pid is not recorded.
+	 */
+	CHECK_EQ(npuprof_acl_trace_selected(t, traced), 0);
+	CHECK_EQ(npuprof_acl_trace_selected(t, getpid()), 1);
 
 	CHECK_EQ(npuprof_acl_trace_detach_pid(t, getpid()), 0);
 	copies(5);

@@ -25,6 +25,7 @@
 #include <npuprof/clock.h>
 #include <dynprof_wire.h>
 #include <npuprof/msg.h>
+#include <npuprof/npu_backend.h>
 
 #include "cmdloop.h"
 #include "error_words.h"
@@ -60,6 +61,29 @@ static void reply(const char *fmt, ...)
 	fflush(stdout);
 }
 
+/* Whether @t is still controlled: connected, or captured from the kernel side. */
+static int target_live(const struct msprof_target *t)
+{
+	return t->fd >= 0 || (t->kernel_only && !t->gone);
+}
+
+/*
+ * What a server would answer, for a process without one (@t->kernel_only):
+ * the capture runs from the kernel side whatever the app does, so START
+ * succeeds (ALREADY_START while collecting), STOP succeeds after a START
+ * (NOT_START otherwise), QUIT succeeds.  Return: 0 with *@status.
+ */
+static int kernel_only_reply(const struct msprof_target *t, int32_t type, int32_t *status)
+{
+	if (type == DYNPROF_START_REQ)
+		*status = t->collecting ? DYNPROF_ALREADY_START : DYNPROF_SUCCESS;
+	else if (type == DYNPROF_STOP_REQ)
+		*status = t->collecting ? DYNPROF_SUCCESS : DYNPROF_NOT_START;
+	else
+		*status = DYNPROF_SUCCESS;
+	return 0;
+}
+
 /*
  * Send {@type, 0} to @t's server and wait for the reply.  Return: 0 with
  * *@status (a reply of another type counts as DYNPROF_FAIL), -ECONNRESET
@@ -76,6 +100,8 @@ static int exchange(struct msprof_dyn *d, struct msprof_target *t, int32_t type,
 	struct dynprof_msg m;
 	int rc;
 
+	if (t->kernel_only && !t->gone)
+		return kernel_only_reply(t, type, status);
 	if (t->fd < 0)
 		return -ENOTCONN;
 	if (type == DYNPROF_START_REQ && t->collecting && t->msgs + 1 >= DYNPROF_MAX_MESSAGES) {
@@ -149,7 +175,7 @@ static unsigned int live_targets(const struct msprof_dyn *d)
 	unsigned int i, n = 0;
 
 	for (i = 0; i < d->nr_targets; i++)
-		n += d->t[i].fd >= 0;
+		n += target_live(&d->t[i]);
 	return n;
 }
 
@@ -294,6 +320,22 @@ static int window_has_data(struct msprof_dyn *d)
 
 static int session_over(struct msprof_dyn *d, int why);
 
+/* Start time of whatever process @pid names now, 0 when none. */
+static unsigned long long proc_start_ticks(pid_t pid)
+{
+	struct npuprof_proc_id id;
+
+	return npuprof_proc_id_read(pid, NULL, &id) ? 0 : (unsigned long long)id.start_ticks;
+}
+
+/* Whether @t's pid now names a process other than the one attached. */
+static int reused_pid(const struct msprof_target *t)
+{
+	unsigned long long now = t->id.start_ticks ? proc_start_ticks(t->app_pid) : 0;
+
+	return now && now != t->id.start_ticks;
+}
+
 /*
  * @t's app or server went away (@why: -ESRCH exited, -ECONNRESET the
  * server closed the connection, -ECONNABORTED connecting again between
@@ -308,8 +350,12 @@ static int target_gone(struct msprof_dyn *d, struct msprof_target *t, int why)
 
 	if (why == -ECONNRESET && app_exiting(d, t))
 		why = -ESRCH;
-	if (why == -ESRCH) {
-		reply("server process %d has exited", (int)t->app_pid);
+	if (why == -ESRCH && reused_pid(t)) {
+		npuprof_warn("pid %d now belongs to another process (started %llu clock ticks after boot, the attached one at %llu): the attached process has exited; not capturing the new one",
+			     (int)t->app_pid, proc_start_ticks(t->app_pid),
+			     (unsigned long long)t->id.start_ticks);
+	} else if (why == -ESRCH) {
+		reply("%sprocess %d has exited", t->kernel_only ? "" : "server ", (int)t->app_pid);
 	} else if (why == -ECONNRESET) {
 		npuprof_warn("server process %d closed the connection (no start within 30 min, or 100 commands on one connection): run msprof again to reconnect",
 			     (int)t->app_pid);
@@ -417,6 +463,21 @@ enum start_outcome {
 	START_ALL_GONE,	  /* it was the last app: the session is over */
 };
 
+/*
+ * A process without a server cannot answer "device not set": what it has
+ * set up is read from what it holds open (npu_pid_devices()).  One that
+ * has opened no NPU device yet is captured all the same, from its first
+ * device call on: say so, as the server's refusal would have.
+ */
+static void say_if_no_device(const struct msprof_target *t)
+{
+	uint64_t mask = 0;
+
+	if (!npu_pid_devices(t->app_pid, NULL, &mask) && !mask)
+		reply("pid %d has not opened an NPU device yet (no aclrtSetDevice): the capture is armed and records from its first device call",
+		      (int)t->app_pid);
+}
+
 /* Ask @t's app to start. */
 static enum start_outcome start_one(struct msprof_dyn *d, struct msprof_target *t)
 {
@@ -429,7 +490,10 @@ static enum start_outcome start_one(struct msprof_dyn *d, struct msprof_target *
 									      : START_GONE;
 	}
 	if (status == DYNPROF_SUCCESS) {
-		reply("dynamic profiling for pid %d start success", (int)t->app_pid);
+		reply("dynamic profiling for pid %d start success%s", (int)t->app_pid,
+		      t->kernel_only ? " (kernel side only)" : "");
+		if (t->kernel_only)
+			say_if_no_device(t);
 		t->collecting = 1;
 		return START_COLLECTING;
 	}
@@ -491,8 +555,16 @@ static int cmd_start(struct msprof_dyn *d)
 		}
 	}
 	for (i = 0; i < d->nr_targets; i++) {
-		if (d->t[i].fd < 0)
+		if (!target_live(&d->t[i]))
 			continue;
+		/* known identity: exited, or its pid now names another process */
+		if (d->t[i].id.start_ticks && !msprof_app_alive(d, &d->t[i])) {
+			if (!was_running) /* its empty directory of this window */
+				d->ops->discard_pid(d->s, d->t[i].app_pid);
+			if (target_gone(d, &d->t[i], -ESRCH) == MSPROF_CMD_QUIT)
+				return MSPROF_CMD_QUIT;
+			continue;
+		}
 		switch (start_one(d, &d->t[i])) {
 		case START_ALL_GONE:
 			return MSPROF_CMD_QUIT;
@@ -525,7 +597,7 @@ static int cmd_stop(struct msprof_dyn *d)
 	for (i = 0; i < d->nr_targets; i++) {
 		struct msprof_target *t = &d->t[i];
 
-		if (t->fd < 0)
+		if (!target_live(t))
 			continue;
 		rc = exchange(d, t, DYNPROF_STOP_REQ, &status);
 		if (rc) {
@@ -570,7 +642,7 @@ int msprof_cmd_quit(struct msprof_dyn *d)
 	for (i = 0; i < d->nr_targets; i++) {
 		struct msprof_target *t = &d->t[i];
 
-		if (t->fd < 0)
+		if (!target_live(t))
 			continue;
 		rc = exchange(d, t, DYNPROF_QUIT_REQ, &status);
 		if (rc) {
@@ -583,7 +655,8 @@ int msprof_cmd_quit(struct msprof_dyn *d)
 		else
 			npuprof_err("dynamic profiling for pid %d quit failed (%s)", (int)t->app_pid,
 				    dynprof_status_name(status));
-		close(t->fd);
+		if (t->fd >= 0)
+			close(t->fd);
 		t->fd = -1;
 		t->gone = 1;
 	}
@@ -602,10 +675,11 @@ static int cmd_status(struct msprof_dyn *d)
 		const struct msprof_target *t = &d->t[i];
 		const char *dir = d->ops->prof_dir(d->s, t->app_pid);
 
-		if (t->fd >= 0)
-			reply("  pid %d: connected, %s%s%s", (int)t->app_pid,
+		if (target_live(t))
+			reply("  pid %d: %s, %s%s", (int)t->app_pid,
+			      t->kernel_only ? "no server, kernel side only" : "connected",
 			      dir ? "capturing into " : running ? "not capturing (refused start)" : "idle",
-			      dir ? dir : "", "");
+			      dir ? dir : "");
 		else
 			reply("  pid %d: gone (%s)", (int)t->app_pid,
 			      t->gone == 1 ? "quit" : t->gone == -ESRCH ? "the process exited"
@@ -746,6 +820,9 @@ int msprof_app_alive(struct msprof_dyn *d, const struct msprof_target *t)
 	msprof_launcher_alive(d); /* reaps @d->child when it exited */
 	if (d->child > 0 && d->child == t->app_pid)
 		return !d->child_reaped;
+	/* its pid given to a later process: ours has exited (target_gone() says so) */
+	if (t->id.start_ticks && !npuprof_proc_id_same(t->app_pid, NULL, &t->id))
+		return 0;
 	return proc_alive(t->app_pid);
 }
 
@@ -817,7 +894,7 @@ static int server_event(struct msprof_dyn *d, struct msprof_target *t)
 static int check_apps(struct msprof_dyn *d)
 {
 	for (unsigned int i = 0; i < d->nr_targets; i++)
-		if (d->t[i].fd >= 0 && !msprof_app_alive(d, &d->t[i]) &&
+		if (target_live(&d->t[i]) && !msprof_app_alive(d, &d->t[i]) &&
 		    target_gone(d, &d->t[i], -ESRCH) == MSPROF_CMD_QUIT)
 			return MSPROF_CMD_QUIT;
 	if (d->discover && d->discover(d) == MSPROF_CMD_QUIT)

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include <npuprof/proc_id.h>
 #include <npuprof/session.h>
 
 /** struct msprof_session_ops - the session.h calls the loop makes */
@@ -49,8 +50,10 @@ extern const struct msprof_session_ops msprof_session_ops_real;
 #define MSPROF_MAX_TARGETS NPUPROF_SESSION_MAX_PIDS
 
 /**
- * struct msprof_target - the connection to one app's server
- * @fd:      connected socket; -1 once it is gone
+ * struct msprof_target - one process the prompt controls: the connection
+ * to its app's server, or none (@kernel_only)
+ * @fd:      connected socket; -1 once it is gone, and always with
+ *           @kernel_only
  * @app_pid: the server's process (the app); named in every reply
  * @gone:    0 while connected, else why it ended: 1 quit, -ESRCH (the app
  *           exited), -ECONNRESET (the server left), -ECONNABORTED
@@ -61,6 +64,13 @@ extern const struct msprof_session_ops msprof_session_ops_real;
  * @collecting: the app collects for us: it accepted a START (or was
  *           collecting already) and has had no STOP since
  * @path:    the server's socket, for connecting again ("" when unknown)
+ * @kernel_only: the process has no dynamic-profiling server (or it could
+ *           not be reached): it is captured from the kernel side alone
+ *           (uprobes, driver tracepoints), and the prompt answers for it
+ *           what a server would (kernel_only_reply() in cmdloop.c)
+ * @id:      who @app_pid was when it was attached (start time, pids in
+ *           its namespaces); a pid that now names another process is
+ *           treated as exited, never captured (start_ticks 0: unknown)
  */
 struct msprof_target {
 	int fd;
@@ -69,6 +79,8 @@ struct msprof_target {
 	unsigned int msgs;
 	int collecting;
 	char path[MSPROF_SOCKET_PATH_MAX];
+	int kernel_only;
+	struct npuprof_proc_id id;
 };
 
 /**
@@ -111,6 +123,9 @@ struct msprof_target {
  *                  between windows only, when the server's message limit
  *                  leaves no room for a START and its STOP, so any number
  *                  of windows fit one run
+ * @require_server: attach mode, --require-server=on: a process whose
+ *                  dynamic-profiling server cannot be reached is refused
+ *                  (CANN's behaviour), not captured from the kernel side
  * @untraced_warned: the ACL functions the library lacks have been named
  * @runtime_warned: the warning that the app maps no libruntime.so was given
  */
@@ -135,6 +150,7 @@ struct msprof_dyn {
 	int (*discover)(struct msprof_dyn *d);
 	const char *params;
 	int (*reconnect)(struct msprof_dyn *d, struct msprof_target *t);
+	int require_server;
 	int untraced_warned;
 	int runtime_warned;
 };

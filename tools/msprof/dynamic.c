@@ -465,10 +465,30 @@ static int connect_launched(const struct msprof_options *o, struct msprof_dyn *d
 	}
 }
 
-/* Attach mode: one connect to @pid's socket. */
-static int connect_attached(pid_t pid, struct msprof_target *t)
+/* Why connecting to @pid's server at @path failed (@rc), as CANN's msprof words it. */
+static void say_connect_failed(pid_t pid, int rc, const char *path)
 {
-	char proc[64], path[PATH_MAX];
+	if (rc == -ENOENT)
+		npuprof_err("server process %d did not create socket, or process has already exited: no dynamic profiling socket %s (start the app with PROFILING_MODE=dynamic, or attach with --require-server=off)",
+			    (int)pid, path);
+	else if (rc == -ECONNREFUSED)
+		npuprof_err("cannot connect to server for pid %d, maybe server is closed: nothing listens on %s (a stale socket can be removed with rm %s)",
+			    (int)pid, path, path);
+	else if (rc == -EACCES || rc == -EPERM)
+		npuprof_err("cannot connect to server for pid %d: %s: permission denied: run msprof as the app's user or as root",
+			    (int)pid, path);
+	else
+		npuprof_err("cannot connect to server for pid %d: %s: %s", (int)pid, path, strerror(-rc));
+}
+
+/*
+ * Attach mode: one connect to @pid's socket, its path in @path (@size
+ * bytes, for messages).  Return: 0, -ESRCH (the process has exited, said
+ * here), or the connect's -errno (not said: the caller decides).
+ */
+static int connect_attached(pid_t pid, struct msprof_target *t, char *path, size_t size)
+{
+	char proc[64];
 	struct stat st;
 	int rc;
 
@@ -477,23 +497,8 @@ static int connect_attached(pid_t pid, struct msprof_target *t)
 		npuprof_err("--pid=%d: the process has exited", (int)pid);
 		return -ESRCH;
 	}
-	rc = msprof_socket_find(st.st_uid, pid, path, sizeof(path));
-	if (rc == -ENOENT) {
-		npuprof_err("server process %d did not create socket, or process has already exited: no dynamic profiling socket %s (start the app with PROFILING_MODE=dynamic)",
-			    (int)pid, path);
-		return rc;
-	}
-	if (!rc)
-		rc = connect_target(t, path);
-	if (rc == -ECONNREFUSED)
-		npuprof_err("cannot connect to server for pid %d, maybe server is closed: nothing listens on %s (a stale socket can be removed with rm %s)",
-			    (int)pid, path, path);
-	else if (rc == -EACCES || rc == -EPERM)
-		npuprof_err("cannot connect to server for pid %d: %s: permission denied: run msprof as the app's user or as root",
-			    (int)pid, path);
-	else if (rc)
-		npuprof_err("cannot connect to server for pid %d: %s: %s", (int)pid, path, strerror(-rc));
-	return rc;
+	rc = msprof_socket_find_pid(pid, st.st_uid, path, size);
+	return rc ? rc : connect_target(t, path);
 }
 
 /* The process that listens on the socket: the app, even behind a wrapper. */
@@ -798,6 +803,7 @@ static int set_up_launch(const struct msprof_options *o, const char *params, str
 	if (rc)
 		return rc;
 	t->app_pid = peer_pid(t->fd, t->app_pid);
+	npuprof_proc_id_read(t->app_pid, NULL, &t->id);
 	rc = send_params(t, params, MSPROF_PARAMS_REPLY_MS);
 	if (!rc)
 		rc = add_pid(d, t->app_pid);
@@ -899,6 +905,7 @@ static int discover_ranks(struct msprof_dyn *d)
 		    !descends_from(pid, getpid()) || !discover_may_try(pid))
 			continue;
 		*t = (struct msprof_target){ .fd = -1, .app_pid = pid };
+		npuprof_proc_id_read(pid, NULL, &t->id);
 		if (connect_target(t, path))
 			continue; /* not listening yet: tried again next time */
 		if (send_params(t, d->params, DISCOVER_REPLY_MS)) {
@@ -950,15 +957,29 @@ static const char *attach_why(int rc)
 static int attach_one(struct msprof_dyn *d, pid_t pid, const char *params, char *why, size_t size)
 {
 	struct msprof_target *t = &d->t[d->nr_targets];
+	char path[PATH_MAX];
 	int rc;
 
 	*t = (struct msprof_target){ .fd = -1, .app_pid = pid };
+	/* who the pid is now: a later start refuses another process under it */
+	npuprof_proc_id_read(pid, NULL, &t->id);
 	rc = add_pid(d, pid);
 	if (rc) {
 		msprof_error_words(npuprof_session_error(d->s), pid, why, size);
 		return rc;
 	}
-	rc = connect_attached(pid, t);
+	rc = connect_attached(pid, t, path, sizeof(path));
+	if (rc && rc != -ESRCH && !d->require_server) {
+		/* capture needs no server: what it would control is ours anyway */
+		npuprof_info("pid %d has no dynamic-profiling server (%s%s%s): capturing it from the kernel side only",
+			     (int)pid, rc == -ENOENT ? "no socket " : strerror(-rc),
+			     rc == -ENOENT ? "" : ": ", path);
+		t->kernel_only = 1;
+		d->nr_targets++;
+		return 0;
+	}
+	if (rc && rc != -ESRCH)
+		say_connect_failed(pid, rc, path);
 	if (!rc)
 		rc = send_params(t, params, MSPROF_PARAMS_REPLY_MS);
 	if (rc) {
@@ -1057,12 +1078,32 @@ static int open_output(const struct msprof_options *o, struct msprof_dyn *d)
  */
 static void end_run(const struct msprof_options *o, struct msprof_dyn *d, char *params);
 
+/* The inode of the initial pid namespace: PROC_PID_INIT_INO, include/linux/proc_ns.h. */
+#define MSPROF_PID_INIT_INO 0xEFFFFFFCU
+
+/*
+ * Whether msprof runs in the host's (the initial) pid namespace, where
+ * npuprof.ko and the BPF programs number processes.  From a pid namespace
+ * of its own (inside a container) the pids it is given, and those of the
+ * processes it launches, would name other processes there: said, and the
+ * capture refused.  Unknown (no /proc/self/ns/pid): yes.
+ */
+static int in_host_pid_ns(void)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/pid", &st) || st.st_ino == MSPROF_PID_INIT_INO)
+		return 1;
+	npuprof_err("msprof runs in a pid namespace of its own (a container): the capture knows processes by the host's pids; run msprof on the host with the app's host pid (docker inspect -f '{{.State.Pid}}' CONTAINER, or pgrep on the host)");
+	return 0;
+}
+
 static char *begin_run(const struct msprof_options *o, struct msprof_dyn *d)
 {
 	char *params;
 
 	d->out_fd = -1;
-	if (open_output(o, d))
+	if (!in_host_pid_ns() || open_output(o, d))
 		return NULL;
 	params = msprof_params_json(o, getpid());
 	if (!params) {
@@ -1121,6 +1162,7 @@ int msprof_dynamic_run(const struct msprof_options *o)
 		return MSPROF_EXIT_FAILURE;
 	d.params = params;
 	d.reconnect = reconnect_target;
+	d.require_server = o->require_server;
 	if (o->app_argv)
 		d.discover = discover_ranks;
 	rc = o->app_argv ? set_up_launch(o, params, &d) : set_up_attach(o, params, &d);

@@ -9,15 +9,18 @@
  * caller prints @err once, through the one message helper.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <dynprof_wire.h>
+#include <npuprof/proc_id.h>
 
 #include "options.h"
 
@@ -78,6 +81,11 @@ static int set_ascendcl(struct msprof_options *o, const char *val, char *err)
 static int set_runtime_api(struct msprof_options *o, const char *val, char *err)
 {
 	return parse_switch("runtime-api", val, &o->runtime_api, err);
+}
+
+static int set_require_server(struct msprof_options *o, const char *val, char *err)
+{
+	return parse_switch("require-server", val, &o->require_server, err);
 }
 
 static int set_export(struct msprof_options *o, const char *val, char *err)
@@ -281,7 +289,9 @@ static int set_result(struct msprof_options *o, const char *val, char *err)
 static const struct opt_def opt_defs[] = {
 	{ "dynamic", set_dynamic, "on|off", "off", "dynamic profiling: start/stop collection from a prompt" },
 	{ "pid", set_pid, "PID[,PID...]", "none",
-	  "attach to running apps started with PROFILING_MODE=dynamic (up to 64; one PROF dir per process)" },
+	  "attach to running apps (up to 64; one PROF dir per process); one without a dynamic-profiling server is captured from the kernel side" },
+	{ "require-server", set_require_server, "on|off", "off",
+	  "attach: refuse a process not started with PROFILING_MODE=dynamic (no dynamic-profiling server), as CANN's msprof does" },
 	{ "output", set_output, "DIR", "current directory", "where PROF_XXX directories are written (created if missing)" },
 	{ "ascendcl", set_ascendcl, "on|off", "on", "record AscendCL API calls" },
 	{ "runtime-api", set_runtime_api, "on|off", "off", "record runtime API calls (libruntime.so, level Runtime)" },
@@ -321,7 +331,7 @@ static const char *const unsupported_opts[] = {
 };
 
 static const char supported_list[] =
-	"--dynamic --pid --application --delay --duration --output --ascendcl --runtime-api --task-time --export "
+	"--dynamic --pid --require-server --application --delay --duration --output --ascendcl --runtime-api --task-time --export "
 	"--type --query --storage-limit --result --help";
 
 #define N_UNSUPPORTED (sizeof(unsupported_opts) / sizeof(unsupported_opts[0]))
@@ -465,6 +475,8 @@ static int check_mode(const struct msprof_options *o, char *err)
 	if ((o->delay_s || o->duration_s) && !o->app_argv)
 		return fail(err, "Argument --%s is for app mode: give the application to run.",
 			    o->delay_s ? "delay" : "duration");
+	if (o->require_server && !o->pid)
+		return fail(err, "Argument --require-server=on is for attach mode: give --pid (a launched app always has its server).");
 	if (o->dynamic || o->export_on || o->query_on || o->app_argv)
 		return 0; /* an app without --dynamic: app mode */
 	return fail(err, "No valid argument found in --application --dynamic --query --export");
@@ -521,6 +533,11 @@ static int check_output(struct msprof_options *o, char *err)
 	return 0;
 }
 
+/*
+ * One --pid: the process exists; with --require-server=on, it has a
+ * dynamic-profiling socket too (without, a process that has none is
+ * captured from the kernel side: dynamic.c says so).
+ */
 static int check_pid(const struct msprof_options *o, char *err)
 {
 	char proc[64], sock[PATH_MAX];
@@ -530,13 +547,15 @@ static int check_pid(const struct msprof_options *o, char *err)
 	snprintf(proc, sizeof(proc), "/proc/%d", (int)o->pid);
 	if (stat(proc, &st))
 		return fail(err, "Argument --pid=%d: no such process (%s does not exist).", (int)o->pid, proc);
-	rc = msprof_socket_find(st.st_uid, o->pid, sock, sizeof(sock));
+	if (!o->require_server)
+		return 0;
+	rc = msprof_socket_find_pid(o->pid, st.st_uid, sock, sizeof(sock));
 	if (rc == -ENAMETOOLONG)
 		return fail(err, "Argument --pid=%d: the socket path %s is too long for a Unix socket.",
 			    (int)o->pid, sock);
 	if (rc)
 		return fail(err,
-			    "Argument --pid=%d: no dynamic profiling socket %s: the process was not started with PROFILING_MODE=dynamic, or has not called aclInit yet.",
+			    "Argument --pid=%d: no dynamic profiling socket %s: the process was not started with PROFILING_MODE=dynamic, or has not called aclInit yet (--require-server=off captures it from the kernel side).",
 			    (int)o->pid, sock);
 	return 0;
 }
@@ -657,6 +676,76 @@ int msprof_socket_find(uid_t uid, long key, char *buf, size_t size)
 	return -ENOENT;
 }
 
+/* Whether @pid's mount namespace is another than ours (unknown: no). */
+static int other_mount_ns(pid_t pid)
+{
+	char path[64];
+	struct stat ours, theirs;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
+	if (stat("/proc/self/ns/mnt", &ours) || stat(path, &theirs))
+		return 0;
+	return ours.st_ino != theirs.st_ino || ours.st_dev != theirs.st_dev;
+}
+
+/* HOME of @pid's environment (as it was exec'd) into @buf; 0 or -errno. */
+static int environ_home(pid_t pid, char *buf, size_t size)
+{
+	char path[64], env[65536];
+	size_t n, at;
+	int fd;
+	ssize_t got;
+
+	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	got = read(fd, env, sizeof(env) - 1);
+	close(fd);
+	if (got < 0)
+		return -EIO;
+	n = (size_t)got;
+	env[n] = '\0';
+	for (at = 0; at < n; at += strlen(env + at) + 1) {
+		if (!strncmp(env + at, "HOME=/", 6) &&
+		    (size_t)snprintf(buf, size, "%s", env + at + 5) < size)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size)
+{
+	char root[64] = "", home[PATH_MAX], inner[PATH_MAX];
+	struct npuprof_proc_id id;
+	long key = pid;
+	int rc;
+
+	if (!npuprof_proc_id_read(pid, NULL, &id) && id.nr_nspid)
+		key = id.nspid[id.nr_nspid - 1];
+	if (other_mount_ns(pid))
+		snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
+	if (!root[0] && key == pid)
+		return msprof_socket_find(uid, key, buf, size);
+	if (!environ_home(pid, home, sizeof(home))) {
+		rc = dynprof_socket_path(inner, sizeof(inner), home, key);
+		if (!rc && (size_t)snprintf(buf, size, "%s%s", root, inner) >= size)
+			rc = -ENAMETOOLONG;
+		if (!rc && strlen(buf) >= sizeof(((struct sockaddr_un *)0)->sun_path))
+			rc = -ENAMETOOLONG;
+		if (rc || is_socket(buf))
+			return rc;
+	}
+	/* its environment unreadable, or no socket there: the usual homes */
+	if (!root[0])
+		return msprof_socket_find(uid, key, buf, size);
+	rc = msprof_socket_find(uid, key, inner, sizeof(inner)); /* names the candidate */
+	if (rc == -ENAMETOOLONG || (size_t)snprintf(buf, size, "%s%s", root, inner) >= size ||
+	    strlen(buf) >= sizeof(((struct sockaddr_un *)0)->sun_path))
+		return -ENAMETOOLONG;
+	return is_socket(buf) ? 0 : -ENOENT;
+}
+
 void msprof_print_help(FILE *out)
 {
 	size_t i;
@@ -664,7 +753,7 @@ void msprof_print_help(FILE *out)
 	fprintf(out,
 		"Usage:\n"
 		"  msprof --dynamic=on [options] <app> [app arguments]   launch an app, then start/stop at the prompt\n"
-		"  msprof --dynamic=on --pid=PID[,PID...] [options]      attach to apps started with PROFILING_MODE=dynamic\n"
+		"  msprof --dynamic=on --pid=PID[,PID...] [options]      attach to running apps (no restart needed)\n"
 		"  msprof [--delay=S] [--duration=S] [options] <app>     app mode: collect the whole job, no prompt\n"
 		"  msprof --export=on --output=DIR                       export PROF_XXX data to timeline JSON and CSV\n"
 		"  msprof --query=on --output=DIR                        list the PROF_XXX dirs: Job Info, Device ID,\n"

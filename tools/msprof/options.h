@@ -96,6 +96,7 @@ struct msprof_options {
 	char *app_words[MSPROF_APP_WORDS + 1];
 	int ascendcl;
 	int runtime_api;
+	int require_server; /* --require-server=on: CANN's refusal of a pid without a server */
 	enum msprof_task_time task_time;
 	int export_on;
 	enum msprof_export_type export_type;
@@ -140,6 +141,24 @@ int msprof_options_check(struct msprof_options *o, char *err);
  * the first candidate (for messages); -ENAMETOOLONG.
  */
 int msprof_socket_find(uid_t uid, long key, char *buf, size_t size);
+
+/**
+ * msprof_socket_find_pid() - locate the dynamic-profiling socket of a
+ * running process, also when it runs in a container
+ * @pid:  the process, as msprof's pid namespace numbers it
+ * @uid:  its owner
+ * @buf:  output, @size bytes
+ *
+ * The server names its socket $HOME/dynamic_profiling_socket_<pid> with
+ * the HOME of its own environment and the pid it sees itself as (the last
+ * NSpid of /proc/@pid/status).  A process in msprof's mount and pid
+ * namespaces is looked up as msprof_socket_find() does.  One in another
+ * mount namespace is reached through /proc/@pid/root; one in another pid
+ * namespace under its inner pid; in both cases the HOME read from
+ * /proc/@pid/environ comes first, then the homes msprof_socket_find()
+ * tries.  Return: as msprof_socket_find().
+ */
+int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size);
 
 /** msprof_print_help() - every supported option with values and default. */
 void msprof_print_help(FILE *out);
