@@ -5,8 +5,8 @@
  * /proc/<pid>/stat: "pid (comm) state ppid ... starttime ..."; comm is
  * what the process named itself, any bytes but NUL, ')' and spaces
  * included, so the fields are counted from the *last* ')'.  starttime is
- * field 22 overall, the 20th after comm.  /proc/<pid>/status: one
- * "NSpid:\t<pid>\t<pid>..." line (Linux 4.1+).
+ * field 22 overall, the 20th after comm.  /proc/<pid>/status: a
+ * "Tgid:\t<pid>" line and a "NSpid:\t<pid>\t<pid>..." one (Linux 4.1+).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -68,18 +68,12 @@ static int parse_stat(const char *buf, char *state, uint64_t *start_ticks)
 	return 0;
 }
 
-/* The NSpid line of @buf into @id; none: @pid alone. */
-static void parse_nspid(const char *buf, pid_t pid, struct npuprof_proc_id *id)
+/* The pids of an "NSpid:" line's rest @p into @id; unparsable: @pid alone. */
+static void parse_nspid(const char *p, pid_t pid, struct npuprof_proc_id *id)
 {
-	const char *p = strstr(buf, "\nNSpid:");
 	char *end;
 	long v;
 
-	id->nspid[0] = pid;
-	id->nr_nspid = 1;
-	if (!p)
-		return;
-	p += strlen("\nNSpid:");
 	id->nr_nspid = 0;
 	while (id->nr_nspid < NPUPROF_PROC_MAX_NS) {
 		v = strtol(p, &end, 10);
@@ -92,6 +86,38 @@ static void parse_nspid(const char *buf, pid_t pid, struct npuprof_proc_id *id)
 		id->nspid[0] = pid;
 		id->nr_nspid = 1;
 	}
+}
+
+/*
+ * Tgid and NSpid from @proc_dir/@pid/status, read line by line: the file
+ * has no size limit (a Groups line of thousands of groups comes before
+ * NSpid).  Missing lines leave @pid itself.  Return: 0 or -errno.
+ */
+static int read_status(const char *proc_dir, pid_t pid, struct npuprof_proc_id *id)
+{
+	char path[256], *line = NULL;
+	size_t cap = 0;
+	long v;
+	FILE *f;
+
+	id->tgid = pid;
+	id->nspid[0] = pid;
+	id->nr_nspid = 1;
+	snprintf(path, sizeof(path), "%s/%d/status", proc_dir ? proc_dir : "/proc", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (getline(&line, &cap, f) > 0) {
+		if (!strncmp(line, "Tgid:", 5)) {
+			v = strtol(line + 5, NULL, 10);
+			id->tgid = v > 0 ? (pid_t)v : pid;
+		} else if (!strncmp(line, "NSpid:", 6)) {
+			parse_nspid(line + 6, pid, id);
+		}
+	}
+	free(line);
+	fclose(f);
+	return 0;
 }
 
 int npuprof_proc_id_read(pid_t pid, const char *proc_dir, struct npuprof_proc_id *id)
@@ -111,11 +137,7 @@ int npuprof_proc_id_read(pid_t pid, const char *proc_dir, struct npuprof_proc_id
 		return err;
 	if (state == 'Z' || state == 'X')
 		return -ESRCH;
-	n = read_proc_file(proc_dir, pid, "status", buf, sizeof(buf));
-	if (n < 0)
-		return (int)n;
-	parse_nspid(buf, pid, id);
-	return 0;
+	return read_status(proc_dir, pid, id);
 }
 
 int npuprof_proc_id_same(pid_t pid, const char *proc_dir, const struct npuprof_proc_id *id)

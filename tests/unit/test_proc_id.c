@@ -5,6 +5,8 @@
  *  - a comm holding ") 9 (" and spaces does not shift the fields: start
  *    ticks 4242424242 (field 22), NSpid "7001 12 1" kept in order;
  *  - no NSpid line (kernels before 4.1): the pid alone;
+ *  - a thread's entry: Tgid names its process; a Groups line of 33 KB
+ *    before NSpid does not hide it;
  *  - a zombie ("Z") is -ESRCH to read and not the same process;
  *  - a stat line cut before field 22 is -EBADMSG; a missing pid -ESRCH;
  *  - the same pid with another start time (reused) is not the same;
@@ -69,6 +71,29 @@ int main(void)
 	CHECK_EQ(id.nspid[1], 12);
 	CHECK_EQ(id.nspid[2], 1);
 	CHECK_EQ(npuprof_proc_id_same(7001, root, &id), 1);
+	CHECK_EQ(id.tgid, 7001); /* no Tgid line: the pid itself */
+
+	/*
+	 * A thread's /proc/<tid> (Tgid names its process), with a Groups line
+	 * of 5,000 groups (33 KB) before NSpid: the line is still read.
+	 */
+	{
+		size_t cap = 64 * 1024, n;
+		char *text = malloc(cap);
+
+		CHECK(text != NULL);
+		n = (size_t)snprintf(text, cap, "Name:\tworker\nTgid:\t7005\nPid:\t7006\nGroups:\t");
+		for (int g = 0; g < 5000; g++)
+			n += (size_t)snprintf(text + n, cap - n, "%d ", 100000 + g);
+		snprintf(text + n, cap - n, "\nNSpid:\t7006\t3\n");
+		put_stat(7006, "worker", 'S', 500);
+		put(7006, "status", text);
+		free(text);
+		CHECK_EQ(npuprof_proc_id_read(7006, root, &id), 0);
+		CHECK_EQ(id.tgid, 7005);
+		CHECK_EQ(id.nr_nspid, 2);
+		CHECK_EQ(id.nspid[1], 3);
+	}
 
 	/* the pid reused by a process started later */
 	put_stat(7001, "other", 'R', 4242429999ull);
@@ -97,6 +122,7 @@ int main(void)
 	CHECK_EQ(npuprof_proc_id_read(getpid(), NULL, &again), 0);
 	CHECK_EQ(again.start_ticks, id.start_ticks);
 	CHECK_EQ(npuprof_proc_id_same(getpid(), NULL, &id), 1);
+	CHECK_EQ(id.tgid, getpid());
 
 	child = fork();
 	if (child == 0)

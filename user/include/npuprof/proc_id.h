@@ -28,11 +28,15 @@
  *               one entry outside any container, or on kernels before 4.1
  *               (no NSpid line: @nspid[0] is the pid asked for)
  * @nr_nspid:    entries in @nspid (1 to NPUPROF_PROC_MAX_NS)
+ * @tgid:        the Tgid line of /proc/<pid>/status: the process the pid
+ *               belongs to; another than the pid when the pid is one of
+ *               its threads (procfs shows threads at /proc/<tid> too)
  */
 struct npuprof_proc_id {
 	uint64_t start_ticks;
 	pid_t nspid[NPUPROF_PROC_MAX_NS];
 	unsigned int nr_nspid;
+	pid_t tgid;
 };
 
 /**
