@@ -98,15 +98,16 @@ int npu_pid_devices(int pid, const char *proc_dir, uint64_t *mask)
 			continue; /* ".", "..", or closed meanwhile */
 		link[n] = '\0';
 		base = strrchr(link, '/');
-		id = base ? davinci_id(base + 1) : -1;
+		id = base && link[0] == '/' ? davinci_id(base + 1) : -1;
 		if (id < 0)
 			continue;
 		/*
 		 * A process in another mount namespace (a container) shows
 		 * the path in its own tree ("/var/lib/.../dev/davinci1"):
-		 * outside /dev, the file must be a character device.
+		 * anything but /dev/davinci<N> itself must be a character
+		 * device (not /dev/shm/davinci7, a shm_open() file).
 		 */
-		if (strncmp(link, "/dev/", 5) &&
+		if ((strncmp(link, "/dev/", 5) || base != link + 4) &&
 		    (fstatat(fd, de->d_name, &st, 0) || !S_ISCHR(st.st_mode)))
 			continue;
 		*mask |= 1ULL << id;

@@ -31,7 +31,7 @@ int main(void)
 {
 	const char *other[] = { "/dev/davinci", "/dev/davinci01", "/dev/davinci64",
 				"/dev/davinci_manager", "/tmp/dev/davinci4", "socket:[1234]",
-				"/dev/davinci3 (deleted)" };
+				"/dev/davinci3 (deleted)", "/dev/shm/davinci7", "/xyz/davinci8" };
 	char path[512];
 	uint64_t mask = 1;
 
