@@ -13,10 +13,11 @@
 #                 --delay=E2E_BEFORE (none when 0) --duration=E2E_WINDOW
 #                 ai_task --ranks=N --spawn=exec
 #   sessions      one msprof per rank, all at once, into the same OUT
-#   containers    three ai_task in containers of their own (unshare: mount,
-#                 pid and network namespaces, a private root), each pid 1
-#                 inside; one msprof on the host attaches to two of them
-#                 by host pid (start_container)
+#   containers    four ai_task in containers of their own (unshare: mount,
+#                 pid and network namespaces and a private root, or a pid
+#                 namespace alone), each pid 1 inside; one msprof on the
+#                 host attaches to three of them by host pid
+#                 (start_container)
 #   kill-rank     as attach-ranks, and the last rank is killed mid-window
 #   second        one msprof on rank 0, then a second one on the same pid:
 #                 refused at once (its output in OUT/second.log, status in
@@ -115,36 +116,44 @@ start_ranks() {
 	pid_list=$(echo $pids | tr ' ' ',')
 }
 
-# start_container I PROF ARGS...: ai_task ARGS as container I: new mount,
-# pid and network namespaces (unshare, no container engine), a private
-# root on tmpfs holding the host's /usr, /etc, /dev and /sys and its own
-# copy of ai_task and the runtime libraries under /opt/npu-app, a path the
-# host does not have, with ai_task pid 1 of its namespace, HOME=/root and
-# RANK=I.  PROF=dynamic gives it a dynamic-profiling server (its socket in
-# the container's /root).  Its host pid is printed to $out/cpid.I once it
-# runs ai_task.
+# start_container I PROF KIND ARGS...: ai_task ARGS as container I, pid 1
+# of a pid namespace of its own (unshare, no container engine), with
+# RANK=I.  KIND root: new mount and network namespaces too, a private root
+# on tmpfs holding the host's /usr, /etc, /dev and /sys and its own copy
+# of ai_task and the runtime libraries under /opt/npu-app, a path the host
+# does not have, and HOME=/home/app (msprof's is /root); KIND pidns: the
+# pid namespace alone, the host's files and HOME.  PROF=dynamic gives it
+# a dynamic-profiling server (its socket in its HOME).  Its host pid is
+# printed to $out/cpid.I once it runs ai_task.
 start_container() {
 	i=$1
 	prof=$2
-	shift 2
-	mkdir -p "/tmp/npuprof-ctr.$i"
-	# shellcheck disable=SC2016 # the inner scripts expand their own words
-	unshare --mount --pid --net --fork --kill-child sh -c '
-		set -e
-		r=$1 prof=$2 rank=$3
-		shift 3
-		mount -t tmpfs ctr "$r"
-		mkdir -p "$r/usr" "$r/etc" "$r/dev" "$r/sys" "$r/proc" "$r/root" "$r/tmp" \
-			"$r/opt/npu-app/bin" "$r/opt/npu-app/lib"
-		for d in usr etc dev sys; do mount --rbind "/$d" "$r/$d"; done
-		for l in bin sbin lib lib64; do [ ! -L "/$l" ] || ln -s "$(readlink "/$l")" "$r/$l"; done
-		cp build/bin/ai_task "$r/opt/npu-app/bin/"
-		cp build/lib/libascendcl.so build/lib/libruntime.so "$r/opt/npu-app/lib/"
-		exec chroot "$r" /bin/sh -c "mount -t proc proc /proc && cd /tmp &&
-			exec env -i PATH=/usr/bin:/bin HOME=/root RANK=$rank ${prof:+PROFILING_MODE=$prof} \
-			/opt/npu-app/bin/ai_task \"\$@\"" ai_task "$@"
-	' container "/tmp/npuprof-ctr.$i" "$prof" "$i" "$@" >"$out/app.$i.out" 2>"$out/app.$i.err" &
-	u=$!
+	kind=$3
+	shift 3
+	if [ "$kind" = pidns ]; then
+		unshare --pid --fork --kill-child env -i PATH=/usr/bin:/bin HOME="$HOME" RANK="$i" \
+			${prof:+PROFILING_MODE=$prof} build/bin/ai_task "$@" >"$out/app.$i.out" 2>"$out/app.$i.err" &
+		u=$!
+	else
+		mkdir -p "/tmp/npuprof-ctr.$i"
+		# shellcheck disable=SC2016 # the inner scripts expand their own words
+		unshare --mount --pid --net --fork --kill-child sh -c '
+			set -e
+			r=$1 prof=$2 rank=$3
+			shift 3
+			mount -t tmpfs ctr "$r"
+			mkdir -p "$r/usr" "$r/etc" "$r/dev" "$r/sys" "$r/proc" "$r/home/app" "$r/tmp" \
+				"$r/opt/npu-app/bin" "$r/opt/npu-app/lib"
+			for d in usr etc dev sys; do mount --rbind "/$d" "$r/$d"; done
+			for l in bin sbin lib lib64; do [ ! -L "/$l" ] || ln -s "$(readlink "/$l")" "$r/$l"; done
+			cp build/bin/ai_task "$r/opt/npu-app/bin/"
+			cp build/lib/libascendcl.so build/lib/libruntime.so "$r/opt/npu-app/lib/"
+			exec chroot "$r" /bin/sh -c "mount -t proc proc /proc && cd /tmp &&
+				exec env -i PATH=/usr/bin:/bin HOME=/home/app RANK=$rank ${prof:+PROFILING_MODE=$prof} \
+				/opt/npu-app/bin/ai_task \"\$@\"" ai_task "$@"
+		' container "/tmp/npuprof-ctr.$i" "$prof" "$i" "$@" >"$out/app.$i.out" 2>"$out/app.$i.err" &
+		u=$!
+	fi
 	n=0
 	while :; do
 		c=$(cat "/proc/$u/task/$u/children" 2>/dev/null || true)
@@ -180,23 +189,37 @@ container_json() {
 
 case $mode in
 containers)
-	# Container 0 has a server, 1 has none, 2 (not attached) has none and
-	# the same pid inside as the other two: msprof on the host attaches to
-	# 0 and 1 by their host pids; nothing of 2 may be captured.
+	# Containers 0, 1 and 3 have private roots: 0 has a server, 1 has
+	# none, 3 (not attached) has none and the same pid inside as the
+	# others.  2 is a pid namespace alone, without a server, while another
+	# process (a decoy, not its server) listens at the socket name its
+	# inner pid gives in the same HOME.  msprof on the host attaches to 0,
+	# 1 and 2 by their host pids; nothing of 3 may be captured.
 	unshare_pids=
-	start_container 0 dynamic --device=0 "$@"
-	start_container 1 "" --device=1 "$@"
-	start_container 2 "" --device=2 "$@"
+	start_container 0 dynamic root --device=0 "$@"
+	start_container 1 "" root --device=1 "$@"
+	start_container 2 "" pidns --device=2 "$@"
+	start_container 3 "" root --device=3 "$@"
+	python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(4)
+time.sleep(600)' "$HOME/dynamic_profiling_socket_1" &
+	decoy=$!
+	echo $decoy >"$out/decoy"
 	c0=$(cat "$out/cpid.0")
-	wait_socket "$c0" "/proc/$c0/root/root/dynamic_profiling_socket_1"
-	( sleep $((before + 1)); for i in 0 1; do container_ids $i; done ) &
+	wait_socket "$c0" "/proc/$c0/root/home/app/dynamic_profiling_socket_1"
+	wait_socket decoy "$HOME/dynamic_profiling_socket_1"
+	( sleep $((before + 1)); for i in 0 1 2; do container_ids $i; done ) &
 	ids=$!
 	rc=0
-	commands | build/bin/msprof --dynamic=on --pid="$c0,$(cat "$out/cpid.1")" --output="$out" \
-		--result="$out/result.jsonl" >"$out/msprof.log" 2>"$out/msprof.err" || rc=$?
+	commands | build/bin/msprof --dynamic=on --pid="$c0,$(cat "$out/cpid.1"),$(cat "$out/cpid.2")" \
+		--output="$out" --result="$out/result.jsonl" >"$out/msprof.log" 2>"$out/msprof.err" || rc=$?
 	echo $rc >"$out/msprof.rc"
 	wait "$ids"
 	for u in $unshare_pids; do wait "$u" || echo "container exited $?" >&2; done
+	kill "$decoy"
+	rm -f "$HOME/dynamic_profiling_socket_1"
 	# msprof in a pid namespace of its own, given the pid the app sees there
 	rc=0
 	unshare --pid --fork --mount-proc sh -c 'sleep 30 & exec build/bin/msprof --dynamic=on --pid=$! --output="$1/inside"' \
@@ -294,7 +317,7 @@ launch | attach)
 launch-ranks | app-ranks)
 	grep -h '^{' "$out/msprof.log" >"$out/app.json" ;;
 containers)
-	{ container_json 0; container_json 1; } >"$out/app.json" ;;
+	{ container_json 0; container_json 1; container_json 2; } >"$out/app.json" ;;
 *)
 	cat "$out"/app.[0-9]*.out | grep -h '^{' >"$out/app.json" ;;
 esac

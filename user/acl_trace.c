@@ -884,15 +884,19 @@ int npuprof_acl_trace_follow_pid(struct npuprof_acl_trace *t, pid_t pid)
 		return -EINVAL;
 	if (!t->follow)
 		return -EOPNOTSUPP;
-	if (!t->fork_link) { /* both tracepoints or neither */
+	if (!t->fork_link) { /* following needs both tracepoints */
+		bool had_exit = t->exit_link != NULL;
+
 		err = acl_trace_attach_exit(t);
 		if (err)
 			return err;
 		t->fork_link = bpf_program__attach(t->skel->progs.acl_fork);
 		if (!t->fork_link) {
 			err = -errno;
-			bpf_link__destroy(t->exit_link);
-			t->exit_link = NULL;
+			if (!had_exit) { /* one a selected process already needs stays */
+				bpf_link__destroy(t->exit_link);
+				t->exit_link = NULL;
+			}
 			return err;
 		}
 	}
@@ -903,9 +907,14 @@ int npuprof_acl_trace_select_pid(struct npuprof_acl_trace *t, pid_t pid)
 {
 	if (pid <= 0)
 		return -EINVAL;
-	/* without it, the filter keeps an exited pid until msprof notices */
+	/*
+	 * Without it the filter keeps an exited pid until msprof notices (at
+	 * its next look, or the next start): a later process given the pid
+	 * could be recorded meanwhile.  Best effort, as capture works
+	 * without it; msprof checks each process's identity at every start.
+	 */
 	if (t->exit_prog)
-		acl_trace_attach_exit(t);
+		(void)acl_trace_attach_exit(t);
 	return acl_trace_add_tgid(t, pid, ACL_TGID_SELECTED);
 }
 

@@ -180,11 +180,24 @@ static int fake_discard_pid(struct npuprof_session *s, pid_t pid)
 	return 0;
 }
 
+/*
+ * As the session does: a process removed during a window keeps its data
+ * of the window (saved at stop); one removed outside a window is gone.
+ */
 static int fake_remove_pid(struct npuprof_session *s, pid_t pid)
 {
 	(void)s;
-	(void)pid;
 	fake_ss.removes++;
+	for (unsigned int i = 0; !fake_ss.running && i < fake_ss.nr_pids; i++) {
+		if (fake_ss.pids[i] != pid)
+			continue;
+		for (unsigned int j = i + 1; j < fake_ss.nr_pids; j++) {
+			fake_ss.pids[j - 1] = fake_ss.pids[j];
+			fake_ss.discarded[j - 1] = fake_ss.discarded[j];
+		}
+		fake_ss.nr_pids--;
+		break;
+	}
 	return 0;
 }
 

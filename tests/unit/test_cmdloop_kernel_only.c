@@ -6,8 +6,9 @@
  * as if its pid had been given to another process since it was attached.
  * "start" reaches 42's server and answers for this process as a server
  * would ("start success (kernel side only)", and that it has opened no
- * NPU device yet); the reused pid is refused by name, its empty directory
- * dropped and it leaves the session, never captured.  "status", a second
+ * NPU device yet); the reused pid is refused by name before the window
+ * opens and leaves the session, never captured: a failure, with its
+ * --result line.  "status", a second
  * "start" (ALREADY_START for both), "stop" and "quit" go on for the two
  * left.  The exact lines printed are checked.
  */
@@ -41,6 +42,7 @@ int main(void)
 	d.t[2].id.start_ticks++; /* the process attached was another one */
 	d.nr_targets = 3;
 	d.tty = 1;
+	d.result = tmpfile();
 	fake_ss.nr_pids = 3;
 	fake_ss.pids[0] = 42;
 	fake_ss.pids[1] = self;
@@ -61,16 +63,16 @@ int main(void)
 	CHECK_EQ(fake_ss.starts, 1);
 	CHECK_EQ(fake_ss.stops, 1);
 	CHECK_EQ(fake_ss.removes, 1);
-	CHECK_EQ(d.failures, 0);
+	CHECK_EQ(d.failures, 1); /* the reused pid: asked for, never captured */
 	CHECK(fake_got(&a, 0, DYNPROF_START_REQ) && fake_got(&a, 1, DYNPROF_START_REQ));
 	CHECK(fake_got(&a, 2, DYNPROF_STOP_REQ) && fake_got(&a, 3, DYNPROF_QUIT_REQ));
 	CHECK_EQ(d.t[1].gone, 1);
 	CHECK_EQ(d.t[2].gone, -ESRCH);
 	snprintf(want, sizeof(want),
+		 "[WARNING] msprof: pid %d now belongs to another process (started %llu clock ticks after boot, the attached one at %llu): the attached process has exited; not capturing the new one\n"
 		 "dynamic profiling for pid 42 start success\n"
 		 "dynamic profiling for pid %d start success (kernel side only)\n"
 		 "pid %d has not opened an NPU device yet (no aclrtSetDevice): the capture is armed and records from its first device call\n"
-		 "[WARNING] msprof: pid %d now belongs to another process (started %llu clock ticks after boot, the attached one at %llu): the attached process has exited; not capturing the new one\n"
 		 "3 processes, capture running\n"
 		 "  pid 42: connected, capturing into /out/PROF_x\n"
 		 "  pid %d: no server, kernel side only, capturing into /out/PROF_x\n"
@@ -83,9 +85,28 @@ int main(void)
 		 "PROF data saved in /out/PROF_%d: 11 api records, 21 device task events, 0 records lost\n"
 		 "dynamic profiling for pid 42 quit success\n"
 		 "dynamic profiling for pid %d quit success\n",
-		 (int)self, (int)self, (int)parent, parent_ticks, parent_ticks + 1, (int)self, (int)parent,
+		 (int)parent, parent_ticks, parent_ticks + 1, (int)self, (int)self, (int)self, (int)parent,
 		 (int)self, (int)self, (int)self, (int)self);
 	CHECK_STR(out, want);
 	free(out);
+
+	/* the reused pid's --result line: no PROF dir, why */
+	{
+		char line[1024] = "", pid_key[32];
+
+		CHECK(d.result != NULL);
+		rewind(d.result);
+		CHECK(fgets(line, sizeof(line), d.result) != NULL);
+		snprintf(pid_key, sizeof(pid_key), "\"pid\":%d,", (int)parent);
+		CHECK(strstr(line, pid_key) != NULL);
+		CHECK(strstr(line, "\"prof_dir\":null") != NULL);
+		CHECK(strstr(line, "\"error\":\"its pid now names another process: the process exited before any capture window\"") != NULL);
+		for (int n = 0; n < 2; n++) { /* then one per saved PROF dir */
+			CHECK(fgets(line, sizeof(line), d.result) != NULL);
+			CHECK(strstr(line, "\"prof_dir\":\"/out/PROF_") != NULL);
+		}
+		CHECK(!fgets(line, sizeof(line), d.result));
+		fclose(d.result);
+	}
 	return CHECK_DONE();
 }

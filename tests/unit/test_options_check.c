@@ -13,10 +13,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -174,6 +177,71 @@ static void test_storage_limit(void)
 	CHECK_EQ(o.storage_limit_mb, 0);
 }
 
+static pid_t thread_tid;
+static int thread_quit[2];
+
+/* A thread of this process that names its tid, then waits to be told to end. */
+static void *idle_thread(void *arg)
+{
+	char c;
+
+	(void)arg;
+	__atomic_store_n(&thread_tid, gettid(), __ATOMIC_RELEASE);
+	if (read(thread_quit[0], &c, 1) < 0)
+		return NULL;
+	return NULL;
+}
+
+/* Whether /proc/@pid/stat says state Z. */
+static int is_zombie(pid_t pid)
+{
+	char path[64], line[256] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	return strstr(line, ") Z ") != NULL;
+}
+
+/*
+ * --pid names a process: one of its threads (whose /proc/<tid> exists
+ * too) is refused naming the process, and a zombie as exited.
+ */
+static void test_pid_not_process(void)
+{
+	char arg[64], want[256];
+	pthread_t th;
+	pid_t child;
+
+	CHECK_EQ(pipe(thread_quit), 0);
+	CHECK_EQ(pthread_create(&th, NULL, idle_thread, NULL), 0);
+	while (!__atomic_load_n(&thread_tid, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	snprintf(arg, sizeof(arg), "--pid=%d", (int)thread_tid);
+	snprintf(want, sizeof(want), "Argument --pid=%d: %d is a thread of process %d: give the process id (--pid=%d).",
+		 (int)thread_tid, (int)thread_tid, (int)getpid(), (int)getpid());
+	BAD(want, "--dynamic=on", arg);
+	CHECK_EQ(write(thread_quit[1], "q", 1), 1);
+	pthread_join(th, NULL);
+
+	child = fork();
+	if (child == 0)
+		_exit(0);
+	for (int i = 0; i < 5000 && !is_zombie(child); i++)
+		usleep(1000);
+	snprintf(arg, sizeof(arg), "--pid=%d", (int)child);
+	snprintf(want, sizeof(want),
+		 "Argument --pid=%d: the process has exited (a zombie: its parent has not reaped it yet).",
+		 (int)child);
+	BAD(want, "--dynamic=on", arg);
+	waitpid(child, NULL, 0);
+}
+
 static void test_pid(void)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
@@ -250,6 +318,7 @@ int main(void)
 	test_no_dir_on_usage_error();
 	test_storage_limit();
 	test_pid();
+	test_pid_not_process();
 	tmpdir_remove(tmp);
 	return CHECK_DONE();
 }

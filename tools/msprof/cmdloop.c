@@ -84,11 +84,18 @@ static int kernel_only_reply(const struct msprof_target *t, int32_t type, int32_
 	return 0;
 }
 
+static int server_lost(struct msprof_dyn *d, struct msprof_target *t, int why);
+
+static int exchange_server(struct msprof_dyn *d, struct msprof_target *t, int32_t type,
+			   int32_t *status);
+
 /*
- * Send {@type, 0} to @t's server and wait for the reply.  Return: 0 with
- * *@status (a reply of another type counts as DYNPROF_FAIL), -ECONNRESET
- * when the server said DISCONNECT_RSQ or closed, -ETIMEDOUT, or another
- * -errno.
+ * Send {@type, 0} to @t's server and wait for the reply; for a process
+ * without one, answer as it would (kernel_only_reply()).  A server lost
+ * on the way while its app lives leaves @t captured from the kernel side
+ * (server_lost()), answered as such.  Return: 0 with *@status (a reply of
+ * another type counts as DYNPROF_FAIL), -ECONNRESET when the server said
+ * DISCONNECT_RSQ or closed, -ETIMEDOUT, or another -errno.
  *
  * During a window the connection's last command (renew_idle()) is kept
  * for the STOP: a second START that would take it is answered here, as
@@ -96,12 +103,24 @@ static int kernel_only_reply(const struct msprof_target *t, int32_t type, int32_
  */
 static int exchange(struct msprof_dyn *d, struct msprof_target *t, int32_t type, int32_t *status)
 {
-	uint8_t buf[DYNPROF_MSG_SIZE];
-	struct dynprof_msg m;
 	int rc;
 
 	if (t->kernel_only && !t->gone)
 		return kernel_only_reply(t, type, status);
+	rc = exchange_server(d, t, type, status);
+	if (rc && server_lost(d, t, rc))
+		return kernel_only_reply(t, type, status);
+	return rc;
+}
+
+/* exchange() with @t's server, no fallback. */
+static int exchange_server(struct msprof_dyn *d, struct msprof_target *t, int32_t type,
+			   int32_t *status)
+{
+	uint8_t buf[DYNPROF_MSG_SIZE];
+	struct dynprof_msg m;
+	int rc;
+
 	if (t->fd < 0)
 		return -ENOTCONN;
 	if (type == DYNPROF_START_REQ && t->collecting && t->msgs + 1 >= DYNPROF_MAX_MESSAGES) {
@@ -337,6 +356,53 @@ static int reused_pid(const struct msprof_target *t)
 }
 
 /*
+ * @t's server was lost while its app lives (@why: -ECONNRESET it closed
+ * the connection, -ECONNABORTED connecting again failed, another -errno:
+ * an exchange failed).  Capture needs no server: unless
+ * --require-server=on, @t goes on from the kernel side, its window's data
+ * whole, said once.  Return: 1 when it does, 0 when @t is to be dropped.
+ */
+static int server_lost(struct msprof_dyn *d, struct msprof_target *t, int why)
+{
+	char what[128];
+
+	if (d->require_server || t->kernel_only || why == -ESRCH || !msprof_app_alive(d, t) ||
+	    (why == -ECONNRESET && app_exiting(d, t)))
+		return 0;
+	if (why == -ECONNRESET)
+		snprintf(what, sizeof(what), "its server closed the connection");
+	else if (why == -ECONNABORTED)
+		snprintf(what, sizeof(what), "connecting to its server again failed");
+	else if (why == -ETIMEDOUT)
+		snprintf(what, sizeof(what), "its server did not answer within %d s",
+			 d->cmd_timeout_ms / 1000);
+	else
+		snprintf(what, sizeof(what), "the connection to its server failed: %s", strerror(-why));
+	npuprof_warn("pid %d: %s: capturing it from the kernel side only from now on (--require-server=on drops it instead)",
+		     (int)t->app_pid, what);
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+	t->kernel_only = 1;
+	return 1;
+}
+
+/*
+ * Attach mode: @t's process exited before it collected in any window
+ * (@why, for its --result line): asked for and not captured, a failure.
+ */
+static void never_captured(struct msprof_dyn *d, struct msprof_target *t, const char *why)
+{
+	int e;
+
+	if (t->windows || t->collecting || d->child > 0)
+		return;
+	d->failures++;
+	if (d->result && (e = msprof_result_failed(d->result, t->app_pid, why)))
+		msprof_result_error(d, e);
+}
+
+/*
  * @t's app or server went away (@why: -ESRCH exited, -ECONNRESET the
  * server closed the connection, -ECONNABORTED connecting again between
  * windows failed (counted by renew_idle()), anything else: the exchange
@@ -354,8 +420,10 @@ static int target_gone(struct msprof_dyn *d, struct msprof_target *t, int why)
 		npuprof_warn("pid %d now belongs to another process (started %llu clock ticks after boot, the attached one at %llu): the attached process has exited; not capturing the new one",
 			     (int)t->app_pid, proc_start_ticks(t->app_pid),
 			     (unsigned long long)t->id.start_ticks);
+		never_captured(d, t, "its pid now names another process: the process exited before any capture window");
 	} else if (why == -ESRCH) {
 		reply("%sprocess %d has exited", t->kernel_only ? "" : "server ", (int)t->app_pid);
+		never_captured(d, t, "the process exited before any capture window");
 	} else if (why == -ECONNRESET) {
 		npuprof_warn("server process %d closed the connection (no start within 30 min, or 100 commands on one connection): run msprof again to reconnect",
 			     (int)t->app_pid);
@@ -440,6 +508,8 @@ static int renew_idle(struct msprof_dyn *d, struct msprof_target *t)
 		return MSPROF_CMD_CONTINUE;
 	if (!msprof_app_alive(d, t))
 		return target_gone(d, t, -ESRCH);
+	if (server_lost(d, t, -ECONNABORTED))
+		return MSPROF_CMD_CONTINUE;
 	npuprof_err("pid %d: connecting to its server again after %u commands failed: %s; its later windows cannot be collected",
 		    (int)t->app_pid, sent, strerror(-rc));
 	d->incomplete++; /* the run ends short of the windows asked for */
@@ -495,10 +565,12 @@ static enum start_outcome start_one(struct msprof_dyn *d, struct msprof_target *
 		if (t->kernel_only)
 			say_if_no_device(t);
 		t->collecting = 1;
+		t->windows++;
 		return START_COLLECTING;
 	}
 	/* The app is collecting already: our capture matches it, keep it. */
 	if (status == DYNPROF_ALREADY_START) {
+		t->windows += !t->collecting;
 		t->collecting = 1;
 		npuprof_warn("dynamic profiling for pid %d already started", (int)t->app_pid);
 		return START_COLLECTING;
@@ -539,6 +611,14 @@ static int cmd_start(struct msprof_dyn *d)
 	unsigned int i, collecting = 0;
 	int rc;
 
+	/* known identity: exited, or its pid now names another process */
+	for (i = 0; i < d->nr_targets; i++) {
+		struct msprof_target *t = &d->t[i];
+
+		if (target_live(t) && t->id.start_ticks && !msprof_app_alive(d, t) &&
+		    target_gone(d, t, -ESRCH) == MSPROF_CMD_QUIT)
+			return MSPROF_CMD_QUIT;
+	}
 	if (!was_running) {
 		rc = d->ops->start(d->s);
 		if (rc) {
@@ -557,14 +637,6 @@ static int cmd_start(struct msprof_dyn *d)
 	for (i = 0; i < d->nr_targets; i++) {
 		if (!target_live(&d->t[i]))
 			continue;
-		/* known identity: exited, or its pid now names another process */
-		if (d->t[i].id.start_ticks && !msprof_app_alive(d, &d->t[i])) {
-			if (!was_running) /* its empty directory of this window */
-				d->ops->discard_pid(d->s, d->t[i].app_pid);
-			if (target_gone(d, &d->t[i], -ESRCH) == MSPROF_CMD_QUIT)
-				return MSPROF_CMD_QUIT;
-			continue;
-		}
 		switch (start_one(d, &d->t[i])) {
 		case START_ALL_GONE:
 			return MSPROF_CMD_QUIT;
@@ -876,11 +948,11 @@ static int server_event(struct msprof_dyn *d, struct msprof_target *t)
 	int rc;
 
 	rc = dynprof_recv_all(t->fd, buf, sizeof(buf), DYNPROF_HANDSHAKE_TIMEOUT_MS);
-	if (rc)
-		return target_gone(d, t, -ECONNRESET);
-	dynprof_decode_msg(buf, &m);
-	if (m.type == DYNPROF_DISCONNECT_RSQ)
-		return target_gone(d, t, -ECONNRESET);
+	if (!rc)
+		dynprof_decode_msg(buf, &m);
+	if (rc || m.type == DYNPROF_DISCONNECT_RSQ)
+		return server_lost(d, t, -ECONNRESET) ? MSPROF_CMD_CONTINUE
+						       : target_gone(d, t, -ECONNRESET);
 	npuprof_warn("unexpected %s from the server for pid %d ignored", dynprof_type_name(m.type),
 		     (int)t->app_pid);
 	return MSPROF_CMD_CONTINUE;

@@ -71,6 +71,9 @@ extern const struct msprof_session_ops msprof_session_ops_real;
  * @id:      who @app_pid was when it was attached (start time, pids in
  *           its namespaces); a pid that now names another process is
  *           treated as exited, never captured (start_ticks 0: unknown)
+ * @windows: capture windows it collected in; an attached process that
+ *           exits before any is a process not captured (a failure, with
+ *           its --result line)
  */
 struct msprof_target {
 	int fd;
@@ -81,6 +84,7 @@ struct msprof_target {
 	char path[MSPROF_SOCKET_PATH_MAX];
 	int kernel_only;
 	struct npuprof_proc_id id;
+	unsigned int windows;
 };
 
 /**

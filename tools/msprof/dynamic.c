@@ -465,10 +465,27 @@ static int connect_launched(const struct msprof_options *o, struct msprof_dyn *d
 	}
 }
 
-/* Why connecting to @pid's server at @path failed (@rc), as CANN's msprof words it. */
-static void say_connect_failed(pid_t pid, int rc, const char *path)
+/* The process that listens on the socket: the app, even behind a wrapper. */
+static pid_t peer_pid(int fd, pid_t fallback)
 {
-	if (rc == -ENOENT)
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) || cred.pid <= 0)
+		return fallback;
+	return cred.pid;
+}
+
+/*
+ * Why connecting to @pid's server at @path failed (@rc), as CANN's msprof
+ * words it; -EADDRINUSE: the socket is served by process @peer.
+ */
+static void say_connect_failed(pid_t pid, int rc, const char *path, pid_t peer)
+{
+	if (rc == -EADDRINUSE)
+		npuprof_err("cannot connect to server for pid %d: %s is served by pid %d, another process (a process in another pid namespace with the same pid inside)",
+			    (int)pid, path, (int)peer);
+	else if (rc == -ENOENT)
 		npuprof_err("server process %d did not create socket, or process has already exited: no dynamic profiling socket %s (start the app with PROFILING_MODE=dynamic, or attach with --require-server=off)",
 			    (int)pid, path);
 	else if (rc == -ECONNREFUSED)
@@ -483,33 +500,36 @@ static void say_connect_failed(pid_t pid, int rc, const char *path)
 
 /*
  * Attach mode: one connect to @pid's socket, its path in @path (@size
- * bytes, for messages).  Return: 0, -ESRCH (the process has exited, said
- * here), or the connect's -errno (not said: the caller decides).
+ * bytes, for messages).  The socket must be served by @pid itself: one of
+ * that name served by another process (*@peer; a process in another pid
+ * namespace has the same pid inside) is left alone.  Return: 0, -ESRCH
+ * (the process has exited, said here), -EADDRINUSE (another process
+ * serves it), or the connect's -errno (not said: the caller decides).
  */
-static int connect_attached(pid_t pid, struct msprof_target *t, char *path, size_t size)
+static int connect_attached(pid_t pid, struct msprof_target *t, char *path, size_t size,
+			    pid_t *peer)
 {
 	char proc[64];
 	struct stat st;
 	int rc;
 
+	*peer = 0;
 	snprintf(proc, sizeof(proc), "/proc/%d", (int)pid);
 	if (stat(proc, &st)) {
 		npuprof_err("--pid=%d: the process has exited", (int)pid);
 		return -ESRCH;
 	}
 	rc = msprof_socket_find_pid(pid, st.st_uid, path, size);
-	return rc ? rc : connect_target(t, path);
-}
-
-/* The process that listens on the socket: the app, even behind a wrapper. */
-static pid_t peer_pid(int fd, pid_t fallback)
-{
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
-
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) || cred.pid <= 0)
-		return fallback;
-	return cred.pid;
+	if (!rc)
+		rc = connect_target(t, path);
+	if (rc)
+		return rc;
+	*peer = peer_pid(t->fd, pid);
+	if (*peer == pid)
+		return 0;
+	close(t->fd);
+	t->fd = -1;
+	return -EADDRINUSE;
 }
 
 /* Send the 4100-byte parameter block and expect {PARAMS_RSQ, SUCCESS}. */
@@ -945,9 +965,36 @@ static const char *attach_why(int rc)
 		return "the dynamic profiling server does not listen";
 	case -ETIMEDOUT:
 		return "the dynamic profiling server did not answer";
+	case -EADDRINUSE:
+		return "its socket name is served by another process";
 	default:
 		return strerror(-rc);
 	}
+}
+
+/*
+ * The one line for a process captured without its server: why @pid's
+ * server could not be used (@rc at the connect; @params: at the
+ * parameters, after connecting) and that the kernel side captures it.
+ */
+static void say_no_server(pid_t pid, int rc, const char *path, pid_t peer, int params)
+{
+	char why[PATH_MAX + 128];
+
+	if (params)
+		snprintf(why, sizeof(why), "its server at %s did not take the profiling parameters: %s",
+			 path, attach_why(rc));
+	else if (rc == -ENOENT)
+		snprintf(why, sizeof(why), "no socket %s", path);
+	else if (rc == -EADDRINUSE)
+		snprintf(why, sizeof(why), "%s is served by pid %d, another process", path, (int)peer);
+	else if (rc == -EACCES || rc == -EPERM)
+		snprintf(why, sizeof(why), "%s: permission denied; run msprof as the app's user or as root to reach it",
+			 path);
+	else
+		snprintf(why, sizeof(why), "%s: %s", path, strerror(-rc));
+	npuprof_info("pid %d has no dynamic-profiling server (%s): capturing it from the kernel side only",
+		     (int)pid, why);
 }
 
 /*
@@ -958,9 +1005,15 @@ static int attach_one(struct msprof_dyn *d, pid_t pid, const char *params, char 
 {
 	struct msprof_target *t = &d->t[d->nr_targets];
 	char path[PATH_MAX];
-	int rc;
+	int rc, at_params = 0;
+	pid_t peer = 0;
 
 	*t = (struct msprof_target){ .fd = -1, .app_pid = pid };
+	rc = msprof_pid_problem(pid, why, size);
+	if (rc) {
+		npuprof_err("cannot profile pid %d: %s", (int)pid, why);
+		return rc;
+	}
 	/* who the pid is now: a later start refuses another process under it */
 	npuprof_proc_id_read(pid, NULL, &t->id);
 	rc = add_pid(d, pid);
@@ -968,20 +1021,21 @@ static int attach_one(struct msprof_dyn *d, pid_t pid, const char *params, char 
 		msprof_error_words(npuprof_session_error(d->s), pid, why, size);
 		return rc;
 	}
-	rc = connect_attached(pid, t, path, sizeof(path));
-	if (rc && rc != -ESRCH && !d->require_server) {
+	rc = connect_attached(pid, t, path, sizeof(path), &peer);
+	if (!rc) {
+		rc = send_params(t, params, MSPROF_PARAMS_REPLY_MS);
+		at_params = rc != 0;
+	}
+	if (rc && rc != -ESRCH && !d->require_server && npuprof_proc_id_same(pid, NULL, &t->id)) {
 		/* capture needs no server: what it would control is ours anyway */
-		npuprof_info("pid %d has no dynamic-profiling server (%s%s%s): capturing it from the kernel side only",
-			     (int)pid, rc == -ENOENT ? "no socket " : strerror(-rc),
-			     rc == -ENOENT ? "" : ": ", path);
+		say_no_server(pid, rc, path, peer, at_params);
+		disconnect_quietly(t);
 		t->kernel_only = 1;
 		d->nr_targets++;
 		return 0;
 	}
-	if (rc && rc != -ESRCH)
-		say_connect_failed(pid, rc, path);
-	if (!rc)
-		rc = send_params(t, params, MSPROF_PARAMS_REPLY_MS);
+	if (rc && rc != -ESRCH && !at_params)
+		say_connect_failed(pid, rc, path, peer);
 	if (rc) {
 		snprintf(why, size, "%s", attach_why(rc));
 		disconnect_quietly(t);

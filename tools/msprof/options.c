@@ -533,8 +533,34 @@ static int check_output(struct msprof_options *o, char *err)
 	return 0;
 }
 
+int msprof_pid_problem(pid_t pid, char *buf, size_t size)
+{
+	struct npuprof_proc_id id;
+	char proc[64];
+	struct stat st;
+	int rc;
+
+	snprintf(proc, sizeof(proc), "/proc/%d", (int)pid);
+	if (stat(proc, &st)) {
+		snprintf(buf, size, "no such process (%s does not exist)", proc);
+		return -ESRCH;
+	}
+	rc = npuprof_proc_id_read(pid, NULL, &id);
+	if (rc == -ESRCH) {
+		snprintf(buf, size, "the process has exited (a zombie: its parent has not reaped it yet)");
+		return -ESRCH;
+	}
+	if (!rc && id.tgid != pid) {
+		snprintf(buf, size, "%d is a thread of process %d: give the process id (--pid=%d)",
+			 (int)pid, (int)id.tgid, (int)id.tgid);
+		return -EINVAL;
+	}
+	return 0; /* unreadable otherwise: attaching says why */
+}
+
 /*
- * One --pid: the process exists; with --require-server=on, it has a
+ * One --pid: the process exists, is no thread of another and no zombie
+ * (msprof_pid_problem()); with --require-server=on, it has a
  * dynamic-profiling socket too (without, a process that has none is
  * captured from the kernel side: dynamic.c says so).
  */
@@ -544,6 +570,8 @@ static int check_pid(const struct msprof_options *o, char *err)
 	struct stat st;
 	int rc;
 
+	if (msprof_pid_problem(o->pid, sock, sizeof(sock)))
+		return fail(err, "Argument --pid=%d: %s.", (int)o->pid, sock);
 	snprintf(proc, sizeof(proc), "/proc/%d", (int)o->pid);
 	if (stat(proc, &st))
 		return fail(err, "Argument --pid=%d: no such process (%s does not exist).", (int)o->pid, proc);
@@ -719,7 +747,7 @@ int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size)
 	char root[64] = "", home[PATH_MAX], inner[PATH_MAX];
 	struct npuprof_proc_id id;
 	long key = pid;
-	int rc;
+	int rc, have_home;
 
 	if (!npuprof_proc_id_read(pid, NULL, &id) && id.nr_nspid)
 		key = id.nspid[id.nr_nspid - 1];
@@ -727,7 +755,8 @@ int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size)
 		snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
 	if (!root[0] && key == pid)
 		return msprof_socket_find(uid, key, buf, size);
-	if (!environ_home(pid, home, sizeof(home))) {
+	have_home = !environ_home(pid, home, sizeof(home));
+	if (have_home) {
 		rc = dynprof_socket_path(inner, sizeof(inner), home, key);
 		if (!rc && (size_t)snprintf(buf, size, "%s%s", root, inner) >= size)
 			rc = -ENAMETOOLONG;
@@ -735,10 +764,16 @@ int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size)
 			rc = -ENAMETOOLONG;
 		if (rc || is_socket(buf))
 			return rc;
+		if (root[0]) /* our homes mean nothing in its tree: the one it has */
+			return -ENOENT;
 	}
-	/* its environment unreadable, or no socket there: the usual homes */
-	if (!root[0])
-		return msprof_socket_find(uid, key, buf, size);
+	if (!root[0]) { /* another pid namespace only: the usual homes too */
+		rc = msprof_socket_find(uid, key, inner, sizeof(inner));
+		if (!rc || !have_home)
+			snprintf(buf, size, "%s", inner);
+		return rc;
+	}
+	/* its environment unreadable: our own homes' names, in its tree */
 	rc = msprof_socket_find(uid, key, inner, sizeof(inner)); /* names the candidate */
 	if (rc == -ENAMETOOLONG || (size_t)snprintf(buf, size, "%s%s", root, inner) >= size ||
 	    strlen(buf) >= sizeof(((struct sockaddr_un *)0)->sun_path))

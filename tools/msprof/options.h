@@ -143,6 +143,17 @@ int msprof_options_check(struct msprof_options *o, char *err);
 int msprof_socket_find(uid_t uid, long key, char *buf, size_t size);
 
 /**
+ * msprof_pid_problem() - whether @pid can be attached as a process
+ * @buf: out, @size bytes: what is wrong, in words for a message
+ *
+ * Return: 0 when /proc/@pid is a live process (or procfs cannot say
+ * more); -ESRCH when it does not exist or is a zombie; -EINVAL when @pid
+ * is a thread of another process (procfs shows threads at /proc/<tid>
+ * too), naming that process.
+ */
+int msprof_pid_problem(pid_t pid, char *buf, size_t size);
+
+/**
  * msprof_socket_find_pid() - locate the dynamic-profiling socket of a
  * running process, also when it runs in a container
  * @pid:  the process, as msprof's pid namespace numbers it
@@ -153,10 +164,14 @@ int msprof_socket_find(uid_t uid, long key, char *buf, size_t size);
  * the HOME of its own environment and the pid it sees itself as (the last
  * NSpid of /proc/@pid/status).  A process in msprof's mount and pid
  * namespaces is looked up as msprof_socket_find() does.  One in another
- * mount namespace is reached through /proc/@pid/root; one in another pid
- * namespace under its inner pid; in both cases the HOME read from
- * /proc/@pid/environ comes first, then the homes msprof_socket_find()
- * tries.  Return: as msprof_socket_find().
+ * mount namespace is reached through /proc/@pid/root, in the HOME read
+ * from /proc/@pid/environ (msprof's own homes only when that cannot be
+ * read); one in another pid namespace only, under its inner pid, in that
+ * HOME first, then the homes msprof_socket_find() tries.  The socket
+ * found may be another process's (a process of another pid namespace with
+ * the same inner pid): the caller checks who serves it.  Return: as
+ * msprof_socket_find(); -ENOENT names the HOME of its environment when
+ * known.
  */
 int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size);
 

@@ -73,16 +73,26 @@ else
 	fail "NPUPROF_TASK_CAPTURE=bpf with the module (rc=$rc, tasks=$tasks)"; show "$out/forcebpf.log"
 fi
 
-# 2. attach to a pid that has no dynamic profiling socket.
+# 2. attach to a pid that has no dynamic profiling socket: with
+#    --require-server=on a usage error; by default it would be captured
+#    from the kernel side, but sleep has no ACL runtime to probe.
 sleep 30 &
 victim=$!
-$msprof --dynamic=on --pid=$victim --output="$out/nosock" >"$out/nosock.log" 2>&1
+$msprof --dynamic=on --require-server=on --pid=$victim --output="$out/nosock" >"$out/nosock.log" 2>&1
+rc=$?
+if [ $rc = 2 ] && has "$out/nosock.log" "no dynamic profiling socket" && [ ! -e "$out/nosock" ]; then
+	ok "no socket, --require-server=on: named, exit 2 (usage), nothing created"
+else
+	fail "no socket, --require-server=on (rc=$rc)"; show "$out/nosock.log"
+fi
+$msprof --dynamic=on --pid=$victim --output="$out/nosock" </dev/null >"$out/noacl.log" 2>&1
 rc=$?
 kill $victim
-if [ $rc = 2 ] && has "$out/nosock.log" "no dynamic profiling socket" && [ ! -e "$out/nosock" ]; then
-	ok "no socket: named, exit 2 (usage), nothing created"
+if [ $rc = 1 ] && has "$out/noacl.log" "cannot profile pid $victim: process $victim has no libascendcl.so mapped" &&
+	[ ! -e "$out/nosock" ]; then
+	ok "no socket, no ACL runtime: named, exit 1, nothing created"
 else
-	fail "no socket (rc=$rc)"; show "$out/nosock.log"
+	fail "no socket, no ACL runtime (rc=$rc)"; show "$out/noacl.log"
 fi
 
 # 3. stop before start, start twice, quit while running: warnings, one
