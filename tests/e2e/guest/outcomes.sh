@@ -409,5 +409,51 @@ else
 fi
 umount /tmp/full
 
+# 17. pid reuse: an app attached without a server is killed, and a new
+#     process is given its pid (ns_last_pid) before "start": msprof never
+#     captures the newcomer (it says the pid now belongs to another
+#     process, or that the app exited when it looked in between), no PROF
+#     dir, the --result line says why, exit 1 (nothing captured).
+$app --device=0 --steps=100000 --quiet >"$out/reuse.app" 2>&1 &
+victim=$!
+while ! grep -q libascendcl "/proc/$victim/maps" 2>/dev/null; do sleep 0.1; done
+mkdir -p "$out/reuse"
+{
+	sleep 2
+	kill -9 $victim
+	wait $victim 2>/dev/null
+	python3 - $victim "$app" >"$out/reuse.newcomer" 2>&1 <<'PY'
+import os, sys
+target, app = int(sys.argv[1]), sys.argv[2]
+for attempt in range(5000):
+    with open("/proc/sys/kernel/ns_last_pid", "w") as f:
+        f.write(str(target - 1))
+    pid = os.fork()
+    if pid == 0:
+        if os.getpid() == target:
+            os.execv(app, [app, "--device=0", "--steps=100000", "--step-gap-ms=5", "--quiet"])
+        os._exit(0)
+    if pid == target:
+        print("newcomer", pid, "after", attempt + 1, "forks")
+        sys.exit(0)
+    os.waitpid(pid, 0)
+print("no newcomer")
+PY
+	echo start
+	sleep 2
+	echo stop
+	echo quit
+} | $msprof --dynamic=on --pid=$victim --output="$out/reuse" --result="$out/reuse.result" >"$out/reuse.log" 2>&1
+rc=$?
+kill -9 $victim 2>/dev/null
+n=$(ls -d "$out"/reuse/PROF_* 2>/dev/null | wc -l)
+if [ $rc = 1 ] && [ "$n" = 0 ] && has "$out/reuse.newcomer" "newcomer $victim" &&
+	{ has "$out/reuse.log" "pid $victim now belongs to another process" || has "$out/reuse.log" "process $victim has exited"; } &&
+	has "$out/reuse.result" '"prof_dir":null' && has "$out/reuse.result" "exited before any capture window"; then
+	ok "pid reused before start: newcomer never captured, no PROF dir, exit 1, --result says why"
+else
+	fail "pid reuse (rc=$rc, $n PROF dirs)"; show "$out/reuse.log" "$out/reuse.newcomer" "$out/reuse.result"
+fi
+
 rmmod npuprof && rmmod npusim || { fail "modules would not unload after the captures"; }
 exit $bad
