@@ -725,6 +725,36 @@ int acl_cut_hash(struct bpf_iter__bpf_map_elem *ctx)
 	return 0;
 }
 
+/*
+ * Host pids for msprof in a pid namespace of its own (a container).  The
+ * task iterator walks the processes of the reading task's pid namespace;
+ * for each one (thread group leader) it writes two u32: its pid in that
+ * namespace (struct pid's numbers[] at the reader's level) and its tgid,
+ * the host's, which the process filter and every record use.  Needs BTF,
+ * as all iterators.
+ */
+SEC("iter/task")
+int acl_host_pid(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task, *me = (struct task_struct *)bpf_get_current_task();
+	unsigned int mine = BPF_CORE_READ(me, thread_pid, level), level;
+	struct pid *tp;
+	__u32 out[2];
+	int nr = 0;
+
+	if (!task || BPF_CORE_READ(task, pid) != BPF_CORE_READ(task, tgid) || mine > 31)
+		return 0;
+	tp = BPF_CORE_READ(task, thread_pid);
+	level = BPF_CORE_READ(tp, level);
+	if (!tp || mine > level)
+		return 0;
+	bpf_core_read(&nr, sizeof(nr), &tp->numbers[mine].nr);
+	out[0] = (__u32)nr;
+	out[1] = (__u32)BPF_CORE_READ(task, tgid);
+	bpf_seq_write(ctx->meta->seq, out, sizeof(out));
+	return 0;
+}
+
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(acl_fork, struct task_struct *parent, struct task_struct *child)
 {

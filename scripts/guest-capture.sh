@@ -220,11 +220,56 @@ time.sleep(600)' "$HOME/dynamic_profiling_socket_1" &
 	for u in $unshare_pids; do wait "$u" || echo "container exited $?" >&2; done
 	kill "$decoy"
 	rm -f "$HOME/dynamic_profiling_socket_1"
-	# msprof in a pid namespace of its own, given the pid the app sees there
+	# msprof inside a container (a pid namespace with its own /proc) with
+	# the app it attaches to, given the pid the app sees: into $out/inside
+	# as a capture of its own
+	in=$out/inside
+	mkdir -p "$in"
+	# shellcheck disable=SC2016 # the inner script expands its own words
+	unshare --pid --fork --mount-proc --kill-child sh -c '
+		in=$1 before=$2 window=$3
+		shift 3
+		PROFILING_MODE=dynamic build/bin/ai_task --device=0 "$@" >"$in/app.0.out" 2>"$in/app.0.err" &
+		app=$!
+		while [ ! -S "$HOME/dynamic_profiling_socket_$app" ]; do sleep 0.1; done
+		rc=0
+		{ sleep "$before"; echo start; sleep "$window"; echo stop; echo quit; } |
+			build/bin/msprof --dynamic=on --pid=$app --output="$in" --result="$in/result.jsonl" \
+			>"$in/msprof.log" 2>"$in/msprof.err" || rc=$?
+		echo $rc >"$in/msprof.rc"
+		wait $app
+	' inside "$in" "$before" "$window" "$@" &
+	u=$!
+	# its ai_task as the host sees it: a child of the namespace's pid 1
+	n=0
+	while :; do
+		s1=$(cat "/proc/$u/task/$u/children" 2>/dev/null || true)
+		s1=${s1%% *}
+		c=
+		[ -z "$s1" ] || for k in $(cat "/proc/$s1/task/$s1/children" 2>/dev/null); do
+			grep -q libascendcl "/proc/$k/maps" 2>/dev/null && c=$k
+		done
+		[ -z "$c" ] || break
+		n=$((n + 1))
+		[ $n -le 300 ] || { echo "inside: ai_task did not start" >&2; exit 1; }
+		sleep 0.1
+	done
+	sleep $((before + 1))
+	for t in /proc/"$c"/task/*; do awk '/^NSpid:/ { print $3, $2 }' "$t/status"; done >"$in/tids.0"
+	wait "$u" || true
+	script=
+	while read -r inner host; do script="$script;s/\"tid\":$inner,/\"tid\":$host,/g"; done <"$in/tids.0"
+	grep -h '^{' "$in/app.0.out" | sed "${script#;}" >"$in/app.json"
+	echo "$c" >"$in/host.pid"
+	for d in "$in"/PROF_*; do
+		[ -d "$d" ] && mkdir -p "$in/records" &&
+			build/bin/npuprof-dump "$d" >"$in/records/$(basename "$d").jsonl"
+	done
+	# launching a job from a pid namespace of its own is refused
 	rc=0
-	unshare --pid --fork --mount-proc sh -c 'sleep 30 & exec build/bin/msprof --dynamic=on --pid=$! --output="$1/inside"' \
-		sh "$out" </dev/null >"$out/inside.log" 2>&1 || rc=$?
-	echo $rc >"$out/inside.rc"
+	unshare --pid --fork --mount-proc build/bin/msprof --dynamic=on --output="$out/inside-launch" \
+		build/bin/ai_task </dev/null >"$out/inside-launch.log" 2>&1 || rc=$?
+	echo $rc >"$out/inside-launch.rc"
 	;;
 launch)
 	# shellcheck disable=SC2086 # E2E_MSPROF_ARGS: words, unquoted

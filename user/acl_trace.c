@@ -286,6 +286,8 @@ static int acl_trace_load(struct npuprof_acl_trace *t, uint32_t ring_bytes, uint
 	 */
 	t->exit_prog = follow || access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 	bpf_program__set_autoload(t->skel->progs.acl_exit_process, t->exit_prog);
+	bpf_program__set_autoload(t->skel->progs.acl_host_pid,
+				  access("/sys/kernel/btf/vmlinux", R_OK) == 0);
 	t->follow = follow;
 	acl_trace_pick_programs(t);
 	acl_trace_pick_tasks(t, layout);
@@ -995,6 +997,47 @@ static void acl_note_untraced(struct npuprof_acl_trace *t, struct acl_lib *const
 
 int npuprof_acl_trace_attach_pid(struct npuprof_acl_trace *t, pid_t pid)
 {
+	return npuprof_acl_trace_attach_pid_as(t, pid, pid);
+}
+
+int npuprof_acl_trace_host_pid(struct npuprof_acl_trace *t, pid_t pid, pid_t *host)
+{
+	struct bpf_program *prog = t->skel->progs.acl_host_pid;
+	struct bpf_link *link;
+	__u32 pair[64][2];
+	ssize_t n;
+	int fd, err = -ESRCH;
+
+	*host = 0;
+	if (!bpf_program__autoload(prog))
+		return -EOPNOTSUPP;
+	link = bpf_program__attach_iter(prog, NULL);
+	if (!link)
+		return -errno;
+	fd = bpf_iter_create(bpf_link__fd(link));
+	if (fd < 0) {
+		err = fd;
+		goto out;
+	}
+	/* the iterator writes whole pairs; read to the end, as reading runs it */
+	while ((n = read(fd, pair, sizeof(pair))) > 0) {
+		for (size_t i = 0; i < (size_t)n / sizeof(pair[0]); i++) {
+			if (pair[i][0] == (__u32)pid && !*host) {
+				*host = (pid_t)pair[i][1];
+				err = 0;
+			}
+		}
+	}
+	if (n < 0)
+		err = -errno;
+	close(fd);
+out:
+	bpf_link__destroy(link);
+	return err;
+}
+
+int npuprof_acl_trace_attach_pid_as(struct npuprof_acl_trace *t, pid_t pid, pid_t tgid)
+{
 	static const unsigned int order[] = { NPUPROF_LAYER_ACL, NPUPROF_LAYER_RUNTIME };
 	struct acl_lib *libs[2], *added[2];
 	unsigned int i, nr_libs = 0, nr_added = 0, covered = 0;
@@ -1028,7 +1071,7 @@ int npuprof_acl_trace_attach_pid(struct npuprof_acl_trace *t, pid_t pid)
 		return first_err;
 	}
 	npuprof_error_clear(&t->error);
-	err = npuprof_acl_trace_select_pid(t, pid);
+	err = npuprof_acl_trace_select_pid(t, tgid);
 	if (err) {
 		acl_fail(t, NPUPROF_STAGE_ATTACH, err, pid, "the BPF process filter");
 		goto out_free;

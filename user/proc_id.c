@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <npuprof/proc_id.h>
@@ -155,4 +156,14 @@ int npuprof_proc_id_same(pid_t pid, const char *proc_dir, const struct npuprof_p
 	if (err)
 		return err;
 	return state != 'Z' && state != 'X' && ticks == id->start_ticks;
+}
+
+/* The inode of the initial pid namespace: PROC_PID_INIT_INO, include/linux/proc_ns.h. */
+#define PROC_ID_PID_INIT_INO 0xEFFFFFFCU
+
+int npuprof_in_host_pid_ns(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/pid", &st) || st.st_ino == PROC_ID_PID_INIT_INO;
 }

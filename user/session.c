@@ -117,6 +117,7 @@ struct session_member {
 	bool followed;	/* joined by following a launcher, for this window only */
 	uint64_t dev_started; /* bit d: device_<d>/start_info.<d> is written */
 	struct npuprof_proc_id id; /* read when added; start_ticks 0 if unreadable */
+	pid_t kpid;	/* the kernel's (host's) pid: @pid unless we run in a pid namespace */
 	char prof_dir[PATH_MAX];
 	char prof_name[128]; /* PROF_XXX: prof_dir's last component */
 	int dir_fd;	/* prof_dir, open while in the window; -1 otherwise */
@@ -702,6 +703,27 @@ static struct session_member *find_member(struct npuprof_session *s, pid_t pid)
 	return NULL;
 }
 
+/*
+ * The kernel's pid of the process this process's pid namespace calls
+ * @pid, into *@kpid: @pid itself in the host's namespace; in another (a
+ * container), the host's pid through the BPF task iterator, which the
+ * filters and every record use.  Return: 0 or -errno (noted as the
+ * session's error when @note).
+ */
+static int kernel_pid(struct npuprof_session *s, pid_t pid, pid_t *kpid, bool note)
+{
+	int err;
+
+	*kpid = pid;
+	if (npuprof_in_host_pid_ns())
+		return 0;
+	err = s->acl ? npuprof_acl_trace_host_pid(s->acl, pid, kpid) : -EOPNOTSUPP;
+	if (err && note)
+		set_error(s, NPUPROF_STAGE_PROCESS, err, pid,
+			  "its host pid (msprof runs in a pid namespace of its own)");
+	return err;
+}
+
 /* Take @pid out of both producers' filters (what add_pid put in). */
 static void detach_pid(struct npuprof_session *s, pid_t pid)
 {
@@ -715,6 +737,7 @@ int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid)
 {
 	struct session_member *m;
 	char what[96];
+	pid_t kpid;
 	int err;
 
 	if (pid <= 0) {
@@ -732,8 +755,11 @@ int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid)
 		set_error(s, NPUPROF_STAGE_PROCESS, -ESRCH, pid, what);
 		return -ESRCH;
 	}
+	err = kernel_pid(s, pid, &kpid, true);
+	if (err)
+		return err;
 	if (s->kring) {
-		err = npuprof_kring_add_tgid(s->kring, pid);
+		err = npuprof_kring_add_tgid(s->kring, kpid);
 		if (err) {
 			set_error(s, NPUPROF_STAGE_MODULE, err, pid, "selecting the process in npuprof.ko");
 			return err;
@@ -741,8 +767,8 @@ int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid)
 	}
 	if (s->acl) {
 		/* tasks alone: select the pid, no library to resolve */
-		err = s->api ? npuprof_acl_trace_attach_pid(s->acl, pid)
-			     : npuprof_acl_trace_select_pid(s->acl, pid);
+		err = s->api ? npuprof_acl_trace_attach_pid_as(s->acl, pid, kpid)
+			     : npuprof_acl_trace_select_pid(s->acl, kpid);
 		if (err) {
 			if (s->api)
 				set_acl_error(s, err, pid);
@@ -750,7 +776,7 @@ int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid)
 				set_error(s, NPUPROF_STAGE_ATTACH, err, pid,
 					  "selecting the process for the BPF task capture");
 			if (s->kring)
-				npuprof_kring_del_tgid(s->kring, pid);
+				npuprof_kring_del_tgid(s->kring, kpid);
 			return err;
 		}
 		note_untraced(s);
@@ -761,6 +787,7 @@ int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid)
 	memset(m, 0, sizeof(*m));
 	m->dir_fd = -1;
 	m->pid = pid;
+	m->kpid = kpid;
 	m->rank = read_rank(pid);
 	read_comm(pid, m->comm, sizeof(m->comm));
 	npuprof_proc_id_read(pid, NULL, &m->id);
@@ -778,10 +805,13 @@ static void drop_member(struct npuprof_session *s, struct session_member *m)
 int npuprof_session_remove_pid(struct npuprof_session *s, pid_t pid)
 {
 	struct session_member *m;
+	pid_t kpid = pid;
 	int err = 0;
 
 	pthread_mutex_lock(&s->lock);
 	m = find_member(s, pid);
+	if (m)
+		kpid = m->kpid;
 	if (!m || m->leaving) {
 		err = -ENOENT;
 	} else if (s->running && m->in_window) {
@@ -794,7 +824,7 @@ int npuprof_session_remove_pid(struct npuprof_session *s, pid_t pid)
 		return refuse(s, err, pid);
 	/* a followed rank keeps its filter entries: they leave at its exit */
 	if (!s->follow)
-		detach_pid(s, pid);
+		detach_pid(s, kpid);
 	return 0;
 }
 
@@ -876,10 +906,14 @@ int npuprof_session_follow_pid(struct npuprof_session *s, pid_t pid)
 
 int npuprof_session_pid_owner(struct npuprof_session *s, pid_t pid, pid_t *owner)
 {
+	pid_t kpid;
+
 	*owner = 0;
 	if (!s->kring)
 		return -ENODEV;
-	return npuprof_kring_tgid_owner(s->kring, pid, owner);
+	if (kernel_pid(s, pid, &kpid, false))
+		return -ESRCH;
+	return npuprof_kring_tgid_owner(s->kring, kpid, owner);
 }
 
 unsigned int npuprof_session_window_dirs(const struct npuprof_session *s)
@@ -1025,6 +1059,7 @@ static int session_new_route(void *ctx, uint32_t pid, char *dir, size_t size, in
 	m = &s->members[s->nr_members];
 	memset(m, 0, sizeof(*m));
 	m->pid = (pid_t)pid;
+	m->kpid = m->pid; /* following: msprof runs in the host's pid namespace */
 	m->rank = read_rank(m->pid);
 	read_comm(m->pid, m->comm, sizeof(m->comm));
 	npuprof_proc_id_read(m->pid, NULL, &m->id);
@@ -1080,7 +1115,7 @@ static int start_drain(struct npuprof_session *s)
 	}
 
 	for (i = 0; i < s->nr_members; i++)
-		routes[i] = (struct npuprof_drain_route){ (uint32_t)s->members[i].pid,
+		routes[i] = (struct npuprof_drain_route){ (uint32_t)s->members[i].kpid,
 							  s->members[i].prof_dir,
 							  s->members[i].dir_fd };
 
@@ -1555,6 +1590,9 @@ static json_t *proc_id_json(const struct session_member *m)
 {
 	json_t *doc = json_object(), *ns = json_array();
 
+	/* seen from a pid namespace: procfs shows the pids from ours down */
+	if (ns && m->kpid != m->id.nspid[0])
+		json_array_append_new(ns, json_integer(m->kpid));
 	for (unsigned int i = 0; ns && i < m->id.nr_nspid; i++)
 		json_array_append_new(ns, json_integer(m->id.nspid[i]));
 	if (doc && m->id.start_ticks) {
@@ -1858,7 +1896,7 @@ int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_resul
 			remove_prof_dir(s, m);
 			continue;
 		}
-		e = finish_member(s, m, route_stats(rst, m->pid), &st, r);
+		e = finish_member(s, m, route_stats(rst, m->kpid), &st, r);
 		err = err ? err : e;
 		close_prof_dir(m);
 	}

@@ -17,8 +17,10 @@
 # ids mapped to the host's), nothing lost, msprof exits 0, --result has
 # one complete line each, and info.json names both pids (nsPid: host,
 # inner).  The device container 1 holds open is seen through its own
-# /dev.  msprof run in a pid namespace of its own is refused, naming what
-# to do instead.
+# /dev.  Then msprof runs inside a container (a pid namespace with its own
+# /proc) next to an app and attaches to it by the pid the app sees: exact
+# counts again, nsPid [host, inner]; launching a job from there is
+# refused, naming what to do instead.
 source "$(dirname "$0")/lib.bash"
 export E2E_PROCS=3
 e2e_run containers --steps=400 --step-gap-ms=30 || exit 1
@@ -42,10 +44,26 @@ want "dynamic profiling for pid $c2 start success (kernel side only)" "container
 	{ echo "container 1 (pid $c1) holds its device open, but msprof said it has none"; exit 1; }
 grep -q '^{' "$out/app.3.out" || { echo "container 3 (pid $c3) did not finish its work"; exit 1; }
 python3 tests/e2e/check_result.py "$out" 3 0 || exit 1
-# msprof inside a pid namespace: refused by name, exit 1, nothing written
-inside="[ERROR] msprof: msprof runs in a pid namespace of its own (a container): the capture knows processes by the host's pids; run msprof on the host with the app's host pid (docker inspect -f '{{.State.Pid}}' CONTAINER, or pgrep on the host)"
-[[ $(cat "$out/inside.rc") == 1 && $(cat "$out/inside.log") == "$inside" && ! -e $out/inside ]] ||
-	{ echo "msprof in a pid namespace: exit $(cat "$out/inside.rc"), output:"; cat "$out/inside.log"; echo "want exit 1 and: $inside, no $out/inside"; exit 1; }
+# msprof inside the container, attached by the pid the app sees there:
+# exact counts, the records keyed by the host's pid that nsPid names
+in=$out/inside
+cat "$in/msprof.log" "$in/msprof.err"
+[[ $(cat "$in/msprof.rc") == 0 ]] || { echo "msprof inside the container exited $(cat "$in/msprof.rc"), want 0"; exit 1; }
+build/bin/msprof --export=on --output="$in" >"$in/export.log" 2>&1 || { cat "$in/export.log"; echo "export of the inside capture failed"; exit 1; }
+python3 tests/e2e/check_capture.py "$in" 1 || exit 1
+e2e_layout "$in" || exit 1
+python3 - "$in" <<'PY' || exit 1
+import glob, json, sys
+d = glob.glob(sys.argv[1] + "/PROF_*")[0]
+info = json.load(open(d + "/host/info.json"))
+host = int(open(sys.argv[1] + "/host.pid").read())
+if info.get("nsPid") != [host, info["pid"]]:
+    sys.exit(f"{d}: info.json nsPid {info.get('nsPid')!r}, want [{host}, {info['pid']}] (host pid, the app's)")
+PY
+# launching a job from a pid namespace of its own: refused by name, exit 1, nothing written
+inside="[ERROR] msprof: msprof runs in a pid namespace of its own (a container): launching a job needs the host's, as the capture follows its processes by the host's pids; run msprof on the host, or start the job and attach with --pid"
+[[ $(cat "$out/inside-launch.rc") == 1 && $(cat "$out/inside-launch.log") == "$inside" && ! -e $out/inside-launch ]] ||
+	{ echo "msprof launching in a pid namespace: exit $(cat "$out/inside-launch.rc"), output:"; cat "$out/inside-launch.log"; echo "want exit 1 and: $inside, no $out/inside-launch"; exit 1; }
 python3 - "$out" "$c3" <<'PY'
 import glob, json, sys
 out, c3 = sys.argv[1], int(sys.argv[2])

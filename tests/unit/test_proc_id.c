@@ -11,9 +11,11 @@
  *  - a stat line cut before field 22 is -EBADMSG; a missing pid -ESRCH;
  *  - the same pid with another start time (reused) is not the same;
  *  - this process reads the same twice and is the same; a child that
- *    exited and was reaped is not.
+ *    exited and was reaped is not;
+ *  - npuprof_in_host_pid_ns() is 0 in a new pid namespace (as root).
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +133,32 @@ int main(void)
 	CHECK_EQ(npuprof_proc_id_read(child, NULL, &id) == 0 || id.start_ticks == 0, 1);
 	waitpid(child, NULL, 0);
 	CHECK_EQ(npuprof_proc_id_same(child, NULL, &id), 0);
+
+	/*
+	 * A process in a new pid namespace is not in the host's (needs
+	 * CAP_SYS_ADMIN to make one; without, that part is not run).
+	 */
+	child = fork();
+	if (child == 0) {
+		pid_t inner;
+		int st = 0;
+
+		if (unshare(CLONE_NEWPID))
+			_exit(77);
+		inner = fork();
+		if (inner == 0)
+			_exit(npuprof_in_host_pid_ns() ? 1 : 0);
+		waitpid(inner, &st, 0);
+		_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 2);
+	}
+	{
+		int st = 0;
+
+		waitpid(child, &st, 0);
+		CHECK(WIFEXITED(st));
+		if (WEXITSTATUS(st) != 77)
+			CHECK_EQ(WEXITSTATUS(st), 0);
+	}
 
 	if (!check_failures) {
 		char cmd[300];

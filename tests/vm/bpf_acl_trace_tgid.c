@@ -7,7 +7,8 @@
  * attached (reusing the probes already on the same library file) makes 9
  * calls and the parent 7: exactly those 16 records arrive, each with the
  * right pid.  The attached child, once exited, is out of the filter (the
- * exit program; a process given its pid later is never recorded).  After
+ * exit program; a process given its pid later is never recorded), and
+ * the host-pid iterator finds live pids and not the exited one.  After
  * detaching the parent its calls stop being recorded.
  * Runs as root in the test VM (tests/vm/bpf_acl_trace.sh).
  */
@@ -91,6 +92,20 @@ int main(void)
 	 */
 	CHECK_EQ(npuprof_acl_trace_selected(t, traced), 0);
 	CHECK_EQ(npuprof_acl_trace_selected(t, getpid()), 1);
+	/*
+	 * The host-pid iterator, from the host's pid namespace: each pid is
+	 * its own; one that no process has is -ESRCH (in a pid namespace of
+	 * its own: tests/e2e/containers.sh).
+	 */
+	{
+		pid_t host = 0;
+
+		CHECK_EQ(npuprof_acl_trace_host_pid(t, getpid(), &host), 0);
+		CHECK_EQ(host, getpid());
+		CHECK_EQ(npuprof_acl_trace_host_pid(t, 1, &host), 0);
+		CHECK_EQ(host, 1);
+		CHECK_EQ(npuprof_acl_trace_host_pid(t, traced, &host), -ESRCH);
+	}
 
 	CHECK_EQ(npuprof_acl_trace_detach_pid(t, getpid()), 0);
 	copies(5);

@@ -1132,23 +1132,20 @@ static int open_output(const struct msprof_options *o, struct msprof_dyn *d)
  */
 static void end_run(const struct msprof_options *o, struct msprof_dyn *d, char *params);
 
-/* The inode of the initial pid namespace: PROC_PID_INIT_INO, include/linux/proc_ns.h. */
-#define MSPROF_PID_INIT_INO 0xEFFFFFFCU
-
 /*
- * Whether msprof runs in the host's (the initial) pid namespace, where
- * npuprof.ko and the BPF programs number processes.  From a pid namespace
- * of its own (inside a container) the pids it is given, and those of the
- * processes it launches, would name other processes there: said, and the
- * capture refused.  Unknown (no /proc/self/ns/pid): yes.
+ * Whether msprof may capture from where it runs.  npuprof.ko and the BPF
+ * programs number processes as the host's (the initial) pid namespace
+ * does.  In a pid namespace of its own (inside a container), attach mode
+ * translates each --pid into the host's (the session does); launch and
+ * app modes follow the processes a job forks by the kernel's numbers,
+ * which msprof cannot see from there: said, and refused.  Unknown (no
+ * /proc/self/ns/pid): the host's.
  */
-static int in_host_pid_ns(void)
+static int may_capture_here(const struct msprof_options *o)
 {
-	struct stat st;
-
-	if (stat("/proc/self/ns/pid", &st) || st.st_ino == MSPROF_PID_INIT_INO)
+	if (!o->app_argv || npuprof_in_host_pid_ns())
 		return 1;
-	npuprof_err("msprof runs in a pid namespace of its own (a container): the capture knows processes by the host's pids; run msprof on the host with the app's host pid (docker inspect -f '{{.State.Pid}}' CONTAINER, or pgrep on the host)");
+	npuprof_err("msprof runs in a pid namespace of its own (a container): launching a job needs the host's, as the capture follows its processes by the host's pids; run msprof on the host, or start the job and attach with --pid");
 	return 0;
 }
 
@@ -1157,7 +1154,7 @@ static char *begin_run(const struct msprof_options *o, struct msprof_dyn *d)
 	char *params;
 
 	d->out_fd = -1;
-	if (!in_host_pid_ns() || open_output(o, d))
+	if (!may_capture_here(o) || open_output(o, d))
 		return NULL;
 	params = msprof_params_json(o, getpid());
 	if (!params) {

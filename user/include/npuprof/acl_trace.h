@@ -194,6 +194,27 @@ void npuprof_acl_trace_close(struct npuprof_acl_trace *t);
 int npuprof_acl_trace_attach_pid(struct npuprof_acl_trace *t, pid_t pid);
 
 /**
+ * npuprof_acl_trace_attach_pid_as() - npuprof_acl_trace_attach_pid() for a
+ * process procfs names @pid and the kernel @tgid: msprof in a pid
+ * namespace of its own reads /proc/@pid (its namespace's) while the
+ * filter, and every record, hold the host's @tgid
+ * (npuprof_acl_trace_host_pid()).  Return: as attach_pid.
+ */
+int npuprof_acl_trace_attach_pid_as(struct npuprof_acl_trace *t, pid_t pid, pid_t tgid);
+
+/**
+ * npuprof_acl_trace_host_pid() - the host's pid of the process the
+ * caller's pid namespace numbers @pid
+ * @host: out: its tgid in the initial pid namespace (what the filter and
+ *        the records use)
+ *
+ * Walks the caller's namespace with a BPF task iterator.  Return: 0;
+ * -ESRCH when no process there has that pid; -EOPNOTSUPP without the
+ * kernel's BTF (no iterator); -errno from creating or reading it.
+ */
+int npuprof_acl_trace_host_pid(struct npuprof_acl_trace *t, pid_t pid, pid_t *host);
+
+/**
  * npuprof_acl_trace_follow_pid() - trace @pid and every process it forks
  * from now on (children, grandchildren, fork+exec'd ranks), each from its
  * first instruction; a forked process leaves the filter when it exits.

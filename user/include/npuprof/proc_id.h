@@ -56,4 +56,13 @@ int npuprof_proc_id_read(pid_t pid, const char *proc_dir, struct npuprof_proc_id
  */
 int npuprof_proc_id_same(pid_t pid, const char *proc_dir, const struct npuprof_proc_id *id);
 
+/**
+ * npuprof_in_host_pid_ns() - whether this process runs in the initial pid
+ * namespace (the host's), whose numbers npuprof.ko and the BPF programs
+ * use: /proc/self/ns/pid is PROC_PID_INIT_INO (include/linux/proc_ns.h).
+ * Return: 1 yes (also when procfs cannot say), 0 in a pid namespace of
+ * its own (a container).
+ */
+int npuprof_in_host_pid_ns(void);
+
 #endif /* NPUPROF_PROC_ID_H */
