@@ -231,7 +231,17 @@ time.sleep(600)' "$HOME/dynamic_profiling_socket_1" &
 		shift 3
 		PROFILING_MODE=dynamic build/bin/ai_task --device=0 "$@" >"$in/app.0.out" 2>"$in/app.0.err" &
 		app=$!
-		while [ ! -S "$HOME/dynamic_profiling_socket_$app" ]; do sleep 0.1; done
+		n=0
+		while [ ! -S "$HOME/dynamic_profiling_socket_$app" ]; do
+			n=$((n + 1))
+			if [ $n -gt 300 ] || ! kill -0 $app 2>/dev/null; then
+				echo "inside: no socket from pid $app" >"$in/msprof.err"
+				echo 1 >"$in/msprof.rc"
+				kill $app 2>/dev/null
+				exit 1
+			fi
+			sleep 0.1
+		done
 		rc=0
 		{ sleep "$before"; echo start; sleep "$window"; echo stop; echo quit; } |
 			build/bin/msprof --dynamic=on --pid=$app --output="$in" --result="$in/result.jsonl" \
@@ -251,7 +261,7 @@ time.sleep(600)' "$HOME/dynamic_profiling_socket_1" &
 		done
 		[ -z "$c" ] || break
 		n=$((n + 1))
-		[ $n -le 300 ] || { echo "inside: ai_task did not start" >&2; exit 1; }
+		[ $n -le 300 ] || { echo "inside: ai_task did not start" >&2; kill "$u"; exit 1; }
 		sleep 0.1
 	done
 	sleep $((before + 1))
@@ -265,6 +275,11 @@ time.sleep(600)' "$HOME/dynamic_profiling_socket_1" &
 		[ -d "$d" ] && mkdir -p "$in/records" &&
 			build/bin/npuprof-dump "$d" >"$in/records/$(basename "$d").jsonl"
 	done
+	# attaching from a pid namespace that sees the host's /proc is refused
+	rc=0
+	unshare --pid --fork build/bin/msprof --dynamic=on --pid=1 --output="$out/inside-hostproc" \
+		</dev/null >"$out/inside-hostproc.log" 2>&1 || rc=$?
+	echo $rc >"$out/inside-hostproc.rc"
 	# launching a job from a pid namespace of its own is refused
 	rc=0
 	unshare --pid --fork --mount-proc build/bin/msprof --dynamic=on --output="$out/inside-launch" \

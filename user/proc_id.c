@@ -167,3 +167,14 @@ int npuprof_in_host_pid_ns(void)
 
 	return stat("/proc/self/ns/pid", &st) || st.st_ino == PROC_ID_PID_INIT_INO;
 }
+
+int npuprof_procfs_is_ours(void)
+{
+	char self[32];
+	ssize_t n = readlink("/proc/self", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return 0;
+	self[n] = '\0';
+	return strtol(self, NULL, 10) == (long)getpid();
+}

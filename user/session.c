@@ -720,7 +720,9 @@ static int kernel_pid(struct npuprof_session *s, pid_t pid, pid_t *kpid, bool no
 	err = s->acl ? npuprof_acl_trace_host_pid(s->acl, pid, kpid) : -EOPNOTSUPP;
 	if (err && note)
 		set_error(s, NPUPROF_STAGE_PROCESS, err, pid,
-			  "its host pid (msprof runs in a pid namespace of its own)");
+			  err == -EOPNOTSUPP
+				  ? "its host pid: from a pid namespace of its own it is found with a BPF task iterator, which needs the kernel's BTF and the BPF capture (not with --ascendcl=off on npuprof.ko)"
+				  : "its host pid (msprof runs in a pid namespace of its own)");
 	return err;
 }
 
@@ -859,11 +861,15 @@ int npuprof_session_probe_file(struct npuprof_session *s, const char *path)
 
 int npuprof_session_probe_pid(struct npuprof_session *s, pid_t pid)
 {
+	pid_t kpid;
 	int err;
 
 	if (!s->api)
 		return 0;
-	err = npuprof_acl_trace_attach_pid(s->acl, pid);
+	err = kernel_pid(s, pid, &kpid, true);
+	if (err)
+		return err;
+	err = npuprof_acl_trace_attach_pid_as(s->acl, pid, kpid);
 	if (err) {
 		set_acl_error(s, err, pid);
 	} else {
@@ -883,6 +889,11 @@ int npuprof_session_follow_pid(struct npuprof_session *s, pid_t pid)
 	}
 	if (s->running)
 		return refuse(s, -EBUSY, pid);
+	if (!npuprof_in_host_pid_ns()) { /* the forks' numbers are the kernel's */
+		set_error(s, NPUPROF_STAGE_PROCESS, -EOPNOTSUPP, pid,
+			  "following a job from a pid namespace of its own");
+		return -EOPNOTSUPP;
+	}
 	if (s->kring) {
 		err = npuprof_kring_add_tgid_follow(s->kring, pid);
 		if (err) {
@@ -1590,8 +1601,11 @@ static json_t *proc_id_json(const struct session_member *m)
 {
 	json_t *doc = json_object(), *ns = json_array();
 
-	/* seen from a pid namespace: procfs shows the pids from ours down */
-	if (ns && m->kpid != m->id.nspid[0])
+	/*
+	 * Seen from a pid namespace of our own: procfs shows the pids from
+	 * ours down; the host's comes first (the levels between are unknown).
+	 */
+	if (ns && (m->kpid != m->pid || !npuprof_in_host_pid_ns()))
 		json_array_append_new(ns, json_integer(m->kpid));
 	for (unsigned int i = 0; ns && i < m->id.nr_nspid; i++)
 		json_array_append_new(ns, json_integer(m->id.nspid[i]));

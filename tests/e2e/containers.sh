@@ -19,8 +19,9 @@
 # inner).  The device container 1 holds open is seen through its own
 # /dev.  Then msprof runs inside a container (a pid namespace with its own
 # /proc) next to an app and attaches to it by the pid the app sees: exact
-# counts again, nsPid [host, inner]; launching a job from there is
-# refused, naming what to do instead.
+# counts again, nsPid [host, inner]; launching a job from there, or
+# attaching from a pid namespace that sees the host's /proc, is refused,
+# naming what to do instead.
 source "$(dirname "$0")/lib.bash"
 export E2E_PROCS=3
 e2e_run containers --steps=400 --step-gap-ms=30 || exit 1
@@ -60,6 +61,10 @@ host = int(open(sys.argv[1] + "/host.pid").read())
 if info.get("nsPid") != [host, info["pid"]]:
     sys.exit(f"{d}: info.json nsPid {info.get('nsPid')!r}, want [{host}, {info['pid']}] (host pid, the app's)")
 PY
+# attaching from a pid namespace with the host's /proc: refused by name, exit 1, nothing written
+hostproc="[ERROR] msprof: msprof runs in a pid namespace of its own, but /proc is another namespace's: mount the namespace's own /proc (unshare --pid --fork --mount-proc), or run msprof on the host"
+[[ $(cat "$out/inside-hostproc.rc") == 1 && $(cat "$out/inside-hostproc.log") == "$hostproc" && ! -e $out/inside-hostproc ]] ||
+	{ echo "msprof in a pid namespace with the host's /proc: exit $(cat "$out/inside-hostproc.rc"), output:"; cat "$out/inside-hostproc.log"; echo "want exit 1 and: $hostproc"; exit 1; }
 # launching a job from a pid namespace of its own: refused by name, exit 1, nothing written
 inside="[ERROR] msprof: msprof runs in a pid namespace of its own (a container): launching a job needs the host's, as the capture follows its processes by the host's pids; run msprof on the host, or start the job and attach with --pid"
 [[ $(cat "$out/inside-launch.rc") == 1 && $(cat "$out/inside-launch.log") == "$inside" && ! -e $out/inside-launch ]] ||

@@ -1138,12 +1138,21 @@ static void end_run(const struct msprof_options *o, struct msprof_dyn *d, char *
  * does.  In a pid namespace of its own (inside a container), attach mode
  * translates each --pid into the host's (the session does); launch and
  * app modes follow the processes a job forks by the kernel's numbers,
- * which msprof cannot see from there: said, and refused.  Unknown (no
+ * which msprof cannot see from there: said, and refused; so is attach
+ * mode when /proc is not the namespace's own (the pids given would be
+ * read in one numbering and selected in another).  Unknown (no
  * /proc/self/ns/pid): the host's.
  */
 static int may_capture_here(const struct msprof_options *o)
 {
-	if (!o->app_argv || npuprof_in_host_pid_ns())
+	if (npuprof_in_host_pid_ns())
+		return 1;
+	if (!o->app_argv && !npuprof_procfs_is_ours()) {
+		/* --pid would be read in one numbering and selected in another */
+		npuprof_err("msprof runs in a pid namespace of its own, but /proc is another namespace's: mount the namespace's own /proc (unshare --pid --fork --mount-proc), or run msprof on the host");
+		return 0;
+	}
+	if (!o->app_argv)
 		return 1;
 	npuprof_err("msprof runs in a pid namespace of its own (a container): launching a job needs the host's, as the capture follows its processes by the host's pids; run msprof on the host, or start the job and attach with --pid");
 	return 0;

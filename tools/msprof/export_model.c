@@ -478,6 +478,14 @@ static int read_info(struct export_model *m)
 	v = json_object_get(info, "pid");
 	if (json_is_integer(v))
 		m->app_pid = (uint32_t)json_integer_value(v);
+	/*
+	 * Captured from inside a container, "pid" is the app's own and the
+	 * records hold the host's numbers, nsPid's first: the export numbers
+	 * the process as its records do, so pids and thread ids agree.
+	 */
+	v = json_array_get(json_object_get(info, "nsPid"), 0);
+	if (json_is_integer(v) && json_integer_value(v) > 0 && json_integer_value(v) <= INT32_MAX)
+		m->app_pid = (uint32_t)json_integer_value(v);
 	v = json_object_get(info, "hostname");
 	if (json_is_string(v))
 		npuprof_name_text(m->hostname, sizeof(m->hostname), json_string_value(v),

@@ -65,4 +65,12 @@ int npuprof_proc_id_same(pid_t pid, const char *proc_dir, const struct npuprof_p
  */
 int npuprof_in_host_pid_ns(void);
 
+/**
+ * npuprof_procfs_is_ours() - whether /proc numbers processes as this
+ * process's pid namespace does (/proc/self names getpid()): not so in a
+ * pid namespace that still sees the host's /proc (unshare --pid without
+ * --mount-proc, a bind-mounted /proc).  Return: 1 yes, 0 no.
+ */
+int npuprof_procfs_is_ours(void);
+
 #endif /* NPUPROF_PROC_ID_H */

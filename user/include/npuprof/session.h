@@ -213,6 +213,11 @@ npuprof_session_task_capture(const struct npuprof_session *s);
 
 /**
  * npuprof_session_add_pid() - profile process @pid too (between windows)
+ *
+ * @pid as the caller's pid namespace numbers it: from a namespace other
+ * than the host's (a container, with its own /proc) the host's pid, which
+ * the kernel side uses, is found with a BPF task iterator; without one
+ * (no kernel BTF, no BPF object) that is -EOPNOTSUPP [PROCESS].
  * Return: 0; -ESRCH when @pid is gone [PROCESS]; -EBUSY when another
  * session profiles it [MODULE]; -EBUSY while a window runs, -EEXIST when
  * already in, -E2BIG beyond NPUPROF_SESSION_MAX_PIDS [SESSION]; from the
@@ -248,7 +253,8 @@ int npuprof_session_discard_pid(struct npuprof_session *s, pid_t pid);
  * npuprof_session_add_pid() of a rank once one maps libascendcl.so.
  * Return: 0; -EBUSY while a window runs [SESSION]; -errno of npuprof.ko
  * [MODULE] (-ENOTTY: an npuprof.ko without following) or of attaching the
- * BPF fork/exit tracepoints [ATTACH].
+ * BPF fork/exit tracepoints [ATTACH]; -EOPNOTSUPP outside the host's pid
+ * namespace, where the forks' numbers are not the kernel's [PROCESS].
  */
 int npuprof_session_follow_pid(struct npuprof_session *s, pid_t pid);
 
