@@ -121,10 +121,13 @@ start_ranks() {
 # RANK=I.  KIND root: new mount and network namespaces too, a private root
 # on tmpfs holding the host's /usr, /etc, /dev and /sys and its own copy
 # of ai_task and the runtime libraries under /opt/npu-app, a path the host
-# does not have, and HOME=/home/app (msprof's is /root); KIND pidns: the
-# pid namespace alone, the host's files and HOME.  PROF=dynamic gives it
-# a dynamic-profiling server (its socket in its HOME).  Its host pid is
-# printed to $out/cpid.I once it runs ai_task.
+# does not have, and HOME=/home/app (msprof's is /root); KIND rootpw: the
+# same without HOME in its environment, its /etc/passwd giving root the
+# home $long_home (its socket path then passes sun_path's 108 bytes seen
+# through /proc/P/root); KIND pidns: the pid namespace alone, the host's
+# files and HOME.  PROF=dynamic gives it a dynamic-profiling server (its
+# socket in its HOME).  Its host pid is printed to $out/cpid.I once it
+# runs ai_task.
 start_container() {
 	i=$1
 	prof=$2
@@ -136,22 +139,30 @@ start_container() {
 		u=$!
 	else
 		mkdir -p "/tmp/npuprof-ctr.$i"
+		home=HOME=/home/app
+		[ "$kind" != rootpw ] || home=
 		# shellcheck disable=SC2016 # the inner scripts expand their own words
 		unshare --mount --pid --net --fork --kill-child sh -c '
 			set -e
-			r=$1 prof=$2 rank=$3
-			shift 3
+			r=$1 prof=$2 rank=$3 home=$4 long=$5
+			shift 5
 			mount -t tmpfs ctr "$r"
 			mkdir -p "$r/usr" "$r/etc" "$r/dev" "$r/sys" "$r/proc" "$r/home/app" "$r/tmp" \
 				"$r/opt/npu-app/bin" "$r/opt/npu-app/lib"
 			for d in usr etc dev sys; do mount --rbind "/$d" "$r/$d"; done
+			if [ -z "$home" ]; then
+				mkdir -p "$r$long"
+				sed "s|^\(root:[^:]*:0:0:[^:]*:\)[^:]*:|\1$long:|" /etc/passwd >"$r/tmp/passwd"
+				mount --bind "$r/tmp/passwd" "$r/etc/passwd"
+			fi
 			for l in bin sbin lib lib64; do [ ! -L "/$l" ] || ln -s "$(readlink "/$l")" "$r/$l"; done
 			cp build/bin/ai_task "$r/opt/npu-app/bin/"
 			cp build/lib/libascendcl.so build/lib/libruntime.so "$r/opt/npu-app/lib/"
 			exec chroot "$r" /bin/sh -c "mount -t proc proc /proc && cd /tmp &&
-				exec env -i PATH=/usr/bin:/bin HOME=/home/app RANK=$rank ${prof:+PROFILING_MODE=$prof} \
+				exec env -i PATH=/usr/bin:/bin $home RANK=$rank ${prof:+PROFILING_MODE=$prof} \
 				/opt/npu-app/bin/ai_task \"\$@\"" ai_task "$@"
-		' container "/tmp/npuprof-ctr.$i" "$prof" "$i" "$@" >"$out/app.$i.out" 2>"$out/app.$i.err" &
+		' container "/tmp/npuprof-ctr.$i" "$prof" "$i" "$home" "$long_home" "$@" \
+			>"$out/app.$i.out" 2>"$out/app.$i.err" &
 		u=$!
 	fi
 	n=0
@@ -196,7 +207,8 @@ containers)
 	# inner pid gives in the same HOME.  msprof on the host attaches to 0,
 	# 1 and 2 by their host pids; nothing of 3 may be captured.
 	unshare_pids=
-	start_container 0 dynamic root --device=0 "$@"
+	long_home=/home/$(printf '%062d' 0 | tr 0 x)
+	start_container 0 dynamic rootpw --device=0 "$@"
 	start_container 1 "" root --device=1 "$@"
 	start_container 2 "" pidns --device=2 "$@"
 	start_container 3 "" root --device=3 "$@"
@@ -208,7 +220,7 @@ time.sleep(600)' "$HOME/dynamic_profiling_socket_1" &
 	decoy=$!
 	echo $decoy >"$out/decoy"
 	c0=$(cat "$out/cpid.0")
-	wait_socket "$c0" "/proc/$c0/root/home/app/dynamic_profiling_socket_1"
+	wait_socket "$c0" "/proc/$c0/root$long_home/dynamic_profiling_socket_1"
 	wait_socket decoy "$HOME/dynamic_profiling_socket_1"
 	( sleep $((before + 1)); for i in 0 1 2; do container_ids $i; done ) &
 	ids=$!

@@ -3,14 +3,17 @@
 # own, built with unshare (no container engine).  Containers 0, 1 and 3
 # have mount and network namespaces too and a private root with their own
 # copy of the runtime libraries at /opt/npu-app (a path the host does not
-# have) and HOME=/home/app; container 2 is a pid namespace alone.  0 has a
-# dynamic-profiling server, 1 and 2 have none, and a decoy process (not
-# 2's server) listens at the socket name 2's inner pid gives in 2's HOME.
-# One msprof on the host attaches to 0, 1 and 2 by their host pids: 0's
-# server is found in the HOME of its environment through /proc/P/root and
-# answers; 1 is captured from the kernel side, the socket it lacks named
-# where its server would put it; 2 too, the decoy named as another
-# process's socket and never sent a command.  Container 3 runs the same
+# have) and HOME=/home/app, but 0 has no HOME in its environment and its
+# /etc/passwd gives root a home long enough that its socket, seen through
+# /proc/P/root, passes sun_path's 108 bytes; container 2 is a pid namespace
+# alone.  0 has a dynamic-profiling server, 1 and 2 have none, and a decoy
+# process (not 2's server) listens at the socket name 2's inner pid gives
+# in 2's HOME.  One msprof on the host attaches to 0, 1 and 2 by their
+# host pids: 0's server is found in the home its own passwd gives, through
+# /proc/P/root, reached through its directory's descriptor, and answers;
+# 1 is captured from the kernel side, the socket it lacks named where its
+# server would put it (the HOME of its environment); 2 too, the decoy
+# named as another process's socket and never sent a command.  Container 3 runs the same
 # work at the same inner pid and is not attached: none of its records may
 # appear.  Each attached app gets its own PROF dir with exactly its own
 # API calls and device tasks of every step inside the window (its thread

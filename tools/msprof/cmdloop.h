@@ -43,8 +43,12 @@ struct msprof_session_ops {
  * links without the session code in unit tests). */
 extern const struct msprof_session_ops msprof_session_ops_real;
 
-/* Longest socket path a target keeps: sun_path of struct sockaddr_un. */
-#define MSPROF_SOCKET_PATH_MAX 108
+/*
+ * Longest socket path a target keeps: beyond sun_path's 108 bytes (a
+ * container's socket through /proc/P/root) dynamic.c connects through
+ * the directory's descriptor.
+ */
+#define MSPROF_SOCKET_PATH_MAX 512
 
 /* Processes one prompt controls (NPUPROF_SESSION_MAX_PIDS). */
 #define MSPROF_MAX_TARGETS NPUPROF_SESSION_MAX_PIDS

@@ -398,28 +398,52 @@ static int release_app(const struct msprof_options *o, struct launched *l)
 }
 
 /* One connect() to @path.  Return: 0 with *@fd, or -errno. */
+/*
+ * Connect to the Unix socket at @path.  A path longer than sun_path's 108
+ * bytes (a container's socket seen through /proc/P/root) is reached
+ * through its directory, opened O_PATH: /proc/self/fd/N/<name>.
+ */
 static int connect_unix(const char *path, int *fd)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	int s, e;
+	char dir[MSPROF_SOCKET_PATH_MAX];
+	const char *name = strrchr(path, '/');
+	int s, e, dfd = -1;
 
-	if (strlen(path) >= sizeof(addr.sun_path))
+	if (strlen(path) >= sizeof(dir))
 		return -ENAMETOOLONG;
-	strcpy(addr.sun_path, path);
+	if (strlen(path) < sizeof(addr.sun_path)) {
+		strcpy(addr.sun_path, path);
+	} else {
+		if (!name || name == path)
+			return -ENAMETOOLONG;
+		snprintf(dir, sizeof(dir), "%.*s", (int)(name - path), path);
+		dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (dfd < 0)
+			return -errno;
+		if ((size_t)snprintf(addr.sun_path, sizeof(addr.sun_path), "/proc/self/fd/%d%s", dfd,
+				     name) >= sizeof(addr.sun_path)) {
+			close(dfd);
+			return -ENAMETOOLONG;
+		}
+	}
 	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (s < 0)
-		return -errno;
-	if (connect(s, (struct sockaddr *)&addr, sizeof(addr))) {
+	if (s < 0) {
 		e = errno;
+		if (dfd >= 0)
+			close(dfd);
+		return -e;
+	}
+	e = connect(s, (struct sockaddr *)&addr, sizeof(addr)) ? errno : 0;
+	if (dfd >= 0)
+		close(dfd);
+	if (e) {
 		close(s);
 		return -e;
 	}
 	*fd = s;
 	return 0;
 }
-
-_Static_assert(MSPROF_SOCKET_PATH_MAX == sizeof(((struct sockaddr_un *)0)->sun_path),
-	       "a target keeps any path connect_unix() takes");
 
 /* connect_unix() for @t, which keeps @path for connecting again. */
 static int connect_target(struct msprof_target *t, const char *path)
@@ -482,7 +506,10 @@ static pid_t peer_pid(int fd, pid_t fallback)
  */
 static void say_connect_failed(pid_t pid, int rc, const char *path, pid_t peer)
 {
-	if (rc == -EADDRINUSE)
+	if (rc == -EADDRINUSE && !peer)
+		npuprof_err("cannot connect to server for pid %d: %s is served by a process outside msprof's pid namespace, not by pid %d",
+			    (int)pid, path, (int)pid);
+	else if (rc == -EADDRINUSE)
 		npuprof_err("cannot connect to server for pid %d: %s is served by pid %d, another process (a process in another pid namespace with the same pid inside)",
 			    (int)pid, path, (int)peer);
 	else if (rc == -ENOENT)
@@ -524,7 +551,8 @@ static int connect_attached(pid_t pid, struct msprof_target *t, char *path, size
 		rc = connect_target(t, path);
 	if (rc)
 		return rc;
-	*peer = peer_pid(t->fd, pid);
+	/* 0: a process our pid namespace cannot see (outside it) */
+	*peer = peer_pid(t->fd, 0);
 	if (*peer == pid)
 		return 0;
 	close(t->fd);
@@ -845,6 +873,53 @@ static int descends_from(pid_t pid, pid_t root)
 	return 0;
 }
 
+/* Whether /proc/@pid/maps lists a libascendcl.so. */
+static int maps_acl(pid_t pid)
+{
+	char path[64], line[PATH_MAX + 128];
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, "/" NPUPROF_ACL_LIB_NAME) != NULL;
+	fclose(f);
+	return found;
+}
+
+/*
+ * Attach mode, @pid has no libascendcl.so mapped: a wrapper (a shell
+ * script, a launcher) given instead of the processes it started.  Name
+ * those of its descendants that map it (at most 16), so the user can
+ * attach to them.
+ */
+static void say_acl_below(pid_t pid)
+{
+	char list[16 * 12] = "";
+	struct dirent *de;
+	unsigned int n = 0;
+	size_t len = 0;
+	DIR *proc = opendir("/proc");
+
+	if (!proc)
+		return;
+	while ((de = readdir(proc)) && n < 16) {
+		pid_t p = (pid_t)strtol(de->d_name, NULL, 10);
+
+		if (p <= 0 || p == pid || !descends_from(p, pid) || !maps_acl(p))
+			continue;
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d", n ? "," : "", (int)p);
+		n++;
+	}
+	closedir(proc);
+	if (n)
+		npuprof_info("pid %d starts processes that run the ACL runtime: attach to them (--pid=%s)",
+			     (int)pid, list);
+}
+
 static int is_target(const struct msprof_dyn *d, pid_t pid)
 {
 	for (unsigned int i = 0; i < d->nr_targets; i++)
@@ -986,6 +1061,8 @@ static void say_no_server(pid_t pid, int rc, const char *path, pid_t peer, int p
 			 path, attach_why(rc));
 	else if (rc == -ENOENT)
 		snprintf(why, sizeof(why), "no socket %s", path);
+	else if (rc == -EADDRINUSE && !peer)
+		snprintf(why, sizeof(why), "%s is served by a process outside msprof's pid namespace", path);
 	else if (rc == -EADDRINUSE)
 		snprintf(why, sizeof(why), "%s is served by pid %d, another process", path, (int)peer);
 	else if (rc == -EACCES || rc == -EPERM)
@@ -1018,7 +1095,11 @@ static int attach_one(struct msprof_dyn *d, pid_t pid, const char *params, char 
 	npuprof_proc_id_read(pid, NULL, &t->id);
 	rc = add_pid(d, pid);
 	if (rc) {
-		msprof_error_words(npuprof_session_error(d->s), pid, why, size);
+		const struct npuprof_error *e = npuprof_session_error(d->s);
+
+		if (e->stage == NPUPROF_STAGE_LIBRARY && e->err == -ENOENT)
+			say_acl_below(pid);
+		msprof_error_words(e, pid, why, size);
 		return rc;
 	}
 	rc = connect_attached(pid, t, path, sizeof(path), &peer);

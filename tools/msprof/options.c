@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <dynprof_wire.h>
@@ -742,6 +741,29 @@ static int environ_home(pid_t pid, char *buf, size_t size)
 	return -ENOENT;
 }
 
+/* The home of @uid in the passwd file of the tree at @root (/proc/P/root). */
+static int passwd_home(const char *root, uid_t uid, char *buf, size_t size)
+{
+	char path[128];
+	struct passwd *pw;
+	int rc = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/etc/passwd", root);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while ((pw = fgetpwent(f))) {
+		if (pw->pw_uid == uid && pw->pw_dir && pw->pw_dir[0] == '/' &&
+		    (size_t)snprintf(buf, size, "%s", pw->pw_dir) < size) {
+			rc = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
 int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size)
 {
 	char root[64] = "", home[PATH_MAX], inner[PATH_MAX];
@@ -756,11 +778,13 @@ int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size)
 	if (!root[0] && key == pid)
 		return msprof_socket_find(uid, key, buf, size);
 	have_home = !environ_home(pid, home, sizeof(home));
+	/* no HOME: its server takes the passwd entry's, in its own tree */
+	if (!have_home && root[0])
+		have_home = !passwd_home(root, uid, home, sizeof(home));
 	if (have_home) {
+		/* the path the app binds is within sun_path; ours may be longer */
 		rc = dynprof_socket_path(inner, sizeof(inner), home, key);
 		if (!rc && (size_t)snprintf(buf, size, "%s%s", root, inner) >= size)
-			rc = -ENAMETOOLONG;
-		if (!rc && strlen(buf) >= sizeof(((struct sockaddr_un *)0)->sun_path))
 			rc = -ENAMETOOLONG;
 		if (rc || is_socket(buf))
 			return rc;
@@ -775,8 +799,7 @@ int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size)
 	}
 	/* its environment unreadable: our own homes' names, in its tree */
 	rc = msprof_socket_find(uid, key, inner, sizeof(inner)); /* names the candidate */
-	if (rc == -ENAMETOOLONG || (size_t)snprintf(buf, size, "%s%s", root, inner) >= size ||
-	    strlen(buf) >= sizeof(((struct sockaddr_un *)0)->sun_path))
+	if (rc == -ENAMETOOLONG || (size_t)snprintf(buf, size, "%s%s", root, inner) >= size)
 		return -ENAMETOOLONG;
 	return is_socket(buf) ? 0 : -ENOENT;
 }

@@ -95,6 +95,26 @@ else
 	fail "no socket, no ACL runtime (rc=$rc)"; show "$out/noacl.log"
 fi
 
+# 2b. attach to a wrapper script instead of the app it started: refused,
+#     naming the child that runs the ACL runtime.
+sh -c "$app --steps=100000 --quiet; true" >/dev/null 2>&1 &
+wrapper=$!
+child=
+while [ -z "$child" ]; do
+	for k in $(cat /proc/$wrapper/task/$wrapper/children 2>/dev/null); do
+		grep -q libascendcl /proc/$k/maps 2>/dev/null && child=$k
+	done
+	sleep 0.1
+done
+$msprof --dynamic=on --pid=$wrapper --output="$out/wrapper" </dev/null >"$out/wrapper.log" 2>&1
+rc=$?
+kill $child $wrapper 2>/dev/null
+if [ $rc = 1 ] && has "$out/wrapper.log" "pid $wrapper starts processes that run the ACL runtime: attach to them (--pid=$child)"; then
+	ok "attach to a wrapper script: refused, its child named, exit 1"
+else
+	fail "attach to a wrapper script (rc=$rc)"; show "$out/wrapper.log"
+fi
+
 # 3. stop before start, start twice, quit while running: warnings, one
 #    PROF dir, saved at quit.
 { sleep 2; echo stop; echo start; echo start; sleep 1; echo quit; } |
