@@ -147,6 +147,15 @@ static int acl_trace_on_sample(void *ctx, void *data, size_t size)
  * bpf_get_current_task_btf() needs.  NPUPROF_BPF_INFLIGHT=hash picks the
  * hash map regardless (the tests run both paths on one kernel).
  */
+/*
+ * Whether the kernel has BTF (/sys/kernel/btf/vmlinux): what tracing
+ * programs need, the iterators and tp_btf ones, and task storage.
+ */
+static bool acl_kernel_btf(void)
+{
+	return access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+}
+
 static bool acl_trace_task_storage_usable(bool *forced)
 {
 	const char *force = getenv("NPUPROF_BPF_INFLIGHT");
@@ -155,7 +164,7 @@ static bool acl_trace_task_storage_usable(bool *forced)
 		*forced = true;
 		return false;
 	}
-	return access("/sys/kernel/btf/vmlinux", R_OK) == 0 &&
+	return acl_kernel_btf() &&
 	       libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) == 1 &&
 	       libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE,
 				       BPF_FUNC_task_storage_get, NULL) == 1 &&
@@ -226,7 +235,7 @@ static void acl_trace_pick_programs(struct npuprof_acl_trace *t)
 	t->cut = NULL;
 	if (t->task_storage)
 		t->cut = skel->progs.acl_cut_task;
-	else if (access("/sys/kernel/btf/vmlinux", R_OK) == 0)
+	else if (acl_kernel_btf())
 		t->cut = skel->progs.acl_cut_hash;
 	bpf_program__set_autoload(skel->progs.acl_cut_task, t->cut == skel->progs.acl_cut_task);
 	bpf_program__set_autoload(skel->progs.acl_cut_hash, t->cut == skel->progs.acl_cut_hash);
@@ -274,6 +283,7 @@ static int acl_trace_load(struct npuprof_acl_trace *t, uint32_t ring_bytes, uint
 			  bool follow, const struct npu_tp_layout *layout)
 {
 	int tmpl, err;
+	bool btf;
 
 	t->skel = acl_trace_bpf__open();
 	if (!t->skel)
@@ -284,10 +294,10 @@ static int acl_trace_load(struct npuprof_acl_trace *t, uint32_t ring_bytes, uint
 	 * a selected process leaves the filter when it exits, so a later
 	 * process given its pid is never recorded (npuprof.ko does the same).
 	 */
-	t->exit_prog = follow || access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	btf = acl_kernel_btf();
+	t->exit_prog = follow || btf;
 	bpf_program__set_autoload(t->skel->progs.acl_exit_process, t->exit_prog);
-	bpf_program__set_autoload(t->skel->progs.acl_host_pid,
-				  access("/sys/kernel/btf/vmlinux", R_OK) == 0);
+	bpf_program__set_autoload(t->skel->progs.acl_host_pid, btf);
 	t->follow = follow;
 	acl_trace_pick_programs(t);
 	acl_trace_pick_tasks(t, layout);
@@ -648,6 +658,13 @@ static int acl_find_lib(pid_t pid, const char *lib, struct acl_map *m)
 	}
 	fclose(f);
 	return found ? 0 : -ENOENT;
+}
+
+int npuprof_acl_trace_pid_maps_acl(pid_t pid)
+{
+	struct acl_map m;
+
+	return acl_find_lib(pid, NPUPROF_ACL_LIB_NAME, &m) == 0;
 }
 
 static int acl_pid_alive(pid_t pid)

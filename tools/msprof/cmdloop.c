@@ -347,12 +347,15 @@ static unsigned long long proc_start_ticks(pid_t pid)
 	return npuprof_proc_id_read(pid, NULL, &id) ? 0 : (unsigned long long)id.start_ticks;
 }
 
-/* Whether @t's pid now names a process other than the one attached. */
-static int reused_pid(const struct msprof_target *t)
+/*
+ * The start time of the process @t's pid names now, when that is another
+ * than the one attached; else 0.
+ */
+static unsigned long long reused_pid(const struct msprof_target *t)
 {
 	unsigned long long now = t->id.start_ticks ? proc_start_ticks(t->app_pid) : 0;
 
-	return now && now != t->id.start_ticks;
+	return now != t->id.start_ticks ? now : 0;
 }
 
 /*
@@ -413,13 +416,14 @@ static void never_captured(struct msprof_dyn *d, struct msprof_target *t, const 
 static int target_gone(struct msprof_dyn *d, struct msprof_target *t, int why)
 {
 	int running = d->ops->running(d->s), kept;
+	unsigned long long newcomer;
 
 	if (why == -ECONNRESET && app_exiting(d, t))
 		why = -ESRCH;
-	if (why == -ESRCH && reused_pid(t)) {
+	newcomer = why == -ESRCH ? reused_pid(t) : 0;
+	if (newcomer) {
 		npuprof_warn("pid %d now belongs to another process (started %llu clock ticks after boot, the attached one at %llu): the attached process has exited; not capturing the new one",
-			     (int)t->app_pid, proc_start_ticks(t->app_pid),
-			     (unsigned long long)t->id.start_ticks);
+			     (int)t->app_pid, newcomer, (unsigned long long)t->id.start_ticks);
 		never_captured(d, t, "its pid now names another process: the process exited before any capture window");
 	} else if (why == -ESRCH) {
 		reply("%sprocess %d has exited", t->kernel_only ? "" : "server ", (int)t->app_pid);
@@ -892,10 +896,17 @@ int msprof_app_alive(struct msprof_dyn *d, const struct msprof_target *t)
 	msprof_launcher_alive(d); /* reaps @d->child when it exited */
 	if (d->child > 0 && d->child == t->app_pid)
 		return !d->child_reaped;
-	/* its pid given to a later process: ours has exited (target_gone() says so) */
-	if (t->id.start_ticks && !npuprof_proc_id_same(t->app_pid, NULL, &t->id))
-		return 0;
-	return proc_alive(t->app_pid);
+	/*
+	 * Known identity: alive only while the pid still names that process
+	 * (not a zombie; a later one given the pid: target_gone() says so).
+	 */
+	if (t->id.start_ticks) {
+		int same = npuprof_proc_id_same(t->app_pid, NULL, &t->id);
+
+		if (same >= 0)
+			return same;
+	}
+	return proc_alive(t->app_pid); /* procfs could not say: as before */
 }
 
 static volatile sig_atomic_t got_sigint;

@@ -397,11 +397,11 @@ static int release_app(const struct msprof_options *o, struct launched *l)
 	return 0;
 }
 
-/* One connect() to @path.  Return: 0 with *@fd, or -errno. */
 /*
- * Connect to the Unix socket at @path.  A path longer than sun_path's 108
- * bytes (a container's socket seen through /proc/P/root) is reached
- * through its directory, opened O_PATH: /proc/self/fd/N/<name>.
+ * One connect() to the Unix socket at @path.  A path longer than
+ * sun_path's 108 bytes (a container's socket seen through /proc/P/root)
+ * is reached through its directory, opened O_PATH: /proc/self/fd/N/<name>.
+ * Return: 0 with *@fd, or -errno.
  */
 static int connect_unix(const char *path, int *fd)
 {
@@ -501,17 +501,32 @@ static pid_t peer_pid(int fd, pid_t fallback)
 }
 
 /*
+ * "@path is served by ...": the socket of that name belongs to process
+ * @peer, not the app (0: a process outside msprof's pid namespace).
+ */
+static const char *served_by(const char *path, pid_t peer, char *buf, size_t size)
+{
+	if (peer)
+		snprintf(buf, size, "%s is served by pid %d, another process", path, (int)peer);
+	else
+		snprintf(buf, size, "%s is served by a process outside msprof's pid namespace", path);
+	return buf;
+}
+
+/*
  * Why connecting to @pid's server at @path failed (@rc), as CANN's msprof
  * words it; -EADDRINUSE: the socket is served by process @peer.
  */
 static void say_connect_failed(pid_t pid, int rc, const char *path, pid_t peer)
 {
+	char words[PATH_MAX + 96];
+
 	if (rc == -EADDRINUSE && !peer)
-		npuprof_err("cannot connect to server for pid %d: %s is served by a process outside msprof's pid namespace, not by pid %d",
-			    (int)pid, path, (int)pid);
+		npuprof_err("cannot connect to server for pid %d: %s, not by pid %d", (int)pid,
+			    served_by(path, peer, words, sizeof(words)), (int)pid);
 	else if (rc == -EADDRINUSE)
-		npuprof_err("cannot connect to server for pid %d: %s is served by pid %d, another process (a process in another pid namespace with the same pid inside)",
-			    (int)pid, path, (int)peer);
+		npuprof_err("cannot connect to server for pid %d: %s (a process in another pid namespace with the same pid inside)",
+			    (int)pid, served_by(path, peer, words, sizeof(words)));
 	else if (rc == -ENOENT)
 		npuprof_err("server process %d did not create socket, or process has already exited: no dynamic profiling socket %s (start the app with PROFILING_MODE=dynamic, or attach with --require-server=off)",
 			    (int)pid, path);
@@ -873,23 +888,6 @@ static int descends_from(pid_t pid, pid_t root)
 	return 0;
 }
 
-/* Whether /proc/@pid/maps lists a libascendcl.so. */
-static int maps_acl(pid_t pid)
-{
-	char path[64], line[PATH_MAX + 128];
-	int found = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, "/" NPUPROF_ACL_LIB_NAME) != NULL;
-	fclose(f);
-	return found;
-}
-
 /*
  * Attach mode, @pid has no libascendcl.so mapped: a wrapper (a shell
  * script, a launcher) given instead of the processes it started.  Name
@@ -909,7 +907,7 @@ static void say_acl_below(pid_t pid)
 	while ((de = readdir(proc)) && n < 16) {
 		pid_t p = (pid_t)strtol(de->d_name, NULL, 10);
 
-		if (p <= 0 || p == pid || !descends_from(p, pid) || !maps_acl(p))
+		if (p <= 0 || p == pid || !descends_from(p, pid) || !npuprof_acl_trace_pid_maps_acl(p))
 			continue;
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d", n ? "," : "", (int)p);
 		n++;
@@ -1061,10 +1059,8 @@ static void say_no_server(pid_t pid, int rc, const char *path, pid_t peer, int p
 			 path, attach_why(rc));
 	else if (rc == -ENOENT)
 		snprintf(why, sizeof(why), "no socket %s", path);
-	else if (rc == -EADDRINUSE && !peer)
-		snprintf(why, sizeof(why), "%s is served by a process outside msprof's pid namespace", path);
 	else if (rc == -EADDRINUSE)
-		snprintf(why, sizeof(why), "%s is served by pid %d, another process", path, (int)peer);
+		served_by(path, peer, why, sizeof(why));
 	else if (rc == -EACCES || rc == -EPERM)
 		snprintf(why, sizeof(why), "%s: permission denied; run msprof as the app's user or as root to reach it",
 			 path);

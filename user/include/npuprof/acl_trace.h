@@ -194,6 +194,13 @@ void npuprof_acl_trace_close(struct npuprof_acl_trace *t);
 int npuprof_acl_trace_attach_pid(struct npuprof_acl_trace *t, pid_t pid);
 
 /**
+ * npuprof_acl_trace_pid_maps_acl() - whether process @pid maps a
+ * libascendcl.so (libascendcl.so.1 too), as npuprof_acl_trace_attach_pid()
+ * looks for it in /proc/@pid/maps.  Return: 1 yes, 0 no (or gone).
+ */
+int npuprof_acl_trace_pid_maps_acl(pid_t pid);
+
+/**
  * npuprof_acl_trace_attach_pid_as() - npuprof_acl_trace_attach_pid() for a
  * process procfs names @pid and the kernel @tgid: msprof in a pid
  * namespace of its own reads /proc/@pid (its namespace's) while the
