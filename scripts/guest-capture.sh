@@ -95,7 +95,8 @@ wait_runtime() {
 # their pids in $pids (space separated) and $pid_list (comma separated).
 # The ranks E2E_NOSERVER lists (space separated) start without
 # PROFILING_MODE=dynamic, so they have no dynamic-profiling server; rank
-# E2E_LATE_RANK sets its device 2 s after the start command.
+# E2E_LATE_RANK (attach-ranks) sets its device only 1 s after msprof said
+# its start succeeded (ai_task --setup-wait-file), whatever the load.
 start_ranks() {
 	pids=
 	waits=
@@ -104,12 +105,15 @@ start_ranks() {
 		prof=dynamic
 		case " ${E2E_NOSERVER:-} " in *" $r "*) prof= ;; esac
 		late=
-		[ "$r" != "${E2E_LATE_RANK:--1}" ] || late=--setup-delay-ms=$(((before + 2) * 1000))
+		[ "$r" != "${E2E_LATE_RANK:--1}" ] || late=--setup-wait-file=$out/late.go
 		# shellcheck disable=SC2086 # $late: no word or one
 		RANK=$r LOCAL_RANK=$r WORLD_SIZE=$ranks env ${prof:+PROFILING_MODE=$prof} \
 			build/bin/ai_task --rank=$r --device=$r $late "$@" >"$out/app.$r.out" 2>"$out/app.$r.err" &
-		pids="$pids $!"
-		if [ -n "$prof" ]; then waits="$waits wait_socket:$!"; else waits="$waits wait_runtime:$!"; fi
+		p=$!
+		pids="$pids $p"
+		# its cue, given once msprof.log says its start succeeded
+		[ -z "$late" ] || ( started $p; sleep 1; touch "$out/late.go" ) &
+		if [ -n "$prof" ]; then waits="$waits wait_socket:$p"; else waits="$waits wait_runtime:$p"; fi
 		r=$((r + 1))
 	done
 	for w in $waits; do "${w%%:*}" "${w#*:}"; done

@@ -236,6 +236,11 @@ int run_rank(const struct options *opt)
 	catch_stop_signal();
 	if (!app_count(&proc, API_INIT, aclInit(NULL), "aclInit", "setup", 0)) {
 		app_sleep_ms(opt->setup_delay_ms);
+		/* a test's cue: set devices only once it says so (10 min at most) */
+		for (unsigned int n = 0; opt->setup_wait_file && n < 60000 && !app_stop_requested &&
+					 access(opt->setup_wait_file, F_OK);
+		     n++)
+			app_sleep_ms(10);
 		failed = run_workers(workers, opt, opt->kernels ? opt->kernels : kpath);
 		if (app_count(&proc, API_FINALIZE, aclFinalize(), "aclFinalize", "teardown", 0))
 			failed++;

@@ -79,6 +79,7 @@ struct options {
 	int devices[APP_MAX_THREADS];
 	unsigned int step_gap_ms;
 	unsigned int setup_delay_ms; /* idle after aclInit, before any aclrtSetDevice */
+	const char *setup_wait_file; /* then wait for this file to exist; NULL: no wait */
 	const char *kernels; /* kernel binary path; NULL: write the default */
 	size_t bytes;	     /* H2D and D2H copy size */
 	int quiet;

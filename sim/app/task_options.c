@@ -38,6 +38,8 @@ static void usage(FILE *out)
 	      "  --setup-delay-ms=D idle ms after aclInit, before any device is set,\n"
 	      "                    0..600000 (0): a process with the runtime loaded\n"
 	      "                    and no NPU device open yet\n"
+	      "  --setup-wait-file=F after aclInit, wait (at most 10 min) until file F\n"
+	      "                    exists before any device is set\n"
 	      "  --kernels=FILE    kernel binary with MatMul, Add, LayerNorm and Softmax\n"
 	      "                    (default: a built-in one; format in acl/acl_rt.h)\n"
 	      "  --bytes=B         bytes of each H2D and D2H copy, 1..1073741824 (1048576)\n"
@@ -111,7 +113,7 @@ static int parse_spawn(const char *arg, struct options *opt)
  * uses must be passed on there too.
  */
 enum { OPT_STEPS = 1, OPT_THREADS, OPT_STREAMS, OPT_DEVICE, OPT_DEVICES, OPT_GAP,
-       OPT_SETUP_DELAY, OPT_KERNELS, OPT_BYTES, OPT_QUIET, OPT_RANKS, OPT_SPAWN, OPT_RANK, OPT_HELP };
+       OPT_SETUP_DELAY, OPT_SETUP_WAIT, OPT_KERNELS, OPT_BYTES, OPT_QUIET, OPT_RANKS, OPT_SPAWN, OPT_RANK, OPT_HELP };
 
 static const struct option long_opts[] = {
 	{ "steps", required_argument, NULL, OPT_STEPS },
@@ -121,6 +123,7 @@ static const struct option long_opts[] = {
 	{ "devices", required_argument, NULL, OPT_DEVICES },
 	{ "step-gap-ms", required_argument, NULL, OPT_GAP },
 	{ "setup-delay-ms", required_argument, NULL, OPT_SETUP_DELAY },
+	{ "setup-wait-file", required_argument, NULL, OPT_SETUP_WAIT },
 	{ "kernels", required_argument, NULL, OPT_KERNELS },
 	{ "bytes", required_argument, NULL, OPT_BYTES },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
@@ -163,6 +166,13 @@ static int apply_option(int c, const char *arg, struct options *opt)
 	case OPT_SETUP_DELAY:
 		err = parse_uint("setup-delay-ms", arg, 0, 600000, &v);
 		opt->setup_delay_ms = (unsigned int)v;
+		break;
+	case OPT_SETUP_WAIT:
+		if (!*arg) {
+			fprintf(stderr, "ai_task: --setup-wait-file=: expected a file path\n");
+			return -EINVAL;
+		}
+		opt->setup_wait_file = arg;
 		break;
 	case OPT_KERNELS:
 		if (!*arg) {
@@ -291,7 +301,7 @@ void free_argv(char **argv)
 }
 
 /* Most arguments rank_argv() writes: argv0, nine options, the NULL. */
-#define RANK_ARGC 12
+#define RANK_ARGC 13
 
 /* Append one formatted argument at argv[*n].  Return: 0 or -ENOMEM. */
 static int add_arg(char **argv, int *n, const char *fmt, ...)
@@ -325,6 +335,8 @@ char **rank_argv(const struct options *opt, unsigned int rank, const char *argv0
 	err |= add_arg(argv, &n, "--step-gap-ms=%u", opt->step_gap_ms);
 	if (opt->setup_delay_ms)
 		err |= add_arg(argv, &n, "--setup-delay-ms=%u", opt->setup_delay_ms);
+	if (opt->setup_wait_file)
+		err |= add_arg(argv, &n, "--setup-wait-file=%s", opt->setup_wait_file);
 	err |= add_arg(argv, &n, "--bytes=%zu", opt->bytes);
 	if (opt->kernels)
 		err |= add_arg(argv, &n, "--kernels=%s", opt->kernels);
