@@ -134,11 +134,13 @@ int npuprof_proc_id_read(pid_t pid, const char *proc_dir, struct npuprof_proc_id
 	if (n < 0)
 		return (int)n;
 	err = parse_stat(buf, &state, &id->start_ticks);
-	if (err)
-		return err;
-	if (state == 'Z' || state == 'X')
-		return -ESRCH;
-	return read_status(proc_dir, pid, id);
+	if (!err && (state == 'Z' || state == 'X'))
+		err = -ESRCH;
+	if (!err)
+		err = read_status(proc_dir, pid, id);
+	if (err) /* nothing half-read: start_ticks 0 means unknown */
+		memset(id, 0, sizeof(*id));
+	return err;
 }
 
 int npuprof_proc_id_same(pid_t pid, const char *proc_dir, const struct npuprof_proc_id *id)

@@ -110,6 +110,7 @@ int main(void)
 	put_stat(7003, "dead", 'Z', 88);
 	put(7003, "status", "NSpid:\t7003\n");
 	CHECK_EQ(npuprof_proc_id_read(7003, root, &id), -ESRCH);
+	CHECK_EQ(id.start_ticks, 0); /* a failed read leaves nothing half-read */
 	id.start_ticks = 88;
 	CHECK_EQ(npuprof_proc_id_same(7003, root, &id), 0);
 
