@@ -18,7 +18,11 @@
 # Exit status: COMMAND's, or
 #   124  timed out (default 600 s; qemu is killed)
 #   125  the VM could not boot or set up its mounts
-#   126  the guest kernel logged BUG:/WARNING:/Oops/panic while COMMAND ran
+#   126  the guest kernel logged BUG:/WARNING:/Oops/panic or an RCU stall
+#        while COMMAND ran; a soft lockup or an RCU stall panics the guest
+#        (at ~20 s of spinning, not at the timeout), the panic replaying
+#        the kernel log on the console; the first report's call trace is
+#        printed last
 #   130  interrupted (Ctrl-C); qemu is killed
 #
 # Environment: NPUPROF_VM_TARGET picks the kernel and architecture
@@ -152,7 +156,7 @@ qemu_args() {
 	local i
 	qemu_machine
 	QEMU+=(-kernel "$kernel" -initrd "$initrd"
-		-append "console=$console quiet loglevel=3 panic=-1 oops=panic mitigations=off 8250.nr_uarts=2 ${NPUPROF_VM_APPEND:-}"
+		-append "console=$console quiet loglevel=3 panic=-1 oops=panic softlockup_panic=1 softlockup_all_cpu_backtrace=1 sysctl.kernel.panic_on_rcu_stall=1 panic_print=0x20 mitigations=off 8250.nr_uarts=2 ${NPUPROF_VM_APPEND:-}"
 		-chardev stdio,id=console,signal=off -serial chardev:console)
 	# A second serial port streams the kernel log (amd64 only: the arm64
 	# virt machine of Debian's qemu has one PL011).
@@ -234,10 +238,33 @@ kernel_log_since_start() {
 		on'
 }
 
+# A kernel log line that shows a kernel bug (an RCU stall too: a CPU spun
+# in the kernel with preemption off for 21 s).
+KERNEL_PROBLEM='BUG:|WARNING:|Oops|Kernel panic|general protection fault|kernel BUG at|rcu: INFO: .*stall'
+
 # Print the lines of kernel log $1 that show a kernel bug.
 kernel_problems() {
 	kernel_log_since_start "$1" |
-		grep -E 'BUG:|WARNING:|Oops|Kernel panic|general protection fault|kernel BUG at' || true
+		grep -E "$KERNEL_PROBLEM" || true
+}
+
+# Print the first kernel bug report of log $1 (its first 24 lines without
+# registers and code bytes: the message and the call trace), last, so
+# that the tail a test summary shows holds where the kernel was.
+first_report() {
+	local report log=$1
+	# A panic replays the whole kernel log on the console (panic_print=0x20),
+	# traces included, which the streamed log may not have caught up with.
+	grep -q 'Kernel panic' "$ctl/console" 2>/dev/null && log=$ctl/console
+	report=$(kernel_log_since_start "$log" |
+		awk -v re="$KERNEL_PROBLEM" '
+			!on && $0 ~ re { on = 1 }
+			# registers, code bytes and unreliable frames: not where it was
+			/\] +(R[A-Z0-9]+|Code|FS|CS|CR2|PKRU):/ || /\] +\? / { next }
+			on && n++ < 24')
+	[[ -n $report ]] || return 0
+	err "first kernel report:"
+	printf '%s\n' "$report"
 }
 
 # Turn what happened into our exit status.
@@ -246,7 +273,7 @@ result() {
 	[[ -f $klog ]] || klog=$ctl/kmsg
 	problems=$(kernel_problems "$klog")
 	if [[ ! -f $ctl/dmesg && -z $problems ]]; then
-		problems=$(grep -E 'Kernel panic|BUG:|Oops|general protection fault' "$ctl/console" 2>/dev/null)
+		problems=$(grep -E "$KERNEL_PROBLEM" "$ctl/console" 2>/dev/null)
 	fi
 	if [[ -n ${interrupted:-} ]]; then
 		err "interrupted; qemu stopped"
@@ -254,7 +281,10 @@ result() {
 	fi
 	if [[ -n ${timed_out:-} ]]; then
 		err "timed out after ${timeout} s; qemu killed: $command_line"
-		[[ -n $problems ]] && printf '%s\n' "$problems" >&2
+		if [[ -n $problems ]]; then
+			printf '%s\n' "$problems" >&2
+			first_report "$klog" >&2
+		fi
 		return 124
 	fi
 	if [[ -n $problems ]]; then
@@ -262,6 +292,7 @@ result() {
 		printf '%s\n' "$problems" >&2
 		err "kernel log since the command started (last 300 lines):"
 		kernel_log_since_start "$klog" | tail -n 300 >&2
+		first_report "$klog" >&2
 		return 126
 	fi
 	if [[ ! -f $ctl/status ]]; then

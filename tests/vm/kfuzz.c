@@ -52,7 +52,8 @@ static const char *const bad_log[] = {
 	"list_add corruption", "list_del corruption", "scheduling while atomic",
 	"sleeping function called from invalid context", "KASAN", "UBSAN",
 	"possible circular locking", "kernel BUG at", "bad page state",
-	"Bad page map", "page dumped because",
+	"Bad page map", "page dumped because", "self-detected stall",
+	"detected stalls",
 };
 
 /* One descriptor slot; threads using the fd hold @lock for reading. */
