@@ -4,8 +4,8 @@
  *
  * /proc/<pid>/stat: "pid (comm) state ppid ... starttime ..."; comm is
  * what the process named itself, any bytes but NUL, ')' and spaces
- * included, so the fields are counted from the *last* ')'.  starttime is
- * field 22 overall, the 20th after comm.  /proc/<pid>/status: a
+ * included, so the fields are counted from the *last* ')'.  state is field
+ * 3, ppid 4, starttime 22.  /proc/<pid>/status: a
  * "Tgid:\t<pid>" line and a "NSpid:\t<pid>\t<pid>..." one (Linux 4.1+).
  */
 #include <errno.h>
@@ -42,20 +42,26 @@ static ssize_t read_proc_file(const char *proc_dir, pid_t pid, const char *name,
 	return n;
 }
 
-/* state and starttime from the stat line @buf. */
-static int parse_stat(const char *buf, char *state, uint64_t *start_ticks)
+/* state, ppid and starttime from the stat line @buf. */
+static int parse_stat(const char *buf, struct npuprof_proc_stat *st)
 {
 	const char *p = strrchr(buf, ')');
 	unsigned long long v;
 	int field;
 	char *end;
+	long ppid;
 
-	if (!p || p[1] != ' ' || !p[2])
+	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
 		return -EBADMSG;
-	*state = p[2];
-	p += 2;
-	/* p is at field 3 (state); starttime is field 22 */
-	for (field = 3; field < 22; field++) {
+	st->state = p[2];
+	p += 4; /* field 4, ppid */
+	errno = 0;
+	ppid = strtol(p, &end, 10);
+	if (end == p || errno || *end != ' ' || ppid < 0)
+		return -EBADMSG;
+	st->ppid = (pid_t)ppid;
+	/* starttime is field 22 */
+	for (field = 4; field < 22; field++) {
 		p = strchr(p, ' ');
 		if (!p)
 			return -EBADMSG;
@@ -65,8 +71,26 @@ static int parse_stat(const char *buf, char *state, uint64_t *start_ticks)
 	v = strtoull(p, &end, 10);
 	if (end == p || errno || (*end != ' ' && *end != '\n' && *end != '\0'))
 		return -EBADMSG;
-	*start_ticks = v;
+	st->start_ticks = v;
 	return 0;
+}
+
+int npuprof_proc_stat_read(pid_t pid, const char *proc_dir, struct npuprof_proc_stat *st)
+{
+	char buf[4096];
+	ssize_t n;
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	if (pid <= 0)
+		return -ESRCH;
+	n = read_proc_file(proc_dir, pid, "stat", buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	err = parse_stat(buf, st);
+	if (err)
+		memset(st, 0, sizeof(*st));
+	return err;
 }
 
 /* The pids of an "NSpid:" line's rest @p into @id; unparsable: @pid alone. */
@@ -123,21 +147,17 @@ static int read_status(const char *proc_dir, pid_t pid, struct npuprof_proc_id *
 
 int npuprof_proc_id_read(pid_t pid, const char *proc_dir, struct npuprof_proc_id *id)
 {
-	char buf[4096], state;
-	ssize_t n;
+	struct npuprof_proc_stat st;
 	int err;
 
 	memset(id, 0, sizeof(*id));
-	if (pid <= 0)
-		return -ESRCH;
-	n = read_proc_file(proc_dir, pid, "stat", buf, sizeof(buf));
-	if (n < 0)
-		return (int)n;
-	err = parse_stat(buf, &state, &id->start_ticks);
-	if (!err && (state == 'Z' || state == 'X'))
+	err = npuprof_proc_stat_read(pid, proc_dir, &st);
+	if (!err && (st.state == 'Z' || st.state == 'X'))
 		err = -ESRCH;
-	if (!err)
+	if (!err) {
+		id->start_ticks = st.start_ticks;
 		err = read_status(proc_dir, pid, id);
+	}
 	if (err) /* nothing half-read: start_ticks 0 means unknown */
 		memset(id, 0, sizeof(*id));
 	return err;
@@ -145,19 +165,14 @@ int npuprof_proc_id_read(pid_t pid, const char *proc_dir, struct npuprof_proc_id
 
 int npuprof_proc_id_same(pid_t pid, const char *proc_dir, const struct npuprof_proc_id *id)
 {
-	char buf[4096], state;
-	uint64_t ticks;
-	ssize_t n = read_proc_file(proc_dir, pid, "stat", buf, sizeof(buf));
-	int err;
+	struct npuprof_proc_stat st;
+	int err = npuprof_proc_stat_read(pid, proc_dir, &st);
 
-	if (n == -ESRCH)
+	if (err == -ESRCH)
 		return 0;
-	if (n < 0)
-		return (int)n;
-	err = parse_stat(buf, &state, &ticks);
 	if (err)
 		return err;
-	return state != 'Z' && state != 'X' && ticks == id->start_ticks;
+	return st.state != 'Z' && st.state != 'X' && st.start_ticks == id->start_ticks;
 }
 
 /* The inode of the initial pid namespace: PROC_PID_INIT_INO, include/linux/proc_ns.h. */

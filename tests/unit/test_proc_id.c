@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Description: npuprof_proc_id_read() and _same() (user/proc_id.c) on a
- * fake procfs and on real processes:
+ * Description: npuprof_proc_id_read(), _same() and npuprof_proc_stat_read()
+ * (user/proc_id.c) on a fake procfs and on real processes:
  *  - a comm holding ") 9 (" and spaces does not shift the fields: start
  *    ticks 4242424242 (field 22), NSpid "7001 12 1" kept in order;
  *  - no NSpid line (kernels before 4.1): the pid alone;
@@ -9,6 +9,8 @@
  *    before NSpid does not hide it;
  *  - a zombie ("Z") is -ESRCH to read and not the same process;
  *  - a stat line cut before field 22 is -EBADMSG; a missing pid -ESRCH;
+ *  - the stat fields alone: a zombie's state 'Z', parent 4321 behind a
+ *    comm "a) 5 (b", a parent field "?" is -EBADMSG, ours is getppid();
  *  - the same pid with another start time (reused) is not the same;
  *  - this process reads the same twice and is the same; a child that
  *    exited and was reaped is not;
@@ -60,6 +62,7 @@ static void put_stat(int pid, const char *comm, char st, unsigned long long tick
 int main(void)
 {
 	struct npuprof_proc_id id, again;
+	struct npuprof_proc_stat ps;
 	pid_t child;
 
 	CHECK(mkdtemp(root) != NULL);
@@ -114,8 +117,25 @@ int main(void)
 	id.start_ticks = 88;
 	CHECK_EQ(npuprof_proc_id_same(7003, root, &id), 0);
 
+	/* the stat fields themselves, zombie included: state, parent, start */
+	CHECK_EQ(npuprof_proc_stat_read(7003, root, &ps), 0);
+	CHECK_EQ(ps.state, 'Z');
+	CHECK_EQ(ps.ppid, 1);
+	CHECK_EQ(ps.start_ticks, 88);
+	put(7007, "stat", "7007 (a) 5 (b) S 4321 7007 7007 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 99 1 1\n");
+	CHECK_EQ(npuprof_proc_stat_read(7007, root, &ps), 0);
+	CHECK_EQ(ps.state, 'S');
+	CHECK_EQ(ps.ppid, 4321);
+	CHECK_EQ(ps.start_ticks, 99);
+	put(7008, "stat", "7008 (x) S ? 7008 7008 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 99 1 1\n");
+	CHECK_EQ(npuprof_proc_stat_read(7008, root, &ps), -EBADMSG);
+	CHECK_EQ(ps.ppid, 0); /* zeroed on error */
+	CHECK_EQ(npuprof_proc_stat_read(getpid(), NULL, &ps), 0);
+	CHECK_EQ(ps.ppid, getppid());
+
 	put(7004, "stat", "7004 (short) S 1 2 3\n");
 	CHECK_EQ(npuprof_proc_id_read(7004, root, &id), -EBADMSG);
+	CHECK_EQ(npuprof_proc_stat_read(7004, root, &ps), -EBADMSG);
 	CHECK_EQ(npuprof_proc_id_read(7999, root, &id), -ESRCH);
 	CHECK_EQ(npuprof_proc_id_same(7999, root, &id), 0);
 

@@ -858,37 +858,14 @@ int msprof_cmd_run_line(struct msprof_dyn *d, const char *line)
 }
 
 /* 1 while /proc/<pid> exists and is not a zombie. */
-int msprof_proc_stat(pid_t pid, char *state, pid_t *ppid)
-{
-	char path[64], buf[512], *paren;
-	FILE *f;
-	size_t n;
-	int p;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -ESRCH;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	/* "pid (comm) S ppid ...": comm may hold ')' so take the last one. */
-	paren = strrchr(buf, ')');
-	if (!paren || sscanf(paren + 1, " %c %d", state, &p) != 2)
-		return -EINVAL;
-	*ppid = (pid_t)p;
-	return 0;
-}
-
 static int proc_alive(pid_t pid)
 {
-	pid_t ppid;
-	char state;
-	int rc = msprof_proc_stat(pid, &state, &ppid);
+	struct npuprof_proc_stat st;
+	int rc = npuprof_proc_stat_read(pid, NULL, &st);
 
 	if (rc == -ESRCH)
 		return 0;
-	return rc || (state != 'Z' && state != 'X'); /* unreadable: assume alive */
+	return rc || (st.state != 'Z' && st.state != 'X'); /* unreadable: assume alive */
 }
 
 int msprof_app_alive(struct msprof_dyn *d, const struct msprof_target *t)

@@ -227,12 +227,6 @@ void msprof_result_error(struct msprof_dyn *d, int err);
 int msprof_app_loop(struct msprof_dyn *d, uint32_t delay_s, uint32_t duration_s, int started);
 
 /**
- * msprof_proc_stat() - state letter and parent of @pid from /proc/PID/stat
- * Return: 0; -ESRCH when it is gone; -EINVAL when the line is unreadable.
- */
-int msprof_proc_stat(pid_t pid, char *state, pid_t *ppid);
-
-/**
  * msprof_launcher_alive() - 1 while the launched job runs: the command
  * (@d->child) or any process it left (msprof is their subreaper).  Reaps
  * them; @d->child's status lands in @d->child_status.

@@ -876,12 +876,13 @@ static int set_up_launch(const struct msprof_options *o, const char *params, str
 /* 1 when @pid descends from @root (its parent chain reaches it). */
 static int descends_from(pid_t pid, pid_t root)
 {
+	struct npuprof_proc_stat st;
 	int depth;
-	char state;
 
 	for (depth = 0; depth < 32 && pid > 1; depth++) {
-		if (msprof_proc_stat(pid, &state, &pid))
+		if (npuprof_proc_stat_read(pid, NULL, &st))
 			return 0;
+		pid = st.ppid;
 		if (pid == root)
 			return 1;
 	}

@@ -40,6 +40,30 @@ struct npuprof_proc_id {
 };
 
 /**
+ * struct npuprof_proc_stat - the fields of /proc/<pid>/stat we use
+ * @state:       field 3: R, S, D, Z (zombie), X (dead), T, t, I, ...
+ * @ppid:        field 4: the parent, in the pid namespace of procfs
+ *               (0 when the parent is outside it)
+ * @start_ticks: field 22, as in struct npuprof_proc_id
+ */
+struct npuprof_proc_stat {
+	char state;
+	pid_t ppid;
+	uint64_t start_ticks;
+};
+
+/**
+ * npuprof_proc_stat_read() - parse @proc_dir/@pid/stat (proc(5)); comm may
+ * hold any byte but NUL, so the fields are counted from its last ')'
+ * @proc_dir: procfs root, NULL for "/proc"
+ *
+ * Return: 0 with *@st filled (zombies included); -ESRCH when there is no
+ * such pid; -EBADMSG when the line cannot be parsed; another -errno from
+ * reading it.  *@st is zeroed on any error.
+ */
+int npuprof_proc_stat_read(pid_t pid, const char *proc_dir, struct npuprof_proc_stat *st);
+
+/**
  * npuprof_proc_id_read() - read @pid's identity from @proc_dir
  * @proc_dir: procfs root, NULL for "/proc" (tests pass a fake tree)
  *
