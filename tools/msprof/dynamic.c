@@ -575,14 +575,22 @@ static int connect_attached(pid_t pid, struct msprof_target *t, char *path, size
 	return -EADDRINUSE;
 }
 
-/* Send the 4100-byte parameter block and expect {PARAMS_RSQ, SUCCESS}. */
-static int send_params(struct msprof_target *d, const char *params, int reply_ms)
+/*
+ * Send the 4100-byte parameter block and expect {PARAMS_RSQ, SUCCESS}.
+ * What went wrong goes to @why (@size bytes), not printed: the caller
+ * either reports it or captures the process from the kernel side and
+ * says so in one line.  A parameter block that cannot be encoded (the
+ * user's --output too long) is an error of the command line: printed.
+ */
+static int send_params_why(struct msprof_target *d, const char *params, int reply_ms, char *why,
+			   size_t size)
 {
 	static uint8_t block[DYNPROF_PARAMS_SIZE];
 	uint8_t buf[DYNPROF_MSG_SIZE];
 	struct dynprof_msg m;
 	int rc;
 
+	*why = '\0';
 	rc = dynprof_encode_params(block, params);
 	if (rc) {
 		npuprof_err("the profiling parameters are %zu bytes, more than the %d the protocol carries: use a shorter --output",
@@ -593,21 +601,33 @@ static int send_params(struct msprof_target *d, const char *params, int reply_ms
 	if (!rc)
 		rc = dynprof_recv_all(d->fd, buf, sizeof(buf), reply_ms);
 	if (rc == -ETIMEDOUT) {
-		npuprof_err("no reply from the server for pid %d within %d s: another msprof may be connected to it (one user per app at a time)",
-			    (int)d->app_pid, reply_ms / 1000);
+		snprintf(why, size, "no reply within %d s: another msprof may be connected to it (one user per app at a time)",
+			 reply_ms / 1000);
 		return rc;
 	}
 	if (rc) {
-		npuprof_err("sending the profiling parameters to pid %d: %s", (int)d->app_pid, strerror(-rc));
+		snprintf(why, size, "sending them failed: %s", strerror(-rc));
 		return rc;
 	}
 	dynprof_decode_msg(buf, &m);
 	if (m.type != DYNPROF_PARAMS_RSQ || m.status != DYNPROF_SUCCESS) {
-		npuprof_err("the server for pid %d refused the profiling parameters (%s %s)", (int)d->app_pid,
-			    dynprof_type_name(m.type), dynprof_status_name(m.status));
+		snprintf(why, size, "it answered %s %s", dynprof_type_name(m.type),
+			 dynprof_status_name(m.status));
 		return -EPROTO;
 	}
 	return 0;
+}
+
+/* send_params_why(), its failure printed as an error. */
+static int send_params(struct msprof_target *d, const char *params, int reply_ms)
+{
+	char why[256];
+	int rc = send_params_why(d, params, reply_ms, why, sizeof(why));
+
+	if (rc && why[0])
+		npuprof_err("the dynamic profiling server of pid %d did not take the profiling parameters: %s",
+			    (int)d->app_pid, why);
+	return rc;
 }
 
 /*
@@ -1048,17 +1068,20 @@ static const char *attach_why(int rc)
 
 /*
  * The one line for a process captured without its server: why @pid's
- * server could not be used (@rc at the connect; @params: at the
- * parameters, after connecting) and that the kernel side captures it.
+ * server could not be used (@rc at the connect; @params_why: set when it
+ * was the parameters, after connecting) and that the kernel side
+ * captures it.
  */
-static void say_no_server(pid_t pid, int rc, const char *path, pid_t peer, int params)
+static void say_no_server(pid_t pid, int rc, const char *path, pid_t peer, const char *params_why)
 {
 	char why[PATH_MAX + 128];
 
-	if (params)
-		snprintf(why, sizeof(why), "its server at %s did not take the profiling parameters: %s",
-			 path, attach_why(rc));
-	else if (rc == -ENOENT)
+	if (params_why) {
+		npuprof_info("pid %d: its dynamic profiling server at %s did not take the profiling parameters (%s): capturing it from the kernel side only",
+			     (int)pid, path, params_why);
+		return;
+	}
+	if (rc == -ENOENT)
 		snprintf(why, sizeof(why), "no socket %s", path);
 	else if (rc == -EADDRINUSE)
 		served_by(path, peer, why, sizeof(why));
@@ -1078,7 +1101,7 @@ static void say_no_server(pid_t pid, int rc, const char *path, pid_t peer, int p
 static int attach_one(struct msprof_dyn *d, pid_t pid, const char *params, char *why, size_t size)
 {
 	struct msprof_target *t = &d->t[d->nr_targets];
-	char path[PATH_MAX];
+	char path[PATH_MAX], params_why[256];
 	int rc, at_params = 0;
 	pid_t peer = 0;
 
@@ -1101,17 +1124,20 @@ static int attach_one(struct msprof_dyn *d, pid_t pid, const char *params, char 
 	}
 	rc = connect_attached(pid, t, path, sizeof(path), &peer);
 	if (!rc) {
-		rc = send_params(t, params, MSPROF_PARAMS_REPLY_MS);
+		rc = send_params_why(t, params, MSPROF_PARAMS_REPLY_MS, params_why, sizeof(params_why));
 		at_params = rc != 0;
 	}
 	if (rc && rc != -ESRCH && !d->require_server && npuprof_proc_id_same(pid, NULL, &t->id)) {
 		/* capture needs no server: what it would control is ours anyway */
-		say_no_server(pid, rc, path, peer, at_params);
+		say_no_server(pid, rc, path, peer, at_params ? params_why : NULL);
 		disconnect_quietly(t);
 		t->kernel_only = 1;
 		d->nr_targets++;
 		return 0;
 	}
+	if (rc && rc != -ESRCH && at_params && params_why[0])
+		npuprof_err("the dynamic profiling server of pid %d did not take the profiling parameters: %s",
+			    (int)pid, params_why);
 	if (rc && rc != -ESRCH && !at_params)
 		say_connect_failed(pid, rc, path, peer);
 	if (rc) {
