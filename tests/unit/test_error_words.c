@@ -8,7 +8,8 @@
  * a runtime-only capture), the path at OUTPUT; -ENOEXEC at SYMBOLS names the functions the
  * library lacks (function missing); the kernel refusing a uprobe is
  * "attach failed" with the library and the errno; -EACCES is "needs
- * root" for the kernel-side stages but a plain permission error on
+ * root" for the kernel-side stages (to root: what refuses root, a
+ * security module or a user namespace) but a plain permission error on
  * --output.  The pid the failure names wins over the caller's.
  */
 #include <errno.h>
@@ -89,8 +90,28 @@ int main(void)
 
 		snprintf(e.object, sizeof(e.object), "%s", rows[i].object);
 		snprintf(e.functions, sizeof(e.functions), "%s", rows[i].functions);
-		msprof_error_words(&e, 42, words, sizeof(words));
+		msprof_error_words_as(&e, 42, 0, words, sizeof(words));
 		CHECK_STR(words, rows[i].want);
+	}
+	/* the same refusals to root: not "needs root", but what refuses root */
+	{
+		struct npuprof_error e = { .stage = NPUPROF_STAGE_LIBRARY, .err = -EPERM };
+
+		snprintf(e.object, sizeof(e.object), "/proc/42/map_files");
+		msprof_error_words_as(&e, 42, 1, words, sizeof(words));
+		CHECK_STR(words, "/proc/42/map_files: permission denied to root: a security module "
+				 "(SELinux, AppArmor, Yama, lockdown) or a user namespace without the "
+				 "capabilities refuses it");
+		e.stage = NPUPROF_STAGE_BPF_LOAD;
+		e.err = -EACCES;
+		e.object[0] = '\0';
+		msprof_error_words_as(&e, 42, 1, words, sizeof(words));
+		CHECK_STR(words, "permission denied to root: a security module (SELinux, AppArmor, "
+				 "Yama, lockdown) or a user namespace without the capabilities refuses it");
+		e.stage = NPUPROF_STAGE_OUTPUT; /* not a kernel-side stage: the path's own error */
+		snprintf(e.object, sizeof(e.object), "/out");
+		msprof_error_words_as(&e, 42, 1, words, sizeof(words));
+		CHECK_STR(words, "/out: Permission denied");
 	}
 	msprof_untraced_words("aclrtMemcpy aclopExecuteV2", words, sizeof(words));
 	CHECK_STR(words, "function missing: the profiled libascendcl.so lacks aclrtMemcpy "

@@ -6,10 +6,14 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "error_words.h"
 
 #define NEEDS_ROOT "needs root (CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN): run as root"
+#define REFUSED_TO_ROOT                                                                          \
+	"permission denied to root: a security module (SELinux, AppArmor, Yama, lockdown) or a "  \
+	"user namespace without the capabilities refuses it"
 #define KERNEL_LACKS "this kernel lacks what the capture needs (BPF uprobes with BTF)"
 
 /* "<object>: <strerror>", or the strerror alone. */
@@ -104,10 +108,20 @@ static int root_stage(enum npuprof_stage stage)
 
 void msprof_error_words(const struct npuprof_error *e, pid_t pid, char *buf, size_t size)
 {
+	msprof_error_words_as(e, pid, geteuid() == 0, buf, size);
+}
+
+void msprof_error_words_as(const struct npuprof_error *e, pid_t pid, int root, char *buf,
+			   size_t size)
+{
 	if (e->pid > 0)
 		pid = e->pid;
 	if ((e->err == -EPERM || e->err == -EACCES) && root_stage(e->stage)) {
-		snprintf(buf, size, NEEDS_ROOT);
+		if (root)
+			snprintf(buf, size, "%s%s" REFUSED_TO_ROOT, e->object,
+				 e->object[0] ? ": " : "");
+		else
+			snprintf(buf, size, NEEDS_ROOT);
 		return;
 	}
 	switch (e->stage) {

@@ -24,6 +24,15 @@
 void msprof_error_words(const struct npuprof_error *e, pid_t pid, char *buf, size_t size);
 
 /**
+ * msprof_error_words_as() - msprof_error_words() for a caller that is
+ * root (@root 1) or not (0): a permission error of a kernel-side stage is
+ * "needs root" to a user, and to root names what refuses root (a security
+ * module or a user namespace).  msprof_error_words() passes geteuid() == 0.
+ */
+void msprof_error_words_as(const struct npuprof_error *e, pid_t pid, int root, char *buf,
+			   size_t size);
+
+/**
  * msprof_untraced_words() - the warning for recorded ACL functions the
  * profiled library lacks (npuprof_session_untraced(), not ""): which, and
  * that their calls are not in the data
