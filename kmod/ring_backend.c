@@ -14,6 +14,7 @@
 #include <npuprof/ring_geom.h>
 #include "compat.h"
 #include "npuprof.h"
+#include "ring_layout.h"
 
 static struct npuprof_ring *npuprof_ring_alloc(const struct npuprof_rings *rs,
 					       unsigned int cpu)
@@ -155,8 +156,12 @@ int npuprof_rings_mmap(struct npuprof_rings *rs, struct vm_area_struct *vma)
  * @rs: rings
  * @r:  one ring
  *
- * consumer_pos is untrusted: one ahead of the producer counts as nothing
- * pending, one more than data_size behind as data_size.
+ * consumer_pos is untrusted; by the producer's own rule
+ * (npuprof_ring_room()) a position ahead of the producer, or more than
+ * data_size behind it, makes the ring full, so it is data_size pending
+ * here too: poll() then reports what the probes see (every event lost,
+ * each asking for a wake-up) instead of an empty ring that is woken for
+ * ever and never readable.
  *
  * Return: bytes, 0..data_size.
  */
@@ -165,11 +170,8 @@ u64 npuprof_ring_pending(const struct npuprof_rings *rs,
 {
 	u64 prod = smp_load_acquire(&r->prod->producer_pos);
 	u64 cons = READ_ONCE(r->cons->consumer_pos);
-	s64 pending = (s64)(prod - cons);
 
-	if (pending < 0)
-		return 0;
-	return min_t(u64, pending, rs->data_size);
+	return rs->data_size - npuprof_ring_room(prod, cons, rs->data_size);
 }
 
 /**

@@ -27,7 +27,10 @@
  * records in [consumer_pos, producer_pos) and then stores consumer_pos with
  * release semantics.  A record that does not fit in the free space is not
  * written and counted in @lost (discard mode: the newest records are lost,
- * never a silent drop).
+ * never a silent drop).  A consumer_pos ahead of producer_pos, or more than
+ * data_size behind it, cannot come from a reader following these rules:
+ * the ring then counts as full, for the producer (every record lost) and
+ * for poll() (POLLIN) alike.
  *
  * Sessions.  Every open() of /dev/npuprof is one capture session with its
  * own rings, tgids, enable state, counters and poll() readiness; mmap(),

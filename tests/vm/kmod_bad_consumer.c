@@ -3,9 +3,12 @@
  * Description: a consumer position the reader corrupts cannot make the
  * producer write out of place.  consumer_pos set ahead of producer_pos,
  * or more than data_size behind it, makes the ring count as full (every
- * event lost, producer_pos unchanged, no kernel warning); restoring it
- * lets records through again, intact.
+ * event lost, producer_pos unchanged, no kernel warning) and poll() says
+ * so (POLLIN: before, a position ahead read as an empty ring that every
+ * lost event woke, poll() never readable); restoring it lets records
+ * through again, intact.
  */
+#include <poll.h>
 #include "kmod_common.h"
 
 #define TGID 31337
@@ -34,9 +37,14 @@ static void fire_with_consumer(struct kt_dev *d, int cpu, uint64_t cons)
 	uint64_t prod = d->ring[cpu].prod->producer_pos;
 	uint64_t written, lost;
 
+	struct pollfd pfd = { .fd = d->fd, .events = POLLIN };
+
 	d->ring[cpu].cons->consumer_pos = cons;
 	CHECK_EQ(kt_ioctl(d, NPUPROF_IOC_ENABLE, 0), 0);
 	CHECK_EQ(kt_fire(KT_ALL, 2, TGID, TGID, "proc", ""), 0);
+	/* full by the producer's rule, so readable, as its lost events say */
+	CHECK_EQ(poll(&pfd, 1, 0), 1);
+	CHECK_EQ(pfd.revents, POLLIN);
 	CHECK_EQ(kt_ioctl(d, NPUPROF_IOC_DISABLE, 0), 0);
 	CHECK_EQ(kt_stats_sum(d, &written, &lost), 0);
 	CHECK_EQ(written, 0);
