@@ -286,6 +286,24 @@ static inline int kt_stats_sum(struct kt_dev *d, uint64_t *written, uint64_t *lo
 	return 0;
 }
 
+/*
+ * One capture window of the stub's events: ENABLE, fire @kinds x @count
+ * for @tgid in context @ctx ("proc", "mixed"), DISABLE; the window must
+ * have written exactly @want records and lost none.
+ */
+static inline void kt_window_exact(struct kt_dev *d, unsigned int kinds, unsigned int count,
+				   uint32_t tgid, const char *ctx, uint64_t want)
+{
+	uint64_t written, lost;
+
+	CHECK_EQ(kt_ioctl(d, NPUPROF_IOC_ENABLE, 0), 0);
+	CHECK_EQ(kt_fire(kinds, count, tgid, tgid, ctx, ""), 0);
+	CHECK_EQ(kt_ioctl(d, NPUPROF_IOC_DISABLE, 0), 0);
+	CHECK_EQ(kt_stats_sum(d, &written, &lost), 0);
+	CHECK_EQ(written, want);
+	CHECK_EQ(lost, 0);
+}
+
 typedef void (*kt_rec_fn)(void *ctx, unsigned int cpu,
 			  const struct npuprof_rec_hdr *rec);
 
