@@ -21,11 +21,10 @@
 # and BPF (which read it) several times what it costs ftrace (which reads
 # the TSC); hardware servers run on the TSC (x86) or the architected timer.
 #
-# The VM runs one host thread per vCPU (NPUPROF_VM_TCG_THREAD=multi; the
-# tests run single-threaded TCG, see scripts/vm-run.sh): the rows with one
-# writer per CPU need both CPUs running at once.  qemu's stale-translation
-# freeze that single-threaded TCG avoids would stop a run, never skew a
-# figure.
+# A full run gives the VM one host thread per vCPU (NPUPROF_VM_TCG_THREAD=
+# multi): the rows with one writer per CPU need both CPUs running at once.
+# The tiny smoke, a pass/fail check, runs single-threaded like the tests
+# (scripts/vm-run.sh says why).
 #
 # --size tiny runs each benchmark once at a small size (make check's smoke
 # test: it proves the benchmark works; its figures mean nothing).  Timing
@@ -84,7 +83,7 @@ if ((vm)); then
 		echo "== ${guest[*]} in the test VM (one boot)"
 		limit=$([[ $size == tiny ]] && echo 600 || echo 3600)
 		NPUPROF_VM_APPEND="${NPUPROF_VM_APPEND:-clocksource=tsc tsc=reliable}" \
-		NPUPROF_VM_TCG_THREAD="${NPUPROF_VM_TCG_THREAD:-multi}" \
+		NPUPROF_VM_TCG_THREAD="${NPUPROF_VM_TCG_THREAD:-$([[ $size == tiny ]] && echo single || echo multi)}" \
 		scripts/vm-run.sh --rw "$out" --timeout "$limit" --smp "${BENCH_VM_SMP:-2}" --mem 2048 -- \
 			"NPUPROF_BENCH_SIZE=$size bench/guest.sh $out ${guest[*]}" || failed=1
 		# The rows the VM run queued (bench/lib.bash), written here.

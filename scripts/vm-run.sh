@@ -260,16 +260,20 @@ kernel_problems() {
 # its call trace), last, so that the tail a test summary shows holds where
 # the kernel was.
 first_report() {
-	local report log=$1
+	local report log
 	# A panic replays the whole kernel log on the console (panic_print=0x20),
-	# traces included, which the streamed log may not have caught up with.
-	grep -q 'Kernel panic' "$ctl/console" 2>/dev/null && log=$ctl/console
-	report=$(kernel_log_since_start "$log" |
-		awk -v re="$KERNEL_PROBLEM" '
-			!on && $0 ~ re { on = 1 }
-			# registers but RIP, code bytes, unreliable frames: noise here
-			/\] +(RAX|RBX|RCX|RDX|RSI|RDI|RBP|RSP|R[0-9]+|Code|FS|CS|CR2|PKRU):/ || /\] +\? / { next }
-			on && n++ < 40')
+	# traces included, which the streamed log may not have caught up with;
+	# without a replay (or a cut one) the log itself.
+	for log in "$ctl/console" "$1"; do
+		[[ $log == "$ctl/console" ]] && ! grep -q 'Kernel panic' "$log" 2>/dev/null && continue
+		report=$(kernel_log_since_start "$log" |
+			KERNEL_PROBLEM=$KERNEL_PROBLEM awk '
+				!on && $0 ~ ENVIRON["KERNEL_PROBLEM"] { on = 1 }
+				# registers but RIP, code bytes, unreliable frames: noise here
+				/\] +(RAX|RBX|RCX|RDX|RSI|RDI|RBP|RSP|R[0-9]+|Code|FS|CS|CR2|PKRU):/ || /\] +\? / { next }
+				on && n++ < 40')
+		[[ -n $report ]] && break
+	done
 	[[ -n $report ]] || return 0
 	err "first kernel report:"
 	printf '%s\n' "$report"
@@ -281,7 +285,8 @@ result() {
 	[[ -f $klog ]] || klog=$ctl/kmsg
 	problems=$(kernel_problems "$klog")
 	if [[ ! -f $ctl/dmesg && -z $problems ]]; then
-		problems=$(grep -E "$KERNEL_PROBLEM" "$ctl/console" 2>/dev/null)
+		# the console holds the command's own output too: the fatal ones only
+		problems=$(grep -E 'Kernel panic|BUG:|Oops|general protection fault' "$ctl/console" 2>/dev/null)
 	fi
 	if [[ -n ${interrupted:-} ]]; then
 		err "interrupted; qemu stopped"

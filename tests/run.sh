@@ -2,7 +2,7 @@
 # Test runner: every host unit test (build/tests/test_*), then every VM test
 # (tests/vm/*.sh, tests/e2e/*.sh, tests/platform/smoke_*.sh: each boots the Debian kernel under qemu
 # through scripts/vm-run.sh, which also fails a run whose guest kernel
-# printed BUG/WARNING/Oops; what they run inside the guest lives in
+# printed BUG/WARNING/Oops or an RCU stall; what they run inside the guest lives in
 # tests/e2e/guest/ and is not a test of its own), then the short smokes on
 # the other kernels and architectures (tests/platform/*.sh: each sets its
 # own NPUPROF_VM_TARGET).  The host shell tests (tests/host/*.sh: no VM,

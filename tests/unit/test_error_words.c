@@ -9,8 +9,8 @@
  * library lacks (function missing); the kernel refusing a uprobe is
  * "attach failed" with the library and the errno; -EACCES is "needs
  * root" for the kernel-side stages (to root: what refuses root, a
- * security module or a user namespace) but a plain permission error on
- * --output.  The pid the failure names wins over the caller's.
+ * security module or a user namespace; a BPF load's EACCES, the verifier's
+ * refusal, in plain words) but a plain permission error on --output.  The pid the failure names wins over the caller's.
  */
 #include <errno.h>
 
@@ -103,11 +103,15 @@ int main(void)
 				 "(SELinux, AppArmor, Yama, lockdown) or a user namespace without the "
 				 "capabilities refuses it");
 		e.stage = NPUPROF_STAGE_BPF_LOAD;
-		e.err = -EACCES;
 		e.object[0] = '\0';
 		msprof_error_words_as(&e, 42, 1, words, sizeof(words));
 		CHECK_STR(words, "permission denied to root: a security module (SELinux, AppArmor, "
 				 "Yama, lockdown) or a user namespace without the capabilities refuses it");
+		/* EACCES from a BPF load is the verifier refusing the program */
+		e.err = -EACCES;
+		snprintf(e.object, sizeof(e.object), "loading the BPF runtime-API probes");
+		msprof_error_words_as(&e, 42, 1, words, sizeof(words));
+		CHECK_STR(words, "loading the BPF runtime-API probes: Permission denied");
 		e.stage = NPUPROF_STAGE_OUTPUT; /* not a kernel-side stage: the path's own error */
 		snprintf(e.object, sizeof(e.object), "/out");
 		msprof_error_words_as(&e, 42, 1, words, sizeof(words));

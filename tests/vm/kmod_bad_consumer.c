@@ -35,9 +35,8 @@ static void on_record(void *ctx, unsigned int cpu,
 static void fire_with_consumer(struct kt_dev *d, int cpu, uint64_t cons)
 {
 	uint64_t prod = d->ring[cpu].prod->producer_pos;
-	uint64_t written, lost;
-
 	struct pollfd pfd = { .fd = d->fd, .events = POLLIN };
+	uint64_t written, lost;
 
 	d->ring[cpu].cons->consumer_pos = cons;
 	CHECK_EQ(kt_ioctl(d, NPUPROF_IOC_ENABLE, 0), 0);

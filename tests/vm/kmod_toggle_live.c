@@ -15,9 +15,7 @@
  * records, none lost.  No kernel warning.
  *
  * Under qemu's multi-threaded TCG this froze the guest within ~30
- * switches (a vCPU kept executing a stale translation of an int3 the
- * kernel had already removed, with interrupts off, and the patching CPU
- * waited for it for ever): scripts/vm-run.sh runs TCG single-threaded.
+ * switches: scripts/vm-run.sh says why and runs TCG single-threaded.
  */
 #include <pthread.h>
 #include <stdatomic.h>

@@ -580,7 +580,8 @@ static int connect_attached(pid_t pid, struct msprof_target *t, char *path, size
  * What went wrong goes to @why (@size bytes), not printed: the caller
  * either reports it or captures the process from the kernel side and
  * says so in one line.  A parameter block that cannot be encoded (the
- * user's --output too long) is an error of the command line: printed.
+ * user's --output too long, -EMSGSIZE) is an error of the command line:
+ * printed here, with @why set too.
  */
 static int send_params_why(struct msprof_target *d, const char *params, int reply_ms, char *why,
 			   size_t size)
@@ -595,6 +596,8 @@ static int send_params_why(struct msprof_target *d, const char *params, int repl
 	if (rc) {
 		npuprof_err("the profiling parameters are %zu bytes, more than the %d the protocol carries: use a shorter --output",
 			    strlen(params), DYNPROF_PARAMS_DATA_LEN - 1);
+		snprintf(why, size, "they do not fit the protocol's %d bytes",
+			 DYNPROF_PARAMS_DATA_LEN - 1);
 		return rc;
 	}
 	rc = dynprof_send_all(d->fd, block, sizeof(block), DYNPROF_HANDSHAKE_TIMEOUT_MS);
@@ -618,15 +621,21 @@ static int send_params_why(struct msprof_target *d, const char *params, int repl
 	return 0;
 }
 
+/* The error for @pid's server not taking the parameters, @why from send_params_why(). */
+static void say_params_not_taken(pid_t pid, const char *why)
+{
+	npuprof_err("the dynamic profiling server of pid %d did not take the profiling parameters: %s",
+		    (int)pid, why);
+}
+
 /* send_params_why(), its failure printed as an error. */
 static int send_params(struct msprof_target *d, const char *params, int reply_ms)
 {
 	char why[256];
 	int rc = send_params_why(d, params, reply_ms, why, sizeof(why));
 
-	if (rc && why[0])
-		npuprof_err("the dynamic profiling server of pid %d did not take the profiling parameters: %s",
-			    (int)d->app_pid, why);
+	if (rc && rc != -EMSGSIZE)
+		say_params_not_taken(d->app_pid, why);
 	return rc;
 }
 
@@ -1135,9 +1144,8 @@ static int attach_one(struct msprof_dyn *d, pid_t pid, const char *params, char 
 		d->nr_targets++;
 		return 0;
 	}
-	if (rc && rc != -ESRCH && at_params && params_why[0])
-		npuprof_err("the dynamic profiling server of pid %d did not take the profiling parameters: %s",
-			    (int)pid, params_why);
+	if (rc && rc != -ESRCH && at_params && rc != -EMSGSIZE)
+		say_params_not_taken(pid, params_why);
 	if (rc && rc != -ESRCH && !at_params)
 		say_connect_failed(pid, rc, path, peer);
 	if (rc) {

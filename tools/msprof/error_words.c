@@ -117,11 +117,13 @@ void msprof_error_words_as(const struct npuprof_error *e, pid_t pid, int root, c
 	if (e->pid > 0)
 		pid = e->pid;
 	if ((e->err == -EPERM || e->err == -EACCES) && root_stage(e->stage)) {
-		if (root)
+		if (!root)
+			snprintf(buf, size, NEEDS_ROOT);
+		else if (e->stage == NPUPROF_STAGE_BPF_LOAD && e->err == -EACCES)
+			plain(e, buf, size); /* the verifier's refusal, not a permission */
+		else
 			snprintf(buf, size, "%s%s" REFUSED_TO_ROOT, e->object,
 				 e->object[0] ? ": " : "");
-		else
-			snprintf(buf, size, NEEDS_ROOT);
 		return;
 	}
 	switch (e->stage) {
