@@ -72,6 +72,17 @@ static int parse_uint(const char *name, const char *arg, unsigned long long min,
 	return 0;
 }
 
+/* @arg as a non-empty path for option @name (@what: what it names). */
+static int parse_path(const char *name, const char *what, const char *arg, const char **out)
+{
+	if (!*arg) {
+		fprintf(stderr, "ai_task: --%s=: expected %s\n", name, what);
+		return -EINVAL;
+	}
+	*out = arg;
+	return 0;
+}
+
 /* --devices=LIST: 1..APP_MAX_THREADS device ids, comma-separated. */
 static int parse_devices(const char *arg, struct options *opt)
 {
@@ -168,18 +179,10 @@ static int apply_option(int c, const char *arg, struct options *opt)
 		opt->setup_delay_ms = (unsigned int)v;
 		break;
 	case OPT_SETUP_WAIT:
-		if (!*arg) {
-			fprintf(stderr, "ai_task: --setup-wait-file=: expected a file path\n");
-			return -EINVAL;
-		}
-		opt->setup_wait_file = arg;
+		err = parse_path("setup-wait-file", "a file path", arg, &opt->setup_wait_file);
 		break;
 	case OPT_KERNELS:
-		if (!*arg) {
-			fprintf(stderr, "ai_task: --kernels=: expected a kernel binary path\n");
-			return -EINVAL;
-		}
-		opt->kernels = arg;
+		err = parse_path("kernels", "a kernel binary path", arg, &opt->kernels);
 		break;
 	case OPT_BYTES:
 		err = parse_uint("bytes", arg, 1, 1ULL << 30, &v);

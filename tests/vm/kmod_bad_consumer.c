@@ -86,9 +86,6 @@ int main(void)
 	CHECK_EQ(s.records, 20);
 	CHECK_EQ(s.bad, 0);
 
-	kt_close(&d);
-	CHECK_EQ(kt_unload("npuprof"), 0);
-	CHECK_EQ(kt_unload("npuprof_tp_stub"), 0);
-	CHECK_EQ(kt_kernel_warnings(), warnings);
+	kt_finish_both(&d, warnings);
 	return CHECK_DONE();
 }

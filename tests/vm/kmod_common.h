@@ -379,4 +379,17 @@ static inline int kt_kernel_warnings(void)
 	return n;
 }
 
+/*
+ * The end of a test that loaded the stub driver and npuprof.ko: close @d,
+ * both modules unload, and the kernel logged no new warning since
+ * @warnings (kt_kernel_warnings() at the start).
+ */
+static inline void kt_finish_both(struct kt_dev *d, int warnings)
+{
+	kt_close(d);
+	CHECK_EQ(kt_unload("npuprof"), 0);
+	CHECK_EQ(kt_unload("npuprof_tp_stub"), 0);
+	CHECK_EQ(kt_kernel_warnings(), warnings);
+}
+
 #endif /* NPUPROF_KMOD_COMMON_H */

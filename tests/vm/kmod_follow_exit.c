@@ -89,9 +89,6 @@ int main(void)
 	check_stats(&d, 2, 0);
 	check_closed_session(&d);
 
-	kt_close(&d);
-	CHECK_EQ(kt_unload("npuprof"), 0);
-	CHECK_EQ(kt_unload("npuprof_tp_stub"), 0);
-	CHECK_EQ(kt_kernel_warnings(), warnings);
+	kt_finish_both(&d, warnings);
 	return CHECK_DONE();
 }

@@ -82,9 +82,6 @@ int main(void)
 	CHECK_EQ(kt_forker_do(&f, KT_REAP, 0), 0);
 	CHECK_EQ(kt_child_wait(&f), 0);
 	kt_close(&d2);
-	kt_close(&d);
-	CHECK_EQ(kt_unload("npuprof"), 0);
-	CHECK_EQ(kt_unload("npuprof_tp_stub"), 0);
-	CHECK_EQ(kt_kernel_warnings(), warnings);
+	kt_finish_both(&d, warnings);
 	return CHECK_DONE();
 }
