@@ -141,13 +141,6 @@ static int acl_trace_on_sample(void *ctx, void *data, size_t size)
 }
 
 /*
- * Whether the BPF side can keep calls in flight in task-local storage (see
- * bpf/acl_trace.bpf.c): the map type, its helper allowed in uprobe (kprobe
- * type) programs (Linux 5.12), and the kernel's BTF, which
- * bpf_get_current_task_btf() needs.  NPUPROF_BPF_INFLIGHT=hash picks the
- * hash map regardless (the tests run both paths on one kernel).
- */
-/*
  * Whether the kernel has BTF (/sys/kernel/btf/vmlinux): what tracing
  * programs need, the iterators and tp_btf ones, and task storage.
  */
@@ -156,6 +149,13 @@ static bool acl_kernel_btf(void)
 	return access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 }
 
+/*
+ * Whether the BPF side can keep calls in flight in task-local storage (see
+ * bpf/acl_trace.bpf.c): the map type, its helper allowed in uprobe (kprobe
+ * type) programs (Linux 5.12), and the kernel's BTF, which
+ * bpf_get_current_task_btf() needs.  NPUPROF_BPF_INFLIGHT=hash picks the
+ * hash map regardless (the tests run both paths on one kernel).
+ */
 static bool acl_trace_task_storage_usable(bool *forced)
 {
 	const char *force = getenv("NPUPROF_BPF_INFLIGHT");
