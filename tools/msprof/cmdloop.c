@@ -339,12 +339,14 @@ static int window_has_data(struct msprof_dyn *d)
 
 static int session_over(struct msprof_dyn *d, int why);
 
-/* Start time of whatever process @pid names now, 0 when none. */
+/* Start time of whatever live process @pid names now, 0 when none (or a zombie). */
 static unsigned long long proc_start_ticks(pid_t pid)
 {
-	struct npuprof_proc_id id;
+	struct npuprof_proc_stat st;
 
-	return npuprof_proc_id_read(pid, NULL, &id) ? 0 : (unsigned long long)id.start_ticks;
+	if (npuprof_proc_stat_read(pid, NULL, &st) || st.state == 'Z' || st.state == 'X')
+		return 0;
+	return st.start_ticks;
 }
 
 /*
