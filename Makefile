@@ -57,7 +57,18 @@ BPF_DIR ?= $(BUILD)/bpf
 SANFLAGS ?=
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
-	  -Iinclude -Iuser/include -Iwire/include -I$(BPF_DIR) $(SANFLAGS)
+	  -Iinclude $(PROF_INC) $(RECORDER_INC) -Iwire/include -I$(BPF_DIR) $(SANFLAGS)
+# The three layers (README, Architecture) show in the include paths.  The
+# user library's headers are in two folders: user/include/prof (the PROF
+# format both sides read and write: records, slices, the PROF dir's names
+# and control files, losses) and user/include/recorder (the capture:
+# session, drain, kernel ring reader, BPF loader, driver backends).  The
+# PROF format's own sources (PROF_SRCS) and the exporter (tools/export/,
+# libnpuprof_export.a) are compiled without the recorder's folder, so a
+# recorder header included there does not compile; tests/host/layers.sh
+# says which line broke the rule.
+PROF_INC := -Iuser/include/prof
+RECORDER_INC := -Iuser/include/recorder
 # The simulator's headers (its driver ABI, the ACL API) are for the
 # simulator, the tests and the benchmarks that drive it, and the one
 # product file that speaks the simulated driver's ioctl (its backend).
@@ -70,6 +81,20 @@ LDLIBS_MSPROF := -lsqlite3 $(LDLIBS_NPUPROF)
 
 LIB_SRCS := $(sort $(wildcard user/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+# The PROF format's part of libnpuprof.a: what the exporter links, also
+# as libnpuprof_prof.a of its own (the export tests link nothing else of
+# user/).
+PROF_SRCS := $(addprefix user/,loss.c msg.c name_text.c prof_fs.c \
+	prof_layout.c prof_open.c record_names.c slice_block.c slice_model.c \
+	slice_reader.c slice_writer.c)
+PROF_OBJS := $(PROF_SRCS:%.c=$(BUILD)/obj/%.o)
+PROF_CFLAGS = $(filter-out $(RECORDER_INC) -Iwire/include -I$(BPF_DIR),$(CFLAGS))
+# The exporter (tools/export/): PROF dirs in, msprof's outputs out.  A
+# library of its own, libnpuprof_export.a, over the PROF format only.
+EXPORT_SRCS := $(sort $(wildcard tools/export/*.c))
+EXPORT_OBJS := $(EXPORT_SRCS:%.c=$(BUILD)/obj/%.o)
+EXPORT_LIB := $(BUILD)/lib/libnpuprof_export.a
+EXPORT_CFLAGS = $(PROF_CFLAGS) -Itools/export
 MSPROF_SRCS := $(sort $(wildcard tools/msprof/*.c))
 MSPROF_OBJS := $(MSPROF_SRCS:%.c=$(BUILD)/obj/%.o)
 MSPROF_MAIN := $(BUILD)/obj/tools/msprof/main.o
@@ -105,6 +130,10 @@ BENCH_BPF_SRCS := $(sort $(wildcard bench/bpf/*.bpf.c))
 BENCH_SKELS := $(BENCH_BPF_SRCS:bench/bpf/%.bpf.c=$(BPF_DIR)/%.skel.h)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+# The exporter's tests: built like the exporter, linked with it alone.
+EXPORT_TEST_SRCS := $(sort $(wildcard tests/unit/test_export_*.c) tests/unit/test_query.c \
+	tests/unit/test_clock_sync.c)
+EXPORT_TEST_BINS := $(EXPORT_TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps modules target-modules smoke-target-modules bpf libs tools sim tests bench-progs tests-unit asan demo check check-all bench clean \
 	install uninstall dkms-src target
@@ -173,6 +202,18 @@ $(BUILD)/obj/%.o: %.c | $(BPF_SKELS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(OBJ_CFLAGS) -MMD -MP -c $< -o $@
 
+# The PROF format's sources and the exporter: no recorder header.
+$(PROF_OBJS): $(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(PROF_CFLAGS) -MMD -MP -c $< -o $@
+
+$(EXPORT_OBJS): $(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(EXPORT_CFLAGS) -MMD -MP -c $< -o $@
+
+# msprof calls the exporter through its entry points (export.h, query.h).
+$(MSPROF_OBJS): OBJ_CFLAGS := -Itools/export
+
 # The npusim driver backend: the only product object built with SIM_CFLAGS.
 $(BUILD)/obj/user/drv_npusim.o: OBJ_CFLAGS := $(SIM_CFLAGS)
 # Driver backends, one user/drv_<name>.c each: their table in npu_backend.c.
@@ -188,7 +229,7 @@ $(BUILD)/pic/%.o: %.c
 
 # The simulated runtime sees no product header: what it shares with the
 # product is the wire codec, through wire/include.
-ACL_CFLAGS = $(filter-out -Iinclude -Iuser/include,$(CFLAGS)) $(SIM_CFLAGS)
+ACL_CFLAGS = $(filter-out -Iinclude $(PROF_INC) $(RECORDER_INC),$(CFLAGS)) $(SIM_CFLAGS)
 $(BUILD)/pic/sim/runtime/%.o: sim/runtime/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ACL_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
@@ -212,18 +253,32 @@ $(WIRE_LIB): $(WIRE_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-libs: $(BUILD)/lib/libnpuprof.a $(WIRE_LIB)
+$(BUILD)/lib/libnpuprof_prof.a: $(PROF_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(EXPORT_LIB): $(EXPORT_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+libs: $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libnpuprof_prof.a $(EXPORT_LIB) $(WIRE_LIB)
+
+# What the exporter links: itself, the PROF format, SQLite (export_db.c).
+LDLIBS_EXPORT := $(EXPORT_LIB) $(BUILD)/lib/libnpuprof_prof.a -lsqlite3 -ljansson -luring -lzstd -lpthread -lm
 
 # Tools: msprof.  Everything but main.o also goes into libmsprof.a so the
-# unit tests can call the option parser and the export directly.
+# unit tests can call the option parser and the command loop directly.
 $(BUILD)/lib/libmsprof.a: $(MSPROF_LIB_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/bin/msprof: $(MSPROF_MAIN) $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB)
+MSPROF_LIBS := $(BUILD)/lib/libmsprof.a $(EXPORT_LIB) $(BUILD)/lib/libnpuprof.a $(WIRE_LIB)
+$(BUILD)/bin/msprof: $(MSPROF_MAIN) $(MSPROF_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(MSPROF_MAIN) $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB) $(LDLIBS_MSPROF)
+	$(CC) $(CFLAGS) -o $@ $(MSPROF_MAIN) $(MSPROF_LIBS) $(LDLIBS_MSPROF)
 
 $(BUILD)/bin/npuprof-dump: tools/npuprof-dump/main.c $(BUILD)/lib/libnpuprof.a
 	@mkdir -p $(@D)
@@ -259,9 +314,13 @@ $(BUILD)/bin/run_ranks.sh: sim/app/run_ranks.sh
 sim: $(BUILD)/lib/libruntime.so $(BUILD)/lib/libascendcl.so $(BUILD)/bin/ai_task $(BUILD)/bin/run_ranks.sh
 
 # Host unit tests: one program per behaviour.
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB)
+$(BUILD)/tests/%: tests/unit/%.c $(MSPROF_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Itests/unit -Itools/msprof -MMD -MP -o $@ $< $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB) $(LDLIBS_MSPROF)
+	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Itests/unit -Itools/msprof -Itools/export -MMD -MP -o $@ $< $(MSPROF_LIBS) $(LDLIBS_MSPROF)
+
+$(EXPORT_TEST_BINS): $(BUILD)/tests/%: tests/unit/%.c $(EXPORT_LIB) $(BUILD)/lib/libnpuprof_prof.a
+	@mkdir -p $(@D)
+	$(CC) $(EXPORT_CFLAGS) -Itests/unit -MMD -MP -o $@ $< $(LDLIBS_EXPORT)
 
 # The wire codec's own tests: that library and libc, nothing else.
 $(WIRE_TEST_BINS): $(BUILD)/tests/%: wire/tests/%.c $(WIRE_LIB)
@@ -392,7 +451,7 @@ INSTALL_BINS := $(BUILD)/bin/msprof $(BUILD)/bin/npuprof-dump
 # The library's headers: the shared ABI (include/npuprof) and the user
 # libraries' (user/include/npuprof) share the npuprof/ prefix already.
 # The driver backends' tracepoint headers (drv/) stay private.
-INSTALL_HEADERS := $(sort $(wildcard include/npuprof/*.h user/include/npuprof/*.h))
+INSTALL_HEADERS := $(sort $(wildcard include/npuprof/*.h user/include/*/npuprof/*.h))
 MAN_PAGES := $(sort $(wildcard man/*.1))
 # What `dkms build` needs to build npuprof.ko alone: kmod/ (not the
 # modpost output of an in-tree build) and the ABI headers it includes.

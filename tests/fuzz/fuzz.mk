@@ -25,12 +25,10 @@ FUZZ_OBJS_fuzz_kernel_binary = $(call FUZZ_ACL_OBJS,sim/runtime/acl_kernel.o)
 
 .PHONY: fuzz fuzz-build fuzz-bins
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_util.h $(BUILD)/lib/libmsprof.a \
-		 $(BUILD)/lib/libnpuprof.a $(WIRE_LIB) $(ACL_OBJS) $(RT_OBJS)
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_util.h $(MSPROF_LIBS) $(ACL_OBJS) $(RT_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SIM_CFLAGS) -fsanitize=fuzzer -Itests/unit -Itools/msprof -Isim/runtime -o $@ $< \
-		$(FUZZ_OBJS_$*) $(BUILD)/lib/libmsprof.a $(BUILD)/lib/libnpuprof.a $(WIRE_LIB) \
-		$(LDLIBS_MSPROF)
+	$(CC) $(CFLAGS) $(SIM_CFLAGS) -fsanitize=fuzzer -Itests/unit -Itools/msprof -Itools/export -Isim/runtime -o $@ $< \
+		$(FUZZ_OBJS_$*) $(MSPROF_LIBS) $(LDLIBS_MSPROF)
 
 fuzz-bins: $(FUZZ_BINS)
 

@@ -46,7 +46,7 @@ grep -qx "PACKAGE_VERSION=\"${src#npuprof-}\"" "$dest/usr/src/$src/dkms.conf" ||
 	echo "755 usr/bin/npuprof-dump"
 	echo "644 usr/lib/libnpuprof.a"
 	echo "644 usr/lib/pkgconfig/npuprof.pc"
-	for h in include/npuprof/*.h user/include/npuprof/*.h; do
+	for h in include/npuprof/*.h user/include/*/npuprof/*.h; do
 		echo "644 usr/include/npuprof/${h##*/}"
 	done
 	for m in man/*.1; do
