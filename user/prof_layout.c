@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * Names inside a PROF_XXX directory: built and parsed here only (the
- * layout is drawn in npuprof/prof_layout.h).
+ * layout is drawn in npuprof/prof_layout.h); and finding the PROF dirs a
+ * path names, by those names (the exporter's and --query's search).
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <npuprof/prof_layout.h>
 
@@ -219,4 +222,89 @@ int npuprof_prof_devices(const char *prof_dir, uint32_t **ids)
 		qsort(v, n, sizeof(*v), cmp_u32);
 	*ids = v;
 	return (int)n;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* The last component of @path; a trailing '/' stays part of it. */
+static const char *last_name(const char *path)
+{
+	const char *s = path + strlen(path);
+
+	while (s > path && s[-1] == '/')
+		s--;
+	while (s > path && s[-1] != '/')
+		s--;
+	return s;
+}
+
+int npuprof_prof_dir_is(const char *path)
+{
+	char host[PATH_MAX];
+
+	if (!is_dir(path))
+		return 0;
+	if (npuprof_prof_name_match(last_name(path)))
+		return 1;
+	snprintf(host, sizeof(host), "%s/" NPUPROF_PROF_HOST_DIR, path);
+	return is_dir(host);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Append a copy of @path to *@v (*@n entries). */
+static int push_path(char ***v, long *n, const char *path)
+{
+	char **p = realloc(*v, (*n + 1) * sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	p[*n] = strdup(path);
+	if (!p[*n])
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+int npuprof_prof_dirs_find(const char *path, char ***dirs, long *n)
+{
+	char sub[PATH_MAX + 256];
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
+
+	*dirs = NULL;
+	*n = 0;
+	if (npuprof_prof_dir_is(path))
+		return push_path(dirs, n, path);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while (!err && (de = readdir(d))) {
+		if (!npuprof_prof_name_match(de->d_name))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
+		if (is_dir(sub))
+			err = push_path(dirs, n, sub);
+	}
+	closedir(d);
+	if (*n)
+		qsort(*dirs, *n, sizeof(**dirs), cmp_str);
+	return err;
+}
+
+void npuprof_prof_dirs_free(char **dirs, long n)
+{
+	while (n > 0)
+		free(dirs[--n]);
+	free(dirs);
 }

@@ -637,3 +637,8 @@ int export_write_timeline_sliced(const struct export_model *m, FILE *const *file
 	free(outs);
 	return err;
 }
+
+uint64_t export_tl_events(const struct export_model *m)
+{
+	return m->n_calls + m->n_drawn + m->n_cut + 2 * (uint64_t)m->n_linked;
+}

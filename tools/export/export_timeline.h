@@ -94,4 +94,12 @@ int export_write_timeline_measured(const struct export_model *m, FILE *f,
 int export_write_timeline_sliced(const struct export_model *m, FILE *const *files,
 				 const int64_t *bounds, size_t n);
 
+/**
+ * export_tl_events() - the events the timeline of @m writes, for the
+ * progress line: calls, drawn and clamped tasks, both ends of each flow
+ * (the metadata rows, a few per row kind, are left out so the line stops
+ * at 100%)
+ */
+uint64_t export_tl_events(const struct export_model *m);
+
 #endif /* MSPROF_EXPORT_TIMELINE_H */

@@ -175,4 +175,27 @@ int npuprof_slice_done_name(char *buf, size_t size, const char *slice);
  */
 int npuprof_prof_devices(const char *prof_dir, uint32_t **ids);
 
+/**
+ * npuprof_prof_dir_is() - whether @path is a PROF dir: a directory named
+ * as npuprof_prof_name_match() accepts, or one holding host/ (a PROF dir
+ * renamed or copied under another name)
+ * Return: 1 or 0 (0 too when @path cannot be read).
+ */
+int npuprof_prof_dir_is(const char *path);
+
+/**
+ * npuprof_prof_dirs_find() - the PROF dirs a path names: @path itself when
+ * npuprof_prof_dir_is() says so, else the directories below it named
+ * PROF_*, in name order (a path to a job's output folder)
+ * @dirs: out: malloc'd paths, "@path/<name>" (free with
+ *        npuprof_prof_dirs_free(), also on error)
+ * @n:    out: how many
+ * Return: 0 (@n may be 0: nothing found), -errno of opendir(@path), or
+ * -ENOMEM.
+ */
+int npuprof_prof_dirs_find(const char *path, char ***dirs, long *n);
+
+/** npuprof_prof_dirs_free() - free @n paths of npuprof_prof_dirs_find(). */
+void npuprof_prof_dirs_free(char **dirs, long n);
+
 #endif /* NPUPROF_PROF_LAYOUT_H */
