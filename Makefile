@@ -135,7 +135,7 @@ EXPORT_TEST_SRCS := $(sort $(wildcard tests/unit/test_export_*.c) tests/unit/tes
 	tests/unit/test_clock_sync.c)
 EXPORT_TEST_BINS := $(EXPORT_TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps modules target-modules smoke-target-modules bpf libs tools sim tests bench-progs tests-unit asan demo check check-all bench clean \
+.PHONY: print-layers all deps modules target-modules smoke-target-modules bpf libs tools sim tests bench-progs tests-unit asan demo check check-all bench clean \
 	install uninstall dkms-src target
 .DELETE_ON_ERROR:
 
@@ -210,6 +210,12 @@ $(PROF_OBJS): $(BUILD)/obj/%.o: %.c
 $(EXPORT_OBJS): $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(EXPORT_CFLAGS) -MMD -MP -c $< -o $@
+
+# What tests/host/layers.sh checks the layers against.
+print-layers:
+	@echo "PROF_SRCS=$(PROF_SRCS)"
+	@echo "EXPORT_SRCS=$(EXPORT_SRCS)"
+	@echo "EXPORT_CFLAGS=$(EXPORT_CFLAGS)"
 
 # msprof calls the exporter through its entry points (export.h, query.h).
 $(MSPROF_OBJS): OBJ_CFLAGS := -Itools/export
