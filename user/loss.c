@@ -48,7 +48,7 @@ char *npuprof_loss_causes(const struct npuprof_loss *l, char *buf, size_t size)
 	buf[0] = '\0';
 	for (int c = 0; c < NPUPROF_LOSS_CAUSES && len < size; c++)
 		len += (size_t)snprintf(buf + len, size - len, "%s%s: %" PRIu64, c ? ", " : "",
-					loss_causes[c].words, l->n[c]);
+					npuprof_loss_words(c), l->n[c]);
 	return buf;
 }
 
@@ -75,7 +75,7 @@ json_t *npuprof_loss_json(const struct npuprof_loss *l, int with_cpu)
 		json_object_set_new(o, "cpu", json_integer(l->cpu));
 	json_object_set_new(o, "total", json_integer((json_int_t)npuprof_loss_total(l)));
 	for (int c = 0; c < NPUPROF_LOSS_CAUSES; c++)
-		json_object_set_new(o, loss_causes[c].key, json_integer((json_int_t)l->n[c]));
+		json_object_set_new(o, npuprof_loss_key(c), json_integer((json_int_t)l->n[c]));
 	return o;
 }
 
@@ -113,7 +113,7 @@ int npuprof_loss_from_json(const json_t *obj, struct npuprof_loss *l)
 	if (!json_is_object(obj))
 		return -EINVAL;
 	for (int c = 0; c < NPUPROF_LOSS_CAUSES; c++)
-		l->n[c] = count_of(obj, loss_causes[c].key);
+		l->n[c] = count_of(obj, npuprof_loss_key(c));
 	l->cpu = (uint32_t)count_of(obj, "cpu");
 	return 0;
 }
