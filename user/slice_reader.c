@@ -276,8 +276,9 @@ static int reader_slice(struct slice_reader *r, int fd, uint32_t idx)
 		r->rep.cut_at = frame_end;
 		r->rep.cut_size = file_pos;
 	}
-	/* A frame cut short, plus a record cut short inside complete frames. */
-	r->rep.truncated_bytes += (file_pos - frame_end) + r->committed;
+	/* File bytes of a frame cut short; decoded bytes of a record cut short. */
+	r->rep.truncated_bytes += file_pos - frame_end;
+	r->rep.cut_record_bytes += r->committed;
 	return 0;
 }
 

@@ -124,6 +124,9 @@ void export_console_summary(const struct export_model *m, const struct export_de
 	if (m->truncated_bytes)
 		printf("  Truncated data: %llu bytes at the end of a slice were not readable\n",
 		       (unsigned long long)m->truncated_bytes);
+	if (m->cut_record_bytes)
+		printf("  Cut record: %llu bytes of a record at the end of a slice's whole frames were not exported\n",
+		       (unsigned long long)m->cut_record_bytes);
 	if (m->n_reasons)
 		printf("  Data incomplete, %zu reason%s:\n", m->n_reasons, m->n_reasons > 1 ? "s" : "");
 	else

@@ -221,7 +221,7 @@ static bool task_records_whole(const struct export_model *m)
 
 		if (m->series[i].device >= 0 &&
 		    (r->first_slice || r->missing || r->cut || r->corrupt || r->done_mismatch ||
-		     r->truncated_bytes))
+		     r->truncated_bytes || r->cut_record_bytes))
 			return false;
 	}
 	return !m->aged.slices;

@@ -346,6 +346,11 @@ static int read_series(struct export_model *m, const char *dir, const char *seri
 			     text, series, (unsigned long long)rep.truncated_bytes);
 		m->truncated_bytes += rep.truncated_bytes;
 	}
+	if (rep.cut_record_bytes) {
+		npuprof_warn("%s/%s.slice_*: the whole frames of a slice end inside a record (%llu bytes of it; its rest was never written); exported the complete records before it",
+			     text, series, (unsigned long long)rep.cut_record_bytes);
+		m->cut_record_bytes += rep.cut_record_bytes;
+	}
 	if (rep.bad_version)
 		npuprof_warn("%s/%s.slice_*: written by a newer npuprof (record version > %d); record types this msprof does not know were skipped",
 			     text, series, NPUPROF_RECORD_VERSION);

@@ -270,8 +270,10 @@ struct xm_sample {
  * @n_calls_cut:     calls still in flight at the stop (xm_call.cut), of
  *                   @n_calls
  * @n_linked:        drawn tasks linked to their API call
- * @truncated_bytes: bytes at the end of a series that did not form a
- *                   whole record (summed over series)
+ * @truncated_bytes: file bytes after the last whole zstd frame of a
+ *                   slice (summed over series)
+ * @cut_record_bytes: decoded bytes of records the whole frames of a
+ *                   slice end inside of (npuprof_read_report)
  * @bad_records:     records shorter than their type's layout, skipped
  */
 struct export_model {
@@ -304,6 +306,7 @@ struct export_model {
 	size_t n_calls_cut;
 	size_t n_linked;
 	uint64_t truncated_bytes;
+	uint64_t cut_record_bytes;
 	uint64_t bad_records;
 	int64_t wall_offset_ns; /* added to every time: monotonic -> wall clock */
 	bool driver_clock;      /* info.json driver.clock "driver": samples were due */

@@ -148,9 +148,10 @@ static int series_reasons(struct export_model *m, const struct xm_series *x)
 	if (!err && r->corrupt)
 		err = add_reason(m, "slice %s.slice_%u: corrupt zstd frame at byte %llu: no record from there on is exported",
 				 x->path, r->corrupt_slice, (unsigned long long)r->corrupt_at);
-	if (!err && !r->cut && r->truncated_bytes)
+	/* a record cut short by a cut slice is the cut's, said above */
+	if (!err && !r->cut && r->cut_record_bytes)
 		err = add_reason(m, "%s: %llu bytes do not form a whole record and are not exported",
-				 x->path, (unsigned long long)r->truncated_bytes);
+				 x->path, (unsigned long long)r->cut_record_bytes);
 	return err;
 }
 

@@ -97,6 +97,9 @@ static int dump_series(const char *dir, const char *series)
 	if (rep.truncated_bytes)
 		npuprof_warn("%s/%s: last %" PRIu64 " bytes are a truncated tail (capture cut short?)",
 			     dir, series, rep.truncated_bytes);
+	if (rep.cut_record_bytes)
+		npuprof_warn("%s/%s: the whole frames end inside a record (%" PRIu64 " bytes of it)",
+			     dir, series, rep.cut_record_bytes);
 	return 0;
 }
 

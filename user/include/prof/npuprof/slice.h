@@ -27,9 +27,13 @@
  * struct npuprof_read_report - what a read found
  * @slices:          slice files read
  * @records:         records delivered (stream headers included)
- * @truncated_bytes: compressed bytes at the end of the last slice that did
- *                   not form a whole frame or a whole record (a crash or a
- *                   cut copy); 0 for a clean series
+ * @truncated_bytes: bytes of the slice files after their last whole zstd
+ *                   frame (a crash or a cut copy: compressed bytes, as
+ *                   the files hold them); 0 for a clean series
+ * @cut_record_bytes: decoded bytes of a record that the whole frames of a
+ *                   slice end inside of (its rest was never written);
+ *                   never counted in @truncated_bytes, which counts file
+ *                   bytes
  * @bad_version:     stream headers with a version newer than ours
  * @cut:             1 when a slice ends inside a zstd frame (a crash
  *                   mid-write, or a cut copy): @cut_slice is its index,
@@ -54,6 +58,7 @@ struct npuprof_read_report {
 	uint32_t first_slice;
 	uint64_t records;
 	uint64_t truncated_bytes;
+	uint64_t cut_record_bytes;
 	uint64_t bad_version;
 	int cut;
 	uint32_t cut_slice;
