@@ -7,7 +7,8 @@
 # embedded ELF: there is no object file to find); a program builds against
 # the installed headers and libnpuprof.a through the installed npuprof.pc;
 # the directory variables move what they name; make uninstall leaves no
-# file behind.  No VM.
+# file behind.  The headers installed are the public API: not the tools'
+# plumbing (msg.h, bpf_log.h, name_text.h, prof_fs.h, loss_json.h).  No VM.
 source "$(dirname "$0")/lib.bash"
 need_msprof
 
@@ -46,7 +47,11 @@ grep -qx "PACKAGE_VERSION=\"${src#npuprof-}\"" "$dest/usr/src/$src/dkms.conf" ||
 	echo "755 usr/bin/npuprof-dump"
 	echo "644 usr/lib/libnpuprof.a"
 	echo "644 usr/lib/pkgconfig/npuprof.pc"
+	# the public API only: the tools' plumbing headers stay in the tree
 	for h in include/npuprof/*.h user/include/*/npuprof/*.h; do
+		case ${h##*/} in
+		msg.h | bpf_log.h | name_text.h | prof_fs.h | loss_json.h) continue ;;
+		esac
 		echo "644 usr/include/npuprof/${h##*/}"
 	done
 	for m in man/*.1; do
