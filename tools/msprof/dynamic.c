@@ -44,6 +44,7 @@
 #include "dynamic.h"
 #include "error_words.h"
 #include "result.h"
+#include "server_find.h"
 
 const struct msprof_session_ops msprof_session_ops_real = {
 	.start = npuprof_session_start,
