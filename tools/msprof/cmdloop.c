@@ -165,7 +165,7 @@ int msprof_launcher_alive(struct msprof_dyn *d)
 	if (d->child <= 0)
 		return 0;
 	/*
-	 * msprof is the job's subreaper (dynamic.c): ranks a launcher left
+	 * msprof is the job's subreaper (launch.c): ranks a launcher left
 	 * behind become our children.  The job lives while any child does;
 	 * the launched command's own status is kept for the exit status.
 	 */

@@ -45,8 +45,8 @@ extern const struct msprof_session_ops msprof_session_ops_real;
 
 /*
  * Longest socket path a target keeps: beyond sun_path's 108 bytes (a
- * container's socket through /proc/P/root) dynamic.c connects through
- * the directory's descriptor.
+ * container's socket through /proc/P/root) dynprof_client.c connects
+ * through the directory's descriptor.
  */
 #define MSPROF_SOCKET_PATH_MAX 512
 

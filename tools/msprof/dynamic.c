@@ -1,34 +1,29 @@
 // SPDX-License-Identifier: MIT
 /*
- * msprof --dynamic=on (see dynamic.h): launch or attach, connect to the
- * dynamic-profiling server in each app, hand it the parameters, open the
- * capture session, run the prompt, and in launch mode wait for the app.
+ * msprof --dynamic=on (see dynamic.h): pick launch or attach mode, set up
+ * the run and its capture session, bring each app's server under the
+ * prompt, run the prompt, and in launch mode wait for the app.
  *
  * Attach mode opens the session and selects each pid before it connects:
  * a process another msprof already profiles is refused at once, naming
  * that msprof, and its server is never disturbed.  With several pids each
- * one's trouble is named and the others go on.
+ * one's trouble is named and the others go on.  Launch mode keeps looking
+ * for servers the job's other ranks open under their own pids.
  *
  * The capture itself (npuprof.ko rings, BPF uprobes, PROF_XXX writing) is
- * session.h's; the socket protocol is dynprof_wire.h's.  This file only
- * sequences them and words their failures.
+ * session.h's; starting the job is launch.c's, talking to a server
+ * dynprof_client.c's and app mode app_mode.c's.  This file sequences them
+ * and words the session's failures.
  */
 #include <dirent.h>
-#include <stddef.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
-#include <signal.h>
+#include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <npuprof/acl_trace.h>
@@ -42,8 +37,11 @@
 
 #include "cmdloop.h"
 #include "dynamic.h"
+#include "dynprof_client.h"
 #include "error_words.h"
+#include "launch.h"
 #include "result.h"
+#include "server_find.h"
 
 const struct msprof_session_ops msprof_session_ops_real = {
 	.start = npuprof_session_start,
@@ -97,159 +95,7 @@ char *msprof_params_json(const struct msprof_options *o, pid_t msprof_pid)
 	return text;
 }
 
-/* "exited with status 3" / "was killed by signal 9 (Killed)" */
-static void describe_status(int status, char *buf, size_t size)
-{
-	if (WIFEXITED(status))
-		snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		snprintf(buf, size, "was killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else
-		snprintf(buf, size, "ended (wait status 0x%x)", status);
-}
-
-/* In the child: set the dynamic-profiling environment and exec the app. */
-static void __attribute__((noreturn)) exec_app(const struct msprof_options *o, const char *params,
-						pid_t msprof_pid, int gate_fd, int err_fd)
-{
-	char key[24], go;
-	int e, null_fd;
-	ssize_t n;
-
-	snprintf(key, sizeof(key), "%d", (int)msprof_pid);
-	/* app mode: the parameters only, no in-app server (msprof needs none) */
-	if (o->dynamic && (setenv("PROFILING_MODE", "dynamic", 1) ||
-			   setenv("DYNAMIC_PROFILING_KEY_PID", key, 1)))
-		goto out_report;
-	if (setenv("PROFILER_SAMPLECONFIG", params, 1))
-		goto out_report;
-	/*
-	 * Dynamic mode: its own process group, so Ctrl-C at the (msprof)
-	 * prompt reaches msprof only (which answers "use quit") and never
-	 * kills the job; and the prompt owns stdin, so the app must not eat
-	 * the commands.  App mode has no prompt: the app keeps both, as
-	 * under CANN's msprof.
-	 */
-	if (o->dynamic) {
-		setpgid(0, 0);
-		null_fd = open("/dev/null", O_RDONLY);
-		if (null_fd >= 0) {
-			dup2(null_fd, STDIN_FILENO);
-			if (null_fd != STDIN_FILENO)
-				close(null_fd);
-		}
-	}
-	/* msprof follows this process before it may start anything */
-	do
-		n = read(gate_fd, &go, 1);
-	while (n < 0 && errno == EINTR);
-	close(gate_fd);
-	execvp(o->app_argv[0], o->app_argv);
-out_report:
-	e = errno;
-	if (write(err_fd, &e, sizeof(e)) < 0)
-		_exit(127);
-	_exit(127);
-}
-
-/* @cmd as execvp would find it, into @path; 0 or -ENOENT. */
-static int which(const char *cmd, char *path, size_t size)
-{
-	const char *dirs = getenv("PATH"), *p, *end;
-
-	if (strchr(cmd, '/')) {
-		snprintf(path, size, "%s", cmd);
-		return access(path, X_OK) ? -ENOENT : 0;
-	}
-	for (p = dirs ? dirs : "/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
-		end = strchrnul(p, ':');
-		snprintf(path, size, "%.*s/%s", (int)(end - p), *p == ':' || end == p ? "." : p, cmd);
-		if (!access(path, X_OK))
-			return 0;
-	}
-	return -ENOENT;
-}
-
-/*
- * The library @lib (libascendcl.so, libruntime.so) an ELF program @exe
- * will load: its dynamic loader lists the libraries, those its libraries
- * need too, without running the program when LD_TRACE_LOADED_OBJECTS is
- * set (what ldd does).  0 with @path, or -errno.
- */
-static int traced_acl_lib(const char *exe, const char *lib, char *path, size_t size)
-{
-	char line[PATH_MAX + 64], arrow_text[64], *arrow, *end;
-	unsigned char magic[4] = { 0 };
-	int fd, pfd[2], rc = -ENOENT;
-	FILE *f;
-	pid_t pid;
-
-	fd = open(exe, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (read(fd, magic, 4) != 4 || memcmp(magic, "\177ELF", 4)) {
-		close(fd);
-		return -ENOEXEC; /* a script: its interpreter's libraries say nothing */
-	}
-	close(fd);
-	snprintf(arrow_text, sizeof(arrow_text), "%s => /", lib);
-	if (pipe2(pfd, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid == 0) {
-		dup2(pfd[1], STDOUT_FILENO);
-		setenv("LD_TRACE_LOADED_OBJECTS", "1", 1);
-		execl(exe, exe, (char *)NULL);
-		_exit(127);
-	}
-	close(pfd[1]);
-	f = pid > 0 ? fdopen(pfd[0], "r") : NULL;
-	while (f && fgets(line, sizeof(line), f)) {
-		/* "\tlibascendcl.so => /x/libascendcl.so (0x...)" */
-		arrow = strstr(line, arrow_text);
-		end = arrow ? strstr(arrow, " (") : NULL;
-		if (rc && end) {
-			*end = '\0';
-			snprintf(path, size, "%s", arrow + strlen(arrow_text) - 1);
-			rc = 0;
-		}
-	}
-	if (f)
-		fclose(f);
-	else
-		close(pfd[0]);
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
-	return rc;
-}
-
-/*
- * Where the launched job's library @lib is, before it runs: what the
- * program itself loads, else the first in LD_LIBRARY_PATH (which the job
- * inherits; a launcher script usually sets up its ranks' path there).
- * Return: 0 with @path, or -ENOENT (found later, at the first mapping).
- */
-static int find_job_acl_lib(const struct msprof_options *o, const char *lib, char *path,
-			    size_t size)
-{
-	const char *dirs = getenv("LD_LIBRARY_PATH"), *p, *end;
-	char exe[PATH_MAX];
-
-	if (!which(o->app_argv[0], exe, sizeof(exe)) && !traced_acl_lib(exe, lib, path, size))
-		return 0;
-	for (p = dirs ? dirs : ""; *p; p = *end ? end + 1 : end) {
-		end = strchrnul(p, ':');
-		if (end == p)
-			continue;
-		snprintf(path, size, "%.*s/%s", (int)(end - p), p, lib);
-		if (!access(path, R_OK))
-			return 0;
-	}
-	return -ENOENT;
-}
-
-/* Once per run: the recorded functions the library lacks, by name. */
-static void warn_untraced(struct msprof_dyn *d)
+void msprof_warn_untraced(struct msprof_dyn *d)
 {
 	const char *untraced = npuprof_session_untraced(d->s);
 	char words[NPUPROF_ERROR_FUNCS_MAX + 256];
@@ -260,405 +106,6 @@ static void warn_untraced(struct msprof_dyn *d)
 	d->untraced_warned = 1;
 	msprof_untraced_words(untraced, words, sizeof(words));
 	npuprof_warn("%s", words);
-}
-
-/*
- * Put the uprobes on the job's library @lib now.  Return: 1 when placed, or
- * when that library can never be probed (it lacks a function every runtime
- * has: said so); 0 when not (they go on at the first process that maps it).
- */
-static int probe_job_file(struct msprof_dyn *d, const struct msprof_options *o,
-			  const char *name)
-{
-	char lib[PATH_MAX], words[PATH_MAX + 512];
-
-	if (find_job_acl_lib(o, name, lib, sizeof(lib)))
-		return 0;
-	if (npuprof_session_probe_file(d->s, lib)) {
-		const struct npuprof_error *e = npuprof_session_error(d->s);
-
-		msprof_error_words(e, 0, words, sizeof(words));
-		if (e->stage == NPUPROF_STAGE_SYMBOLS) { /* the words name the file */
-			npuprof_warn("%s; runtime API calls are not captured", words);
-			return 1; /* the job's processes map it: no use trying each */
-		}
-		npuprof_warn("cannot place the uprobes on %s (%s): they go on when the job maps its %s",
-			     lib, words, name);
-		return 0;
-	}
-	return 1;
-}
-
-/*
- * Launch and app mode, before the app runs: put the uprobes on the job's
- * libraries now (libascendcl.so for --ascendcl, libruntime.so for
- * --runtime-api), so its calls are captured from the first.  Return: 1
- * when every one asked for is placed or can never be (probe_job_file()); 0
- * when not (they go on at the first process that maps them).
- */
-static int probe_job_lib(const struct msprof_options *o, struct msprof_dyn *d)
-{
-	int done = 1;
-
-	if (!o->ascendcl && !o->runtime_api)
-		return 0;
-	if (o->ascendcl)
-		done &= probe_job_file(d, o, NPUPROF_ACL_LIB_NAME);
-	if (o->runtime_api)
-		done &= probe_job_file(d, o, NPUPROF_RUNTIME_LIB_NAME);
-	if (done)
-		warn_untraced(d);
-	return done;
-}
-
-/* Before anything starts: the app exists and can be run. */
-static int check_runnable(const struct msprof_options *o)
-{
-	char exe[PATH_MAX];
-
-	if (!which(o->app_argv[0], exe, sizeof(exe)))
-		return 0;
-	npuprof_err("cannot run %s: %s", o->app_argv[0],
-		    strchr(o->app_argv[0], '/') ? "no such executable file"
-						: "not found in PATH (give its path)");
-	return -ENOENT;
-}
-
-/* A forked app that waits at its gate before exec (launch_app()). */
-struct launched {
-	pid_t pid;
-	int gate_fd; /* write a byte (or close) to let it exec */
-	int err_fd;  /* close-on-exec pipe: an errno arrives when exec failed */
-};
-
-/*
- * Fork the app; it waits at the gate so msprof can follow it before it
- * starts anything.  Return: 0 with *@l, or -errno.
- */
-static int launch_app(const struct msprof_options *o, const char *params, struct launched *l)
-{
-	pid_t msprof_pid = getpid(), pid;
-	int efd[2], gfd[2], e;
-
-	if (pipe2(efd, O_CLOEXEC))
-		return -errno;
-	if (pipe2(gfd, O_CLOEXEC)) {
-		e = errno;
-		close(efd[0]);
-		close(efd[1]);
-		return -e;
-	}
-	/* ranks the launcher leaves behind stay ours: the job ends with its last */
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		e = errno;
-		close(efd[0]);
-		close(efd[1]);
-		close(gfd[0]);
-		close(gfd[1]);
-		npuprof_err("cannot start %s: fork: %s", o->app_argv[0], strerror(e));
-		return -e;
-	}
-	if (pid == 0) {
-		close(efd[0]);
-		close(gfd[1]);
-		exec_app(o, params, msprof_pid, gfd[0], efd[1]);
-	}
-	close(efd[1]);
-	close(gfd[0]);
-	*l = (struct launched){ .pid = pid, .gate_fd = gfd[1], .err_fd = efd[0] };
-	return 0;
-}
-
-/*
- * Open the app's gate and learn whether exec worked (the error pipe closes
- * on exec).  Return: 0, or -errno of a failed exec (the child is reaped).
- */
-static int release_app(const struct msprof_options *o, struct launched *l)
-{
-	ssize_t n;
-	int e = 0;
-
-	if (write(l->gate_fd, "g", 1) < 0) {
-		/* the child died before exec: its error pipe says why, or EOF */
-	}
-	close(l->gate_fd);
-	do
-		n = read(l->err_fd, &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	close(l->err_fd);
-	if (n == (ssize_t)sizeof(e)) {
-		waitpid(l->pid, NULL, 0);
-		npuprof_err("cannot run %s: %s", o->app_argv[0], strerror(e));
-		return -e;
-	}
-	return 0;
-}
-
-/*
- * One connect() to the Unix socket at @path.  A path longer than
- * sun_path's 108 bytes (a container's socket seen through /proc/P/root)
- * is reached through its directory, opened O_PATH: /proc/self/fd/N/<name>.
- * Return: 0 with *@fd, or -errno.
- */
-static int connect_unix(const char *path, int *fd)
-{
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	char dir[MSPROF_SOCKET_PATH_MAX];
-	const char *name = strrchr(path, '/');
-	int s, e, dfd = -1;
-
-	if (strlen(path) >= sizeof(dir))
-		return -ENAMETOOLONG;
-	if (strlen(path) < sizeof(addr.sun_path)) {
-		strcpy(addr.sun_path, path);
-	} else {
-		if (!name || name == path)
-			return -ENAMETOOLONG;
-		snprintf(dir, sizeof(dir), "%.*s", (int)(name - path), path);
-		dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (dfd < 0)
-			return -errno;
-		if ((size_t)snprintf(addr.sun_path, sizeof(addr.sun_path), "/proc/self/fd/%d%s", dfd,
-				     name) >= sizeof(addr.sun_path)) {
-			close(dfd);
-			return -ENAMETOOLONG;
-		}
-	}
-	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (s < 0) {
-		e = errno;
-		if (dfd >= 0)
-			close(dfd);
-		return -e;
-	}
-	e = connect(s, (struct sockaddr *)&addr, sizeof(addr)) ? errno : 0;
-	if (dfd >= 0)
-		close(dfd);
-	if (e) {
-		close(s);
-		return -e;
-	}
-	*fd = s;
-	return 0;
-}
-
-/* connect_unix() for @t, which keeps @path for connecting again. */
-static int connect_target(struct msprof_target *t, const char *path)
-{
-	if (strlen(path) >= sizeof(t->path))
-		return -ENAMETOOLONG;
-	strcpy(t->path, path);
-	return connect_unix(path, &t->fd);
-}
-
-/*
- * Launch mode: the app creates $HOME/dynamic_profiling_socket_<msprof pid>
- * in aclInit.  Try every MSPROF_CONNECT_RETRY_MS for up to
- * MSPROF_CONNECT_TIMEOUT_MS while the child lives.  Return: 0 or -errno.
- */
-static int connect_launched(const struct msprof_options *o, struct msprof_dyn *d,
-			    struct msprof_target *t)
-{
-	int64_t deadline = npuprof_mono_ms() + MSPROF_CONNECT_TIMEOUT_MS;
-	char path[PATH_MAX], how[96];
-	int rc;
-
-	for (;;) {
-		rc = msprof_socket_find(getuid(), getpid(), path, sizeof(path));
-		if (rc == -ENAMETOOLONG) {
-			npuprof_err("the socket path %s is too long for a Unix socket: use a shorter $HOME", path);
-			return rc;
-		}
-		if (!rc && !connect_target(t, path))
-			return 0;
-		if (!msprof_app_alive(d, t)) {
-			describe_status(d->child_status, how, sizeof(how));
-			npuprof_err("%s (pid %d) %s before it opened the dynamic profiling socket %s: see its own messages above (the socket appears when the app calls aclInit)",
-				    o->app_argv[0], (int)d->child, how, path);
-			return -ESRCH;
-		}
-		if (npuprof_mono_ms() >= deadline) {
-			npuprof_err("cannot connect to server for pid %d, timeout: no socket %s after %d s: does the app call aclInit?",
-				    (int)d->child, path, MSPROF_CONNECT_TIMEOUT_MS / 1000);
-			return -ETIMEDOUT;
-		}
-		usleep(MSPROF_CONNECT_RETRY_MS * 1000);
-	}
-}
-
-/* The process that listens on the socket: the app, even behind a wrapper. */
-static pid_t peer_pid(int fd, pid_t fallback)
-{
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
-
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) || cred.pid <= 0)
-		return fallback;
-	return cred.pid;
-}
-
-/*
- * "@path is served by ...": the socket of that name belongs to process
- * @peer, not the app (0: a process outside msprof's pid namespace).
- */
-static const char *served_by(const char *path, pid_t peer, char *buf, size_t size)
-{
-	if (peer)
-		snprintf(buf, size, "%s is served by pid %d, another process", path, (int)peer);
-	else
-		snprintf(buf, size, "%s is served by a process outside msprof's pid namespace", path);
-	return buf;
-}
-
-/*
- * Why connecting to @pid's server at @path failed (@rc), as CANN's msprof
- * words it; -EADDRINUSE: the socket is served by process @peer.
- */
-static void say_connect_failed(pid_t pid, int rc, const char *path, pid_t peer)
-{
-	char words[PATH_MAX + 96];
-
-	if (rc == -EADDRINUSE && !peer)
-		npuprof_err("cannot connect to server for pid %d: %s, not by pid %d", (int)pid,
-			    served_by(path, peer, words, sizeof(words)), (int)pid);
-	else if (rc == -EADDRINUSE)
-		npuprof_err("cannot connect to server for pid %d: %s (a process in another pid namespace with the same pid inside)",
-			    (int)pid, served_by(path, peer, words, sizeof(words)));
-	else if (rc == -ENOENT)
-		npuprof_err("server process %d did not create socket, or process has already exited: no dynamic profiling socket %s (start the app with PROFILING_MODE=dynamic, or attach with --require-server=off)",
-			    (int)pid, path);
-	else if (rc == -ECONNREFUSED)
-		npuprof_err("cannot connect to server for pid %d, maybe server is closed: nothing listens on %s (a stale socket can be removed with rm %s)",
-			    (int)pid, path, path);
-	else if (rc == -EACCES || rc == -EPERM)
-		npuprof_err("cannot connect to server for pid %d: %s: permission denied: run msprof as the app's user or as root",
-			    (int)pid, path);
-	else
-		npuprof_err("cannot connect to server for pid %d: %s: %s", (int)pid, path, strerror(-rc));
-}
-
-/*
- * Attach mode: one connect to @pid's socket, its path in @path (@size
- * bytes, for messages).  The socket must be served by @pid itself: one of
- * that name served by another process (*@peer; a process in another pid
- * namespace has the same pid inside) is left alone.  Return: 0, -ESRCH
- * (the process has exited, said here), -EADDRINUSE (another process
- * serves it), or the connect's -errno (not said: the caller decides).
- */
-static int connect_attached(pid_t pid, struct msprof_target *t, char *path, size_t size,
-			    pid_t *peer)
-{
-	char proc[64];
-	struct stat st;
-	int rc;
-
-	*peer = 0;
-	snprintf(proc, sizeof(proc), "/proc/%d", (int)pid);
-	if (stat(proc, &st)) {
-		npuprof_err("--pid=%d: the process has exited", (int)pid);
-		return -ESRCH;
-	}
-	rc = msprof_socket_find_pid(pid, st.st_uid, path, size);
-	if (!rc)
-		rc = connect_target(t, path);
-	if (rc)
-		return rc;
-	/* 0: a process our pid namespace cannot see (outside it) */
-	*peer = peer_pid(t->fd, 0);
-	if (*peer == pid)
-		return 0;
-	close(t->fd);
-	t->fd = -1;
-	return -EADDRINUSE;
-}
-
-/*
- * Send the 4100-byte parameter block and expect {PARAMS_RSQ, SUCCESS}.
- * What went wrong goes to @why (@size bytes), not printed: the caller
- * either reports it or captures the process from the kernel side and
- * says so in one line.  A parameter block that cannot be encoded (the
- * user's --output too long, -EMSGSIZE) is an error of the command line:
- * printed here, with @why set too.
- */
-static int send_params_why(struct msprof_target *d, const char *params, int reply_ms, char *why,
-			   size_t size)
-{
-	static uint8_t block[DYNPROF_PARAMS_SIZE];
-	uint8_t buf[DYNPROF_MSG_SIZE];
-	struct dynprof_msg m;
-	int rc;
-
-	*why = '\0';
-	rc = dynprof_encode_params(block, params);
-	if (rc) {
-		npuprof_err("the profiling parameters are %zu bytes, more than the %d the protocol carries: use a shorter --output",
-			    strlen(params), DYNPROF_PARAMS_DATA_LEN - 1);
-		snprintf(why, size, "they do not fit the protocol's %d bytes",
-			 DYNPROF_PARAMS_DATA_LEN - 1);
-		return rc;
-	}
-	rc = dynprof_send_all(d->fd, block, sizeof(block), DYNPROF_HANDSHAKE_TIMEOUT_MS);
-	if (!rc)
-		rc = dynprof_recv_all(d->fd, buf, sizeof(buf), reply_ms);
-	if (rc == -ETIMEDOUT) {
-		snprintf(why, size, "no reply within %d s: another msprof may be connected to it (one user per app at a time)",
-			 reply_ms / 1000);
-		return rc;
-	}
-	if (rc) {
-		snprintf(why, size, "sending them failed: %s", strerror(-rc));
-		return rc;
-	}
-	dynprof_decode_msg(buf, &m);
-	if (m.type != DYNPROF_PARAMS_RSQ || m.status != DYNPROF_SUCCESS) {
-		snprintf(why, size, "it answered %s %s", dynprof_type_name(m.type),
-			 dynprof_status_name(m.status));
-		return -EPROTO;
-	}
-	return 0;
-}
-
-/* The error for @pid's server not taking the parameters, @why from send_params_why(). */
-static void say_params_not_taken(pid_t pid, const char *why)
-{
-	npuprof_err("the dynamic profiling server of pid %d did not take the profiling parameters: %s",
-		    (int)pid, why);
-}
-
-/* send_params_why(), its failure printed as an error. */
-static int send_params(struct msprof_target *d, const char *params, int reply_ms)
-{
-	char why[256];
-	int rc = send_params_why(d, params, reply_ms, why, sizeof(why));
-
-	if (rc && rc != -EMSGSIZE)
-		say_params_not_taken(d->app_pid, why);
-	return rc;
-}
-
-/*
- * d->reconnect: @t's old connection is closed (cmdloop.c renew_idle());
- * connect to its socket again and send the parameters.  A timeout now
- * means another client took the server in between.
- */
-static int reconnect_target(struct msprof_dyn *d, struct msprof_target *t)
-{
-	int rc;
-
-	if (!t->path[0])
-		return -ENOTCONN; /* no socket name to connect to */
-	rc = connect_unix(t->path, &t->fd);
-	if (rc)
-		return rc;
-	rc = send_params(t, d->params, MSPROF_PARAMS_REPLY_MS);
-	if (rc) {
-		close(t->fd);
-		t->fd = -1;
-	}
-	return rc;
 }
 
 /* Say why @pid cannot be profiled, from the session's last failure. */
@@ -765,8 +212,7 @@ void msprof_say_probe_path(const struct npuprof_session *s)
 				: "from one program per function (BPF cookies need Linux 5.15)");
 }
 
-/* The capture session, with no process yet.  @pid: for the messages. */
-static int create_session(const struct msprof_options *o, const char *params, struct msprof_dyn *d,
+int msprof_create_session(const struct msprof_options *o, const char *params, struct msprof_dyn *d,
 			  pid_t pid)
 {
 	struct npuprof_session_opts opts = {
@@ -798,53 +244,8 @@ static int add_pid(struct msprof_dyn *d, pid_t pid)
 	if (rc)
 		say_cannot_profile(d, pid);
 	else
-		warn_untraced(d);
+		msprof_warn_untraced(d);
 	return rc;
-}
-
-/* After a failed setup: tell the server goodbye so it accepts the next client. */
-static void disconnect_quietly(struct msprof_target *t)
-{
-	uint8_t buf[DYNPROF_MSG_SIZE];
-
-	if (t->fd < 0)
-		return;
-	dynprof_encode_msg(buf, DYNPROF_QUIT_REQ, 0);
-	if (!dynprof_send_all(t->fd, buf, sizeof(buf), DYNPROF_HANDSHAKE_TIMEOUT_MS))
-		dynprof_recv_all(t->fd, buf, sizeof(buf), DYNPROF_HANDSHAKE_TIMEOUT_MS);
-	close(t->fd);
-	t->fd = -1;
-}
-
-/* A wait status as a shell gives it: the exit code, or 128 + the signal. */
-static int app_status(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return MSPROF_EXIT_FAILURE;
-}
-
-/* Launch mode: the app runs to its end; report how it ended. */
-static void wait_app(struct msprof_dyn *d)
-{
-	char how[96];
-	int status;
-
-	if (!d->child_reaped) {
-		printf("waiting for app process exit......\n");
-		fflush(stdout);
-		while (waitpid(d->child, &status, 0) < 0)
-			if (errno != EINTR)
-				return;
-		d->child_reaped = 1;
-		d->child_status = status;
-	}
-	if (WIFEXITED(d->child_status) && WEXITSTATUS(d->child_status) == 0)
-		return;
-	describe_status(d->child_status, how, sizeof(how));
-	npuprof_warn("the app (pid %d) %s", (int)d->child, how);
 }
 
 /*
@@ -858,17 +259,17 @@ static void wait_app(struct msprof_dyn *d)
 static int set_up_launch(const struct msprof_options *o, const char *params, struct msprof_dyn *d)
 {
 	struct msprof_target *t = &d->t[0];
-	struct launched l = { .gate_fd = -1, .err_fd = -1 };
+	struct msprof_launched l = { .gate_fd = -1, .err_fd = -1 };
 	int rc, rc2;
 
-	rc = check_runnable(o);
+	rc = msprof_check_runnable(o);
 	if (rc)
 		return rc;
-	rc = launch_app(o, params, &l);
+	rc = msprof_launch_app(o, params, &l);
 	if (rc)
 		return rc;
 	d->child = l.pid;
-	rc = create_session(o, params, d, l.pid);
+	rc = msprof_create_session(o, params, d, l.pid);
 	if (!rc) {
 		rc = npuprof_session_follow_pid(d->s, l.pid);
 		if (rc) {
@@ -879,10 +280,10 @@ static int set_up_launch(const struct msprof_options *o, const char *params, str
 				     o->app_argv[0], words);
 			rc = 0;
 		} else {
-			probe_job_lib(o, d);
+			msprof_probe_job_lib(o, d);
 		}
 	}
-	rc2 = release_app(o, &l);
+	rc2 = msprof_release_app(o, &l);
 	if (rc2) {
 		d->child_reaped = 1;
 		return rc2;
@@ -891,31 +292,15 @@ static int set_up_launch(const struct msprof_options *o, const char *params, str
 		return rc;
 	d->nr_targets = 1;
 	t->app_pid = d->child;
-	rc = connect_launched(o, d, t);
+	rc = msprof_connect_launched(o, d, t);
 	if (rc)
 		return rc;
-	t->app_pid = peer_pid(t->fd, t->app_pid);
+	t->app_pid = msprof_peer_pid(t->fd, t->app_pid);
 	npuprof_proc_id_read(t->app_pid, NULL, &t->id);
-	rc = send_params(t, params, MSPROF_PARAMS_REPLY_MS);
+	rc = msprof_send_params(t, params, MSPROF_PARAMS_REPLY_MS);
 	if (!rc)
 		rc = add_pid(d, t->app_pid);
 	return rc;
-}
-
-/* 1 when @pid descends from @root (its parent chain reaches it). */
-static int descends_from(pid_t pid, pid_t root)
-{
-	struct npuprof_proc_stat st;
-	int depth;
-
-	for (depth = 0; depth < 32 && pid > 1; depth++) {
-		if (npuprof_proc_stat_read(pid, NULL, &st))
-			return 0;
-		pid = st.ppid;
-		if (pid == root)
-			return 1;
-	}
-	return 0;
 }
 
 /*
@@ -937,7 +322,7 @@ static void say_acl_below(pid_t pid)
 	while ((de = readdir(proc)) && n < 16) {
 		pid_t p = (pid_t)strtol(de->d_name, NULL, 10);
 
-		if (p <= 0 || p == pid || !descends_from(p, pid) || !npuprof_acl_trace_pid_maps_acl(p))
+		if (p <= 0 || p == pid || !msprof_descends_from(p, pid) || !npuprof_acl_trace_pid_maps_acl(p))
 			continue;
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d", n ? "," : "", (int)p);
 		n++;
@@ -1025,14 +410,14 @@ static int discover_ranks(struct msprof_dyn *d)
 		struct msprof_target *t = &d->t[d->nr_targets];
 
 		if (pid <= 0 || is_target(d, pid) || msprof_socket_find(getuid(), pid, path, sizeof(path)) ||
-		    !descends_from(pid, getpid()) || !discover_may_try(pid))
+		    !msprof_descends_from(pid, getpid()) || !discover_may_try(pid))
 			continue;
 		*t = (struct msprof_target){ .fd = -1, .app_pid = pid };
 		npuprof_proc_id_read(pid, NULL, &t->id);
-		if (connect_target(t, path))
+		if (msprof_connect_target(t, path))
 			continue; /* not listening yet: tried again next time */
-		if (send_params(t, d->params, DISCOVER_REPLY_MS)) {
-			disconnect_quietly(t);
+		if (msprof_send_params(t, d->params, DISCOVER_REPLY_MS)) {
+			msprof_disconnect_quietly(t);
 			discover_note_failure(pid); /* listens but does not answer */
 			continue;
 		}
@@ -1045,7 +430,7 @@ static int discover_ranks(struct msprof_dyn *d)
 			if (e && e != -EEXIST)
 				say_cannot_profile(d, pid);
 			else if (!e)
-				warn_untraced(d);
+				msprof_warn_untraced(d);
 		}
 		npuprof_info("dynamic profiling now also controls pid %d (a process of the launched job)",
 			     (int)pid);
@@ -1076,34 +461,6 @@ static const char *attach_why(int rc)
 }
 
 /*
- * The one line for a process captured without its server: why @pid's
- * server could not be used (@rc at the connect; @params_why: set when it
- * was the parameters, after connecting) and that the kernel side
- * captures it.
- */
-static void say_no_server(pid_t pid, int rc, const char *path, pid_t peer, const char *params_why)
-{
-	char why[PATH_MAX + 128];
-
-	if (params_why) {
-		npuprof_info("pid %d: its dynamic profiling server at %s did not take the profiling parameters (%s): capturing it from the kernel side only",
-			     (int)pid, path, params_why);
-		return;
-	}
-	if (rc == -ENOENT)
-		snprintf(why, sizeof(why), "no socket %s", path);
-	else if (rc == -EADDRINUSE)
-		served_by(path, peer, why, sizeof(why));
-	else if (rc == -EACCES || rc == -EPERM)
-		snprintf(why, sizeof(why), "%s: permission denied; run msprof as the app's user or as root to reach it",
-			 path);
-	else
-		snprintf(why, sizeof(why), "%s: %s", path, strerror(-rc));
-	npuprof_info("pid %d has no dynamic-profiling server (%s): capturing it from the kernel side only",
-		     (int)pid, why);
-}
-
-/*
  * Attach mode, one pid: select it, connect, hand over the parameters.
  * On failure @why (@size bytes) says why, for its --result line.
  */
@@ -1131,26 +488,26 @@ static int attach_one(struct msprof_dyn *d, pid_t pid, const char *params, char 
 		msprof_error_words(e, pid, why, size);
 		return rc;
 	}
-	rc = connect_attached(pid, t, path, sizeof(path), &peer);
+	rc = msprof_connect_attached(pid, t, path, sizeof(path), &peer);
 	if (!rc) {
-		rc = send_params_why(t, params, MSPROF_PARAMS_REPLY_MS, params_why, sizeof(params_why));
+		rc = msprof_send_params_why(t, params, MSPROF_PARAMS_REPLY_MS, params_why, sizeof(params_why));
 		at_params = rc != 0;
 	}
 	if (rc && rc != -ESRCH && !d->require_server && npuprof_proc_id_same(pid, NULL, &t->id)) {
 		/* capture needs no server: what it would control is ours anyway */
-		say_no_server(pid, rc, path, peer, at_params ? params_why : NULL);
-		disconnect_quietly(t);
+		msprof_say_no_server(pid, rc, path, peer, at_params ? params_why : NULL);
+		msprof_disconnect_quietly(t);
 		t->kernel_only = 1;
 		d->nr_targets++;
 		return 0;
 	}
 	if (rc && rc != -ESRCH && at_params && rc != -EMSGSIZE)
-		say_params_not_taken(pid, params_why);
+		msprof_say_params_not_taken(pid, params_why);
 	if (rc && rc != -ESRCH && !at_params)
-		say_connect_failed(pid, rc, path, peer);
+		msprof_say_connect_failed(pid, rc, path, peer);
 	if (rc) {
 		snprintf(why, size, "%s", attach_why(rc));
-		disconnect_quietly(t);
+		msprof_disconnect_quietly(t);
 		npuprof_session_remove_pid(d->s, pid);
 		return rc;
 	}
@@ -1174,7 +531,7 @@ static int set_up_attach(const struct msprof_options *o, const char *params, str
 	unsigned int i;
 	int rc, last = 0;
 
-	rc = create_session(o, params, d, o->nr_pids == 1 ? o->pids[0] : 0);
+	rc = msprof_create_session(o, params, d, o->nr_pids == 1 ? o->pids[0] : 0);
 	if (rc) {
 		for (i = 0; i < o->nr_pids; i++) {
 			msprof_error_words(npuprof_session_error(NULL), o->pids[i], why, sizeof(why));
@@ -1217,7 +574,7 @@ static void describe_targets(const struct msprof_dyn *d, char *buf, size_t size)
  * writable with a probe file (a path under /proc, a read-only or full file
  * system fail here, not at the first start).  The options check created
  * nothing, so a usage error leaves nothing; this run's directories go
- * again at its end when they stayed empty (end_run()).
+ * again at its end when they stayed empty (msprof_end_run()).
  */
 static int open_output(const struct msprof_options *o, struct msprof_dyn *d)
 {
@@ -1236,13 +593,6 @@ static int open_output(const struct msprof_options *o, struct msprof_dyn *d)
 			    o->output[0] ? o->output : o->output_abs, failed, strerror(-fd));
 	return fd;
 }
-
-/*
- * What every run needs first: --output ready, the parameters for the app
- * (returned, the caller frees them with end_run()) and the --result
- * stream in @d.  Return: NULL after saying what failed.
- */
-static void end_run(const struct msprof_options *o, struct msprof_dyn *d, char *params);
 
 /*
  * Whether msprof may capture from where it runs.  npuprof.ko and the BPF
@@ -1270,7 +620,7 @@ static int may_capture_here(const struct msprof_options *o)
 	return 0;
 }
 
-static char *begin_run(const struct msprof_options *o, struct msprof_dyn *d)
+char *msprof_begin_run(const struct msprof_options *o, struct msprof_dyn *d)
 {
 	char *params;
 
@@ -1280,18 +630,18 @@ static char *begin_run(const struct msprof_options *o, struct msprof_dyn *d)
 	params = msprof_params_json(o, getpid());
 	if (!params) {
 		npuprof_err("building the profiling parameters: %s", strerror(ENOMEM));
-		end_run(o, d, NULL);
+		msprof_end_run(o, d, NULL);
 		return NULL;
 	}
 	if (o->result[0] && !(d->result = msprof_result_open(o->result))) {
 		npuprof_err("--result=%s: %s", o->result, strerror(errno));
-		end_run(o, d, params);
+		msprof_end_run(o, d, params);
 		return NULL;
 	}
 	return params;
 }
 
-static void end_run(const struct msprof_options *o, struct msprof_dyn *d, char *params)
+void msprof_end_run(const struct msprof_options *o, struct msprof_dyn *d, char *params)
 {
 	free(params);
 	if (d->result)
@@ -1305,8 +655,8 @@ static void end_run(const struct msprof_options *o, struct msprof_dyn *d, char *
 
 int msprof_run_status(const struct msprof_dyn *d, int setup_rc)
 {
-	if (d->child > 0 && d->child_reaped && app_status(d->child_status))
-		return app_status(d->child_status);
+	if (d->child > 0 && d->child_reaped && msprof_app_status(d->child_status))
+		return msprof_app_status(d->child_status);
 	if (setup_rc)
 		return MSPROF_EXIT_FAILURE;
 	if ((d->failures || d->incomplete) && !d->saved)
@@ -1329,11 +679,11 @@ int msprof_dynamic_run(const struct msprof_options *o)
 
 	for (i = 0; i < MSPROF_MAX_TARGETS; i++)
 		d.t[i].fd = -1;
-	params = begin_run(o, &d);
+	params = msprof_begin_run(o, &d);
 	if (!params)
 		return MSPROF_EXIT_FAILURE;
 	d.params = params;
-	d.reconnect = reconnect_target;
+	d.reconnect = msprof_reconnect_target;
 	d.require_server = o->require_server;
 	if (o->app_argv)
 		d.discover = discover_ranks;
@@ -1344,7 +694,7 @@ int msprof_dynamic_run(const struct msprof_options *o)
 		msprof_cmd_loop(&d, STDIN_FILENO);
 	} else {
 		for (i = 0; i < d.nr_targets; i++)
-			disconnect_quietly(&d.t[i]);
+			msprof_disconnect_quietly(&d.t[i]);
 		if (d.child && !d.child_reaped)
 			npuprof_warn("%s (pid %d) keeps running without profiling", o->app_argv[0], (int)d.child);
 	}
@@ -1354,110 +704,7 @@ int msprof_dynamic_run(const struct msprof_options *o)
 			close(d.t[i].fd);
 	/* A launch that failed because the app ended has said how already. */
 	if (d.child > 0 && !(rc && d.child_reaped))
-		wait_app(&d);
-	end_run(o, &d, params);
-	return msprof_run_status(&d, rc);
-}
-
-/*
- * App mode: a process whose library could not be probed because of @e is
- * passed over for now (its library is not mapped yet, or it has exited);
- * anything else (the library's symbols, a refused probe) would fail the
- * same way for every process of the job.
- */
-static int probe_retry(const struct npuprof_error *e)
-{
-	return e->stage == NPUPROF_STAGE_PROCESS ||
-	       (e->stage == NPUPROF_STAGE_LIBRARY && e->err == -ENOENT);
-}
-
-/*
- * App mode, every 100 ms until done: the first process of the job that
- * maps libascendcl.so gets the uprobes placed on it (its siblings run the
- * same file, and every process of the job is in the filter already).
- */
-static int find_acl_lib(struct msprof_dyn *d)
-{
-	char words[PATH_MAX + 512];
-	struct dirent *de;
-	DIR *proc = opendir("/proc");
-
-	if (!proc)
-		return MSPROF_CMD_CONTINUE;
-	while ((de = readdir(proc))) {
-		pid_t pid = (pid_t)strtol(de->d_name, NULL, 10);
-
-		if (pid <= 0 || !descends_from(pid, getpid()))
-			continue;
-		if (!npuprof_session_probe_pid(d->s, pid)) {
-			npuprof_info("runtime API capture: uprobes on the libascendcl.so of pid %d", (int)pid);
-			warn_untraced(d);
-			if (npuprof_session_running(d->s))
-				npuprof_warn("ACL calls the job made before this were not captured: put the directory of its libascendcl.so in LD_LIBRARY_PATH so msprof finds it before the job starts");
-			d->discover = NULL;
-			break;
-		}
-		/* not mapped (yet), or gone: the next process, or later */
-		if (probe_retry(npuprof_session_error(d->s)))
-			continue;
-		msprof_error_words(npuprof_session_error(d->s), pid, words, sizeof(words));
-		npuprof_warn("no runtime API capture: %s", words);
-		d->discover = NULL;
-		break;
-	}
-	closedir(proc);
-	return MSPROF_CMD_CONTINUE;
-}
-
-int msprof_app_run(const struct msprof_options *o)
-{
-	struct msprof_dyn d = { .ops = &msprof_session_ops_real };
-	struct launched l = { .gate_fd = -1, .err_fd = -1 };
-	char *params = begin_run(o, &d), words[PATH_MAX + 512];
-	int rc, started = 0;
-
-	if (!params)
-		return MSPROF_EXIT_FAILURE;
-	rc = check_runnable(o);
-	if (!rc)
-		rc = launch_app(o, params, &l);
-	if (rc)
-		goto out_free;
-	d.child = l.pid;
-	rc = create_session(o, params, &d, l.pid);
-	if (!rc)
-		rc = npuprof_session_follow_pid(d.s, l.pid);
-	if (rc && d.s) {
-		msprof_error_words(npuprof_session_error(d.s), l.pid, words, sizeof(words));
-		npuprof_err("cannot follow %s (pid %d): %s", o->app_argv[0], (int)l.pid, words);
-	}
-	if (!rc && !probe_job_lib(o, &d))
-		d.discover = find_acl_lib; /* place them at the first mapping */
-	/* no delay: the window opens before the app runs its first instruction */
-	if (!rc && !o->delay_s)
-		started = !npuprof_session_start(d.s);
-	if (!rc && !o->delay_s && !started) {
-		msprof_error_words(npuprof_session_error(d.s), 0, words, sizeof(words));
-		npuprof_err("cannot start the capture: %s", words);
-		rc = -EIO;
-	}
-	if (release_app(o, &l)) {
-		d.child_reaped = 1;
-		rc = rc ? rc : -ENOEXEC;
-		goto out_close;
-	}
-	if (rc) {
-		npuprof_warn("%s (pid %d) keeps running without profiling", o->app_argv[0], (int)d.child);
-		goto out_close;
-	}
-	if (started)
-		printf("collection started\n");
-	rc = msprof_app_loop(&d, o->delay_s, o->duration_s, started);
-out_close:
-	npuprof_session_close(d.s);
-	if (d.child > 0 && !d.child_reaped)
-		wait_app(&d);
-out_free:
-	end_run(o, &d, params);
+		msprof_wait_app(&d);
+	msprof_end_run(o, &d, params);
 	return msprof_run_status(&d, rc);
 }

@@ -2,7 +2,8 @@
 /*
  * msprof --dynamic=on: launch an app (or attach to one with --pid),
  * connect to the dynamic-profiling server inside it, open the capture
- * session and run the command prompt (cmdloop.h).
+ * session and run the command prompt (cmdloop.h); and the setup of a
+ * capture run that app mode (app_mode.h) shares with it.
  */
 #ifndef MSPROF_DYNAMIC_H
 #define MSPROF_DYNAMIC_H
@@ -14,12 +15,6 @@
 #include <npuprof/session.h>
 
 #include "options.h"
-
-/* Wait for PARAMS_RSQ after sending the parameters, ms.  Longer than
- * CANN's 1 s because the test VM runs under software emulation. */
-#define MSPROF_PARAMS_REPLY_MS 5000
-#define MSPROF_CONNECT_RETRY_MS 100	/* launch mode: between connect tries */
-#define MSPROF_CONNECT_TIMEOUT_MS 60000 /* launch mode: give up after */
 
 /**
  * msprof_params_json() - the ProfileParams JSON sent to the app
@@ -47,6 +42,8 @@ char *msprof_params_json(const struct msprof_options *o, pid_t msprof_pid);
  */
 int msprof_dynamic_run(const struct msprof_options *o);
 
+struct msprof_dyn;
+
 /**
  * msprof_run_status() - the exit status of a dynamic or app mode run
  * (options.h, README "Exit status")
@@ -59,20 +56,50 @@ int msprof_dynamic_run(const struct msprof_options *o);
  * failed; MSPROF_EXIT_PARTIAL when some processes were captured and
  * others not; else 0 (also when no start was ever asked for).
  */
-struct msprof_dyn;
 int msprof_run_status(const struct msprof_dyn *d, int setup_rc);
 
-/**
- * msprof_app_run() - app mode: msprof APP ARGS (or --application) without
- * --dynamic.  Runs the app with PROFILER_SAMPLECONFIG (no in-app server),
- * follows every process it starts, collects from launch (or --delay
- * seconds later) until the job exits (or for --duration seconds), with no
- * prompt and no stdin, and saves one PROF_XXX per process with records.
- * Return: the app's exit status when it failed (128 + signal when killed),
- * else 0, MSPROF_EXIT_PARTIAL or MSPROF_EXIT_FAILURE as
- * msprof_dynamic_run().
+/*
+ * What app mode (app_mode.c) and launching (launch.c) share with dynamic
+ * mode: the run's setup and its capture session.
  */
-int msprof_app_run(const struct msprof_options *o);
+
+/**
+ * msprof_begin_run() - what every capture run needs first
+ * @d: the run; @d->out_fd and @d->result are set here
+ *
+ * Refuses a pid namespace msprof cannot capture from, creates --output
+ * and proves it writable, builds the parameters for the app and opens
+ * the --result stream.  Return: the ProfileParams JSON (malloc'd; give
+ * it back with msprof_end_run()), or NULL after saying what failed.
+ */
+char *msprof_begin_run(const struct msprof_options *o, struct msprof_dyn *d);
+
+/**
+ * msprof_end_run() - undo msprof_begin_run(): free @params, close the
+ * --result stream and --output, and remove the directories of --output
+ * this run created when they stayed empty
+ */
+void msprof_end_run(const struct msprof_options *o, struct msprof_dyn *d, char *params);
+
+/**
+ * msprof_create_session() - open the capture session, with no process
+ * yet, into @d->s, and say at once how it captures (device-task path,
+ * uprobes)
+ * @params: the ProfileParams JSON, kept in each PROF dir
+ * @pid:    the process to name if it fails (0: none)
+ *
+ * Launch and app mode make the session follow the job.  Return: 0, or
+ * the -errno of npuprof_session_create() after saying why, @d->s NULL.
+ */
+int msprof_create_session(const struct msprof_options *o, const char *params, struct msprof_dyn *d,
+			  pid_t pid);
+
+/**
+ * msprof_warn_untraced() - once per run, name the recorded functions the
+ * probed library lacks; and the layers --runtime-api finds missing
+ * (msprof_warn_missing_layers())
+ */
+void msprof_warn_untraced(struct msprof_dyn *d);
 
 /**
  * msprof_say_task_path() - say once, at start, which path captures device

@@ -9,7 +9,8 @@
  *   msprof --query=on --output=DIR               list the PROF_XXX dirs (CANN's columns)
  *
  * main() only sequences the parts: options.c parses and checks the command
- * line, dynamic.c runs dynamic mode, export.c exports, query.c lists.
+ * line, dynamic.c runs dynamic mode, app_mode.c app mode, export.c exports,
+ * query.c lists.
  */
 #include <malloc.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include <npuprof/bpf_log.h>
 #include <npuprof/msg.h>
 
+#include "app_mode.h"
 #include "dynamic.h"
 #include "export.h"
 #include "options.h"

@@ -9,8 +9,6 @@
  * caller prints @err once, through the one message helper.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,10 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <dynprof_wire.h>
 #include <npuprof/proc_id.h>
 
 #include "options.h"
+#include "server_find.h"
 
 typedef int (*opt_set_fn)(struct msprof_options *o, const char *val, char *err);
 
@@ -661,147 +659,6 @@ int msprof_options_check(struct msprof_options *o, char *err)
 	if (o->nr_pids == 1)
 		return check_pid(o, err);
 	return 0;
-}
-
-static int is_socket(const char *path)
-{
-	struct stat st;
-
-	return !lstat(path, &st) && S_ISSOCK(st.st_mode);
-}
-
-int msprof_socket_find(uid_t uid, long key, char *buf, size_t size)
-{
-	const char *env_home = getenv("HOME"), *homes[2] = { NULL, NULL };
-	struct passwd *pw = getpwuid(uid);
-	const char *pw_home = pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
-	char first[PATH_MAX] = "";
-	int i, rc;
-
-	if (!env_home || env_home[0] != '/')
-		env_home = NULL;
-	/* Our own user's server looks at $HOME first (as we would); another
-	 * user's server lives in that user's home. */
-	homes[0] = uid == getuid() && env_home ? env_home : pw_home;
-	homes[1] = homes[0] == env_home ? pw_home : env_home;
-	if (!homes[0])
-		homes[0] = "/";
-	if (homes[1] && !strcmp(homes[0], homes[1]))
-		homes[1] = NULL;
-	for (i = 0; i < 2 && homes[i]; i++) {
-		rc = dynprof_socket_path(buf, size, homes[i], key);
-		if (rc) {
-			snprintf(buf, size, "%s/%s%ld", homes[i], DYNPROF_SOCKET_PREFIX, key);
-			return rc;
-		}
-		if (is_socket(buf))
-			return 0;
-		if (!first[0])
-			snprintf(first, sizeof(first), "%s", buf);
-	}
-	snprintf(buf, size, "%s", first);
-	return -ENOENT;
-}
-
-/* Whether @pid's mount namespace is another than ours (unknown: no). */
-static int other_mount_ns(pid_t pid)
-{
-	char path[64];
-	struct stat ours, theirs;
-
-	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
-	if (stat("/proc/self/ns/mnt", &ours) || stat(path, &theirs))
-		return 0;
-	return ours.st_ino != theirs.st_ino || ours.st_dev != theirs.st_dev;
-}
-
-/* HOME of @pid's environment (as it was exec'd) into @buf; 0 or -errno. */
-static int environ_home(pid_t pid, char *buf, size_t size)
-{
-	char path[64], env[65536];
-	size_t n, at;
-	int fd;
-	ssize_t got;
-
-	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	got = read(fd, env, sizeof(env) - 1);
-	close(fd);
-	if (got < 0)
-		return -EIO;
-	n = (size_t)got;
-	env[n] = '\0';
-	for (at = 0; at < n; at += strlen(env + at) + 1) {
-		if (!strncmp(env + at, "HOME=/", 6) &&
-		    (size_t)snprintf(buf, size, "%s", env + at + 5) < size)
-			return 0;
-	}
-	return -ENOENT;
-}
-
-/* The home of @uid in the passwd file of the tree at @root (/proc/P/root). */
-static int passwd_home(const char *root, uid_t uid, char *buf, size_t size)
-{
-	char path[128];
-	struct passwd *pw;
-	int rc = -ENOENT;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/etc/passwd", root);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while ((pw = fgetpwent(f))) {
-		if (pw->pw_uid == uid && pw->pw_dir && pw->pw_dir[0] == '/' &&
-		    (size_t)snprintf(buf, size, "%s", pw->pw_dir) < size) {
-			rc = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return rc;
-}
-
-int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size)
-{
-	char root[64] = "", home[PATH_MAX], inner[PATH_MAX];
-	struct npuprof_proc_id id;
-	long key = pid;
-	int rc, have_home;
-
-	if (!npuprof_proc_id_read(pid, NULL, &id) && id.nr_nspid)
-		key = id.nspid[id.nr_nspid - 1];
-	if (other_mount_ns(pid))
-		snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
-	if (!root[0] && key == pid)
-		return msprof_socket_find(uid, key, buf, size);
-	have_home = !environ_home(pid, home, sizeof(home));
-	/* no HOME: its server takes the passwd entry's, in its own tree */
-	if (!have_home && root[0])
-		have_home = !passwd_home(root, uid, home, sizeof(home));
-	if (have_home) {
-		/* the path the app binds is within sun_path; ours may be longer */
-		rc = dynprof_socket_path(inner, sizeof(inner), home, key);
-		if (!rc && (size_t)snprintf(buf, size, "%s%s", root, inner) >= size)
-			rc = -ENAMETOOLONG;
-		if (rc || is_socket(buf))
-			return rc;
-		if (root[0]) /* our homes mean nothing in its tree: the one it has */
-			return -ENOENT;
-	}
-	if (!root[0]) { /* another pid namespace only: the usual homes too */
-		rc = msprof_socket_find(uid, key, inner, sizeof(inner));
-		if (!rc || !have_home)
-			snprintf(buf, size, "%s", inner);
-		return rc;
-	}
-	/* its environment unreadable: our own homes' names, in its tree */
-	rc = msprof_socket_find(uid, key, inner, sizeof(inner)); /* names the candidate */
-	if (rc == -ENAMETOOLONG || (size_t)snprintf(buf, size, "%s%s", root, inner) >= size)
-		return -ENAMETOOLONG;
-	return is_socket(buf) ? 0 : -ENOENT;
 }
 
 void msprof_print_help(FILE *out)

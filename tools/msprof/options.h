@@ -127,21 +127,6 @@ int msprof_options_parse(int argc, char **argv, struct msprof_options *o, char *
  */
 int msprof_options_check(struct msprof_options *o, char *err);
 
-
-/**
- * msprof_socket_find() - locate the dynamic-profiling socket for @key
- * @uid:  owner of the server process; its home holds the socket
- * @key:  the pid in the socket name
- * @buf:  output, @size bytes
- *
- * The server puts it in its home: $HOME or the password entry's.  For
- * our own uid try $HOME first, then the password entry; for another uid
- * (attaching as root to a user's app) that user's home first, then $HOME.
- * Return: 0 with @buf naming an existing socket; -ENOENT with @buf naming
- * the first candidate (for messages); -ENAMETOOLONG.
- */
-int msprof_socket_find(uid_t uid, long key, char *buf, size_t size);
-
 /**
  * msprof_pid_problem() - whether @pid can be attached as a process
  * @buf: out, @size bytes: what is wrong, in words for a message
@@ -152,28 +137,6 @@ int msprof_socket_find(uid_t uid, long key, char *buf, size_t size);
  * too), naming that process.
  */
 int msprof_pid_problem(pid_t pid, char *buf, size_t size);
-
-/**
- * msprof_socket_find_pid() - locate the dynamic-profiling socket of a
- * running process, also when it runs in a container
- * @pid:  the process, as msprof's pid namespace numbers it
- * @uid:  its owner
- * @buf:  output, @size bytes
- *
- * The server names its socket $HOME/dynamic_profiling_socket_<pid> with
- * the HOME of its own environment and the pid it sees itself as (the last
- * NSpid of /proc/@pid/status).  A process in msprof's mount and pid
- * namespaces is looked up as msprof_socket_find() does.  One in another
- * mount namespace is reached through /proc/@pid/root, in the HOME read
- * from /proc/@pid/environ (msprof's own homes only when that cannot be
- * read); one in another pid namespace only, under its inner pid, in that
- * HOME first, then the homes msprof_socket_find() tries.  The socket
- * found may be another process's (a process of another pid namespace with
- * the same inner pid): the caller checks who serves it.  Return: as
- * msprof_socket_find(); -ENOENT names the HOME of its environment when
- * known.
- */
-int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size);
 
 /** msprof_print_help() - every supported option with values and default. */
 void msprof_print_help(FILE *out);

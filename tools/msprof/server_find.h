@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Where an app's dynamic-profiling server has its socket.  CANN's server
+ * binds $HOME/dynamic_profiling_socket_<pid> (dynprof_wire.h names it),
+ * with the HOME and the pid the app itself sees: another user's home when
+ * msprof attaches as root, a path inside the container's tree when the app
+ * runs in one.  These functions only look; connecting, and telling the
+ * app's server from another process serving the same name, is the
+ * client's.
+ */
+#ifndef MSPROF_SERVER_FIND_H
+#define MSPROF_SERVER_FIND_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/**
+ * msprof_socket_find() - locate the dynamic-profiling socket for @key
+ * @uid:  owner of the server process; its home holds the socket
+ * @key:  the pid in the socket name
+ * @buf:  output, @size bytes
+ *
+ * The server puts it in its home: $HOME or the password entry's.  For
+ * our own uid try $HOME first, then the password entry; for another uid
+ * (attaching as root to a user's app) that user's home first, then $HOME.
+ * Return: 0 with @buf naming an existing socket; -ENOENT with @buf naming
+ * the first candidate (for messages); -ENAMETOOLONG.
+ */
+int msprof_socket_find(uid_t uid, long key, char *buf, size_t size);
+
+/**
+ * msprof_socket_find_pid() - locate the dynamic-profiling socket of a
+ * running process, also when it runs in a container
+ * @pid:  the process, as msprof's pid namespace numbers it
+ * @uid:  its owner
+ * @buf:  output, @size bytes
+ *
+ * The server names its socket $HOME/dynamic_profiling_socket_<pid> with
+ * the HOME of its own environment and the pid it sees itself as (the last
+ * NSpid of /proc/@pid/status).  A process in msprof's mount and pid
+ * namespaces is looked up as msprof_socket_find() does.  One in another
+ * mount namespace is reached through /proc/@pid/root, in the HOME read
+ * from /proc/@pid/environ (msprof's own homes only when that cannot be
+ * read); one in another pid namespace only, under its inner pid, in that
+ * HOME first, then the homes msprof_socket_find() tries.  The socket
+ * found may be another process's (a process of another pid namespace with
+ * the same inner pid): the caller checks who serves it.  Return: as
+ * msprof_socket_find(); -ENOENT names the HOME of its environment when
+ * known.
+ */
+int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size);
+
+#endif /* MSPROF_SERVER_FIND_H */
