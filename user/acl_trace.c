@@ -46,15 +46,29 @@ int acl_fail(struct npuprof_acl_trace *t, enum npuprof_stage stage, int err, pid
 	return err;
 }
 
-static int acl_trace_on_sample(void *ctx, void *data, size_t size)
+/*
+ * The ring buffer reader's sample callback, @ctx the struct acl_ring of
+ * the sample's ring (@data, @size bytes).  A whole record goes to the
+ * current consumer (@t->fn), or is counted discarded when there is none.
+ * The BPF side writes whole records and counts each one written, so a
+ * shorter sample, or one whose header claims more than the sample holds,
+ * is not one: it goes nowhere and its bytes are counted against its ring
+ * (npuprof_acl_trace_skipped()); the drain counts the record lost to a
+ * decode error, as the ring's written counter exceeds what was read out.
+ * Return: 0, or the consumer's negative errno, which ends the consume.
+ */
+int acl_trace_on_sample(void *ctx, void *data, size_t size)
 {
-	struct npuprof_acl_trace *t = ctx;
+	struct acl_ring *ring = ctx;
+	struct npuprof_acl_trace *t = ring->t;
 	const struct npuprof_rec_hdr *rec = data;
 	int err;
 
-	/* The BPF side writes whole records; anything shorter is not one. */
-	if (size < sizeof(*rec) || rec->size > size)
+	if (size < sizeof(*rec) || rec->size > size) {
+		__atomic_fetch_add(&ring->bad_samples, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&ring->bad_bytes, size, __ATOMIC_RELAXED);
 		return 0;
+	}
 	if (!t->fn) {
 		t->delivered++;
 		return 0;
@@ -241,10 +255,13 @@ static int acl_trace_create_rings(struct npuprof_acl_trace *t,
 	int err;
 
 	t->ring_fds = calloc(t->nr_cpus, sizeof(*t->ring_fds));
-	if (!t->ring_fds)
+	t->rings = calloc(t->nr_cpus, sizeof(*t->rings));
+	if (!t->ring_fds || !t->rings)
 		return -ENOMEM;
-	for (cpu = 0; cpu < t->nr_cpus; cpu++)
+	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
 		t->ring_fds[cpu] = -1;
+		t->rings[cpu] = (struct acl_ring){ .t = t, .cpu = cpu };
+	}
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
 		t->ring_fds[cpu] = bpf_map_create(BPF_MAP_TYPE_RINGBUF,
 						  "acl_ring", 0, 0, ring_bytes,
@@ -255,11 +272,11 @@ static int acl_trace_create_rings(struct npuprof_acl_trace *t,
 		if (err)
 			return err;
 		if (cpu == 0)
-			t->rb = ring_buffer__new(t->ring_fds[0],
-						 acl_trace_on_sample, t, NULL);
+			t->rb = ring_buffer__new(t->ring_fds[0], acl_trace_on_sample, &t->rings[0],
+						 NULL);
 		else
-			err = ring_buffer__add(t->rb, t->ring_fds[cpu],
-					       acl_trace_on_sample, t);
+			err = ring_buffer__add(t->rb, t->ring_fds[cpu], acl_trace_on_sample,
+					       &t->rings[cpu]);
 		if (!t->rb)
 			return -errno;
 		if (err)
@@ -410,6 +427,7 @@ void npuprof_acl_trace_close(struct npuprof_acl_trace *t)
 		if (t->ring_fds[cpu] >= 0)
 			close(t->ring_fds[cpu]);
 	free(t->ring_fds);
+	free(t->rings);
 	acl_trace_bpf__destroy(t->skel);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
@@ -660,6 +678,15 @@ long npuprof_acl_trace_consume(struct npuprof_acl_trace *t, npuprof_rec_fn fn,
 	n = err < 0 ? err : t->delivered;
 	pthread_mutex_unlock(&t->lock);
 	return n;
+}
+
+int npuprof_acl_trace_skipped(const struct npuprof_acl_trace *t, unsigned int cpu,
+			      uint64_t *bytes)
+{
+	if (cpu >= t->nr_cpus || !t->rings)
+		return -ENXIO;
+	*bytes = __atomic_load_n(&t->rings[cpu].bad_bytes, __ATOMIC_RELAXED);
+	return 0;
 }
 
 int npuprof_acl_trace_task_storage(const struct npuprof_acl_trace *t)

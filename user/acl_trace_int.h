@@ -3,7 +3,8 @@
  * Private to the runtime-API capture (npuprof/acl_trace.h), shared by its
  * three files: acl_trace.c (the BPF object: load, rings, consume, counters,
  * capture generations), uprobe_attach.c (the libraries and their uprobes)
- * and proc_filter.c (the BPF process filter).
+ * and proc_filter.c (the BPF process filter), and by the unit test that feeds the ring
+ * callback samples (tests/unit/test_acl_short_sample.c).
  */
 #ifndef NPUPROF_ACL_TRACE_INT_H
 #define NPUPROF_ACL_TRACE_INT_H
@@ -40,11 +41,26 @@ struct acl_lib {
 	int multi_fds[2]; /* uprobe_multi links: entries, returns; -1 if none */
 };
 
+/*
+ * One CPU's BPF ring buffer as its consumer sees it: the context libbpf
+ * hands the sample callback, so that a sample which is not a record is
+ * counted against the ring it came from.  The counts run from open; they
+ * are written under the lock of struct npuprof_acl_trace and read without
+ * it (npuprof_acl_trace_skipped()), hence atomically.
+ */
+struct acl_ring {
+	struct npuprof_acl_trace *t;
+	unsigned int cpu;
+	uint64_t bad_samples; /* samples too short to be a record */
+	uint64_t bad_bytes;   /* their bytes */
+};
+
 struct npuprof_acl_trace {
 	struct acl_trace_bpf *skel;
 	unsigned int nr_cpus;
 	uint32_t ring_bytes;	/* of each ring, as made (rounded to pages) */
 	int *ring_fds;		/* one BPF_MAP_TYPE_RINGBUF per possible CPU */
+	struct acl_ring *rings; /* the consumer's side of each, by CPU */
 	struct ring_buffer *rb; /* libbpf reader over all of ring_fds */
 	struct acl_lib *libs;
 	bool multi;		    /* uprobe_multi links (programs acl_*_multi) */
@@ -83,6 +99,7 @@ struct npuprof_acl_trace {
 /* Defined in acl_trace.c, each documented above its definition. */
 int acl_fail(struct npuprof_acl_trace *t, enum npuprof_stage stage, int err, pid_t pid,
 	     const char *object);
+int acl_trace_on_sample(void *ctx, void *data, size_t size);
 
 /* Defined in uprobe_attach.c, each documented above its definition. */
 struct bpf_program *acl_api_prog(const struct acl_trace_bpf *skel, unsigned int api, int ret);
