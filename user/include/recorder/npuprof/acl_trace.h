@@ -384,6 +384,21 @@ int npuprof_acl_trace_stats(struct npuprof_acl_trace *t, unsigned int cpu,
 			    uint64_t *written, uint64_t *lost);
 
 /**
+ * npuprof_acl_trace_skipped() - bytes of one CPU's ring buffer that were
+ * not a record
+ * @bytes: out: bytes of the samples npuprof_acl_trace_consume() (and the
+ *         discards) found too short to be a record, or shorter than their
+ *         header said, on @cpu's ring since npuprof_acl_trace_open*()
+ *         (enable does not reset it); the drain source's skipped() shape.
+ *         How many records they were is the ring's written counter
+ *         (npuprof_acl_trace_stats()) less the records read from it.
+ *
+ * Return: 0; -ENXIO when @cpu has no ring.
+ */
+int npuprof_acl_trace_skipped(const struct npuprof_acl_trace *t, unsigned int cpu,
+			      uint64_t *bytes);
+
+/**
  * npuprof_acl_trace_task_missed() - task events since the last
  * enable(t, 1) that had no record because the kernel skipped the task
  * program: a raw tracepoint program interrupted on its CPU by a hit of
