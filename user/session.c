@@ -205,10 +205,6 @@ const char *npuprof_session_untraced(const struct npuprof_session *s)
 	return s->untraced;
 }
 
-/*
- * Keep the recorded functions the library just attached lacks (the
- * libraries of one job are one file; a second, different one adds its own).
- */
 unsigned int npuprof_session_api_layers(const struct npuprof_session *s)
 {
 	return s->acl && s->api ? s->layers & npuprof_acl_trace_layers(s->acl) : 0;
@@ -225,6 +221,10 @@ static void note_missing_layers(struct npuprof_session *s)
 	s->missing_layers |= npuprof_acl_trace_missing_layers(s->acl);
 }
 
+/*
+ * Keep the recorded functions the library just attached lacks (the
+ * libraries of one job are one file; a second, different one adds its own).
+ */
 static void note_untraced(struct npuprof_session *s)
 {
 	const char *more = npuprof_acl_trace_untraced(s->acl);
@@ -1266,8 +1266,10 @@ static int make_prof_name(struct npuprof_session *s, struct session_member *m)
 	return fd;
 }
 
-/* <output>/PROF_XXX/host/data of member @m. */
-/* @report: word a failure in s->error (not from the drain thread). */
+/*
+ * <output>/PROF_XXX/host/data of member @m.  @report: word a failure in
+ * s->error (not from the drain thread).
+ */
 static int make_prof_dir(struct npuprof_session *s, struct session_member *m, bool report)
 {
 	int fd, data_fd;
