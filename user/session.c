@@ -158,18 +158,12 @@ struct npuprof_session {
 static __thread struct npuprof_error open_error;
 static __thread char open_error_text[PATH_MAX * 2];
 
-/* "@object: strerror", or the strerror alone. */
-static void error_words(const struct npuprof_error *e, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s%s%s", e->object, e->object[0] ? ": " : "", strerror(-e->err));
-}
-
 /* Note a failure of @stage on @what (may be NULL) for process @pid (0: none). */
 static void set_error(struct npuprof_session *s, enum npuprof_stage stage, int err, pid_t pid,
 		      const char *what)
 {
 	npuprof_error_set(&s->error, stage, err, pid, what);
-	error_words(&s->error, s->error_text, sizeof(s->error_text));
+	npuprof_error_words(&s->error, s->error_text, sizeof(s->error_text));
 }
 
 /* Note the runtime-API capture's own account of its failure @err. */
@@ -180,7 +174,7 @@ static void set_acl_error(struct npuprof_session *s, int err, pid_t pid)
 		s->error.err = err; /* no memory, before any stage */
 	if (!s->error.pid)
 		s->error.pid = pid;
-	error_words(&s->error, s->error_text, sizeof(s->error_text));
+	npuprof_error_words(&s->error, s->error_text, sizeof(s->error_text));
 }
 
 /* A request that does not fit the session's state: @err, and say so. */
@@ -665,7 +659,7 @@ int npuprof_session_create(const struct npuprof_session_opts *opts, struct npupr
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		npuprof_error_set(&open_error, NPUPROF_STAGE_NONE, -ENOMEM, 0, NULL);
-		error_words(&open_error, open_error_text, sizeof(open_error_text));
+		npuprof_error_words(&open_error, open_error_text, sizeof(open_error_text));
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&s->lock, NULL);
