@@ -174,7 +174,7 @@ static void sample_clocks(struct npuprof_session *s)
 	if (!b || !b->clock)
 		return;
 	for (k = 0; k < s->host.nr_devices; k++) {
-		struct clock_pairs *c;
+		struct npuprof_ctrl_clocks *c;
 
 		d = s->host.devices[k];
 		if (d < 0 || d >= SESSION_MAX_DEVICES)
@@ -599,7 +599,7 @@ const char *npuprof_session_prof_dir(const struct npuprof_session *s, pid_t pid)
 	return dir;
 }
 
-static void read_capture_clocks(struct capture_clocks *c)
+static void read_capture_clocks(struct npuprof_ctrl_edge *c)
 {
 	c->mono_ns = npuprof_clock_ns(CLOCK_MONOTONIC);
 	c->mono_raw_ns = npuprof_clock_ns(CLOCK_MONOTONIC_RAW);

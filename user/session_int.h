@@ -22,32 +22,15 @@
 #include <npuprof/kring.h>
 #include <npuprof/npu_backend.h>
 #include <npuprof/proc_id.h>
+#include <npuprof/prof_control.h>
 #include <npuprof/session.h>
 
 #define SESSION_MAX_DEVICES 64
 
 #define SESSION_CLOCK_SAMPLES 3 /* pairs read at start and again at stop */
 
-/* Host/device clock pairs of one device, from the driver. */
-struct clock_pairs {
-	unsigned int n;
-	uint64_t host[2 * SESSION_CLOCK_SAMPLES];
-	uint64_t dev[2 * SESSION_CLOCK_SAMPLES];
-};
-
-/*
- * The clocks of one capture edge, read together, and the outer bound of
- * the edge: at start, CLOCK_MONOTONIC before the first producer was
- * enabled (no record is older); at stop, after the last was disabled (no
- * record is newer).  mono_ns is the inner bound: at start every event from
- * it on is captured, at stop every event up to it.
- */
-struct capture_clocks {
-	uint64_t outer_ns;    /* CLOCK_MONOTONIC: no record beyond it */
-	uint64_t mono_ns;     /* CLOCK_MONOTONIC: the clock of every record */
-	uint64_t mono_raw_ns; /* CLOCK_MONOTONIC_RAW, as CANN records it */
-	struct timespec real; /* wall clock */
-};
+_Static_assert(2 * SESSION_CLOCK_SAMPLES <= NPUPROF_CTRL_CLOCK_PAIRS,
+	       "info.json holds every clock pair read at start and stop");
 
 /* One process of the session. */
 struct session_member {
@@ -91,9 +74,9 @@ struct npuprof_session {
 	char untraced[NPUPROF_ERROR_FUNCS_MAX]; /* ACL functions the library lacks */
 	unsigned int layers;	     /* enum npuprof_api_layer bits probed */
 	unsigned int missing_layers; /* of those, layers a process attached maps no library of */
-	struct capture_clocks begin, end;
+	struct npuprof_ctrl_edge begin, end; /* the window's edges */
 	struct timespec begin_real;
-	struct clock_pairs clocks[SESSION_MAX_DEVICES];
+	struct npuprof_ctrl_clocks clocks[SESSION_MAX_DEVICES];
 	struct npu_host host; /* the NPU driver and devices, found at create */
 };
 

@@ -5,24 +5,22 @@
  * back for the control files, removing a discarded one, and writing the
  * control files at start and stop: host/start_info, end_info, info.json,
  * sample.json and each device's start_info.<d>, end_info.<d>,
- * info.json.<d>, sample.json.<d>, from what the session recorded.
+ * info.json.<d>, sample.json.  This file gathers what the session
+ * recorded (its clocks, the drain's counts, the rings, the uprobes, the
+ * driver); what each file contains and how it is written is
+ * npuprof/prof_control.h's.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <npuprof/loss_json.h>
-#include <npuprof/name_text.h>
+#include <npuprof/prof_control.h>
 #include <npuprof/prof_fs.h>
 #include <npuprof/prof_layout.h>
-#include <npuprof/record.h>
 
 #include "session_int.h"
 
@@ -34,42 +32,23 @@
  * crash it stays behind (the export ignores it).
  */
 #define SESSION_CONTROL_RESERVE (64u << 10) /* bytes */
-
 #define SESSION_RESERVE_FILE NPUPROF_PROF_HOST_DIR "/.control_reserve"
 
 /*
- * Write @doc as pretty JSON to the new file <@m's prof_dir>/<rel>; steals
- * @doc.  The file is written under its temporary name and renamed into
- * place (npuprof/prof_layout.h), so it is never seen half-written.  A name
- * already taken (a planted symlink) fails with -EEXIST and is left alone.
+ * Write @doc (stolen) to the new control file <@m's prof_dir>/<rel>
+ * (npuprof_ctrl_write()); a failure is noted as the session's error.
  */
 static int write_json(struct npuprof_session *s, const struct session_member *m, const char *rel,
 		      json_t *doc)
 {
-	char path[PATH_MAX + 64], tmp[PATH_MAX];
-	int fd, err = 0;
+	char path[PATH_MAX + 64];
+	int err;
 
-	snprintf(path, sizeof(path), "%s/%s", m->prof_dir, rel);
 	if (!doc)
 		return -ENOMEM;
-	fd = npuprof_ctrl_tmp_name(tmp, sizeof(tmp), rel);
-	if (!fd)
-		fd = npuprof_prof_create(m->dir_fd, tmp);
-	if (fd < 0) {
-		err = fd;
-	} else {
-		errno = 0;
-		if (json_dumpfd(doc, fd, JSON_INDENT(2) | JSON_SORT_KEYS))
-			err = errno ? -errno : -EIO;
-		if (close(fd) && !err)
-			err = -errno;
-		if (!err)
-			err = npuprof_prof_rename_new(m->dir_fd, tmp, rel);
-	}
-	json_decref(doc);
+	err = npuprof_ctrl_write(m->dir_fd, rel, doc);
 	if (err) {
-		if (fd >= 0) /* half a file would read as a damaged one */
-			npuprof_prof_unlink(m->dir_fd, tmp);
+		snprintf(path, sizeof(path), "%s/%s", m->prof_dir, rel);
 		session_set_error(s, NPUPROF_STAGE_OUTPUT, err, m->pid, path);
 	}
 	return err;
@@ -94,32 +73,15 @@ static void release_control_space(const struct session_member *m)
 }
 
 /*
- * start_info / end_info: CANN's keys (collectionDate*, collectionTime* as a
- * string of wall-clock us, clockMonotonicRaw) plus clockMonotonic, the
- * capture clock of every record, and clockMonotonicEnabled (start) /
- * clockMonotonicDisabled (end): no record lies outside those two.  All were read together after enabling
- * (start) or before disabling (stop): every event between the two
- * clockMonotonic values is in the data.
+ * start_info / end_info (npuprof_ctrl_edge_json()) of the window's start
+ * (@begin 1) or stop (0) at @rel.  All its clocks were read together
+ * after enabling (start) or before disabling (stop): every event between
+ * the two clockMonotonic values is in the data.
  */
 static int write_time_file(struct npuprof_session *s, const struct session_member *m,
 			   const char *rel, int begin)
 {
-	const struct capture_clocks *c = begin ? &s->begin : &s->end;
-	char date[64], us[32];
-	struct tm tm;
-
-	localtime_r(&c->real.tv_sec, &tm);
-	strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm);
-	snprintf(us, sizeof(us), "%llu",
-		 (unsigned long long)c->real.tv_sec * 1000000ull + c->real.tv_nsec / 1000);
-	return write_json(s, m, rel,
-			  json_pack("{s:s, s:s, s:I, s:I, s:I}",
-				    begin ? "collectionDateBegin" : "collectionDateEnd", date,
-				    begin ? "collectionTimeBegin" : "collectionTimeEnd", us,
-				    "clockMonotonicRaw", (json_int_t)c->mono_raw_ns,
-				    "clockMonotonic", (json_int_t)c->mono_ns,
-				    begin ? "clockMonotonicEnabled" : "clockMonotonicDisabled",
-				    (json_int_t)c->outer_ns));
+	return write_json(s, m, rel, npuprof_ctrl_edge_json(begin ? &s->begin : &s->end, begin));
 }
 
 /* The window is over for @m: its PROF_XXX is no longer written. */
@@ -206,122 +168,6 @@ int session_make_prof_dir(struct npuprof_session *s, struct session_member *m, b
 	return 0;
 }
 
-/* info.json "rings" of one source: its rings as the drain read them at stop. */
-static json_t *ring_counters(struct npuprof_session *s, const struct npuprof_drain_stats *st,
-			     int source)
-{
-	json_t *arr = json_array();
-
-	for (unsigned int i = 0; i < st->nr_rings; i++) {
-		const struct npuprof_drain_ring *r = &s->rings[i];
-
-		if (r->source != source)
-			continue;
-		json_array_append_new(arr, json_pack("{s:i, s:I, s:I}", "cpu", (int)r->cpu,
-						     "written", (json_int_t)r->written, "lost",
-						     (json_int_t)r->lost));
-	}
-	return arr;
-}
-
-/*
- * info.json "ringBytes": {"<source>": bytes of data of each CPU's ring}, as
- * made: npuprof.ko's are its ring_pages times the kernel's page size.
- */
-static json_t *ring_bytes_json(struct npuprof_session *s)
-{
-	json_t *o = json_object();
-
-	if (s->kring)
-		json_object_set_new(o, "npuprof.ko",
-				    json_integer((json_int_t)npuprof_kring_data_size(s->kring)));
-	if (s->acl)
-		json_object_set_new(o, "bpf", json_integer(npuprof_acl_trace_ring_bytes(s->acl)));
-	return o;
-}
-
-/*
- * info.json "clockSamples": [{device, samples: [{hostMonotonicNs,
- * deviceCount}]}] of the devices in @mask (host/info.json: all of them;
- * device_<id>/info.json.<id>: its own).
- */
-static json_t *clock_samples(struct npuprof_session *s, uint64_t mask)
-{
-	json_t *arr = json_array();
-	unsigned int i;
-	int d;
-
-	for (d = 0; d < SESSION_MAX_DEVICES; d++) {
-		struct clock_pairs *c = &s->clocks[d];
-		json_t *samples;
-
-		if (!c->n || !(mask & (1ULL << d)))
-			continue;
-		samples = json_array();
-		for (i = 0; i < c->n; i++)
-			json_array_append_new(samples, json_pack("{s:I, s:I}", "hostMonotonicNs",
-								 (json_int_t)c->host[i], "deviceCount",
-								 (json_int_t)c->dev[i]));
-		json_array_append_new(arr, json_pack("{s:i, s:o}", "device", d, "samples", samples));
-	}
-	return arr;
-}
-
-/* Device ids that got data: the device_<id> folders the drain made for @rst. */
-static json_t *data_devices(const struct npuprof_drain_stats *rst)
-{
-	json_t *arr = json_array();
-
-	for (int d = 0; d < NPUPROF_DRAIN_MAX_DEVICES; d++)
-		if (rst->devices & (1ULL << d))
-			json_array_append_new(arr, json_integer(d));
-	return arr;
-}
-
-/*
- * info.json "drain": what the drain saved in this directory, and every way
- * a record did not make it that is not a ring's "lost": dropped (a series
- * could not take it), skippedBytes (a corrupt ring header), foreignRecords
- * (a pid no directory takes), unroutedRecords (of those, records of the
- * followed job's processes that got no directory: lost),
- * staleKmodBytes/staleBpfRecords (an earlier window's leftovers, dropped
- * at start).  The last five and the ring counters belong to the session's
- * rings, shared by "sharedWith".
- */
-static json_t *drain_json(struct npuprof_session *s, const struct npuprof_drain_stats *rst,
-			  const struct npuprof_drain_stats *st)
-{
-	json_t *shared = json_array();
-
-	for (unsigned int i = 0; i < s->nr_members; i++)
-		if (s->members[i].in_window)
-			json_array_append_new(shared, json_integer(s->members[i].pid));
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:o}",
-			 "records", (json_int_t)rst->records, "api_records",
-			 (json_int_t)rst->api_records, "task_records",
-			 (json_int_t)rst->task_records, "raw_bytes", (json_int_t)rst->raw_bytes,
-			 "file_bytes", (json_int_t)rst->file_bytes, "dropped",
-			 (json_int_t)rst->dropped, "skippedBytes", (json_int_t)st->skipped_bytes,
-			 "foreignRecords", (json_int_t)st->foreign, "unroutedRecords",
-			 (json_int_t)st->unrouted, "staleKmodBytes",
-			 (json_int_t)s->stale_bytes, "staleBpfRecords",
-			 (json_int_t)(s->acl ? npuprof_acl_trace_stale(s->acl) : 0), "write_error",
-			 rst->write_error, "sharedWith", shared);
-}
-
-/*
- * info.json "storageLimit" (with --storage-limit only): the limit in bytes
- * and what ageing removed from this directory: slices (with their .done
- * files), their bytes and the records they held.  The export names them
- * as a reason the data is incomplete.
- */
-static json_t *storage_json(const struct npuprof_session *s, const struct npuprof_drain_stats *rst)
-{
-	return json_pack("{s:I, s:I, s:I, s:I}", "limitBytes", (json_int_t)s->opts.storage_limit,
-			 "agedSlices", (json_int_t)rst->aged_slices, "agedBytes",
-			 (json_int_t)rst->aged_bytes, "agedRecords", (json_int_t)rst->aged_records);
-}
-
 /*
  * Processes of the followed job that a full filter could not take (each
  * producer counts its own; the larger is the number of processes missed).
@@ -338,190 +184,157 @@ static uint64_t follow_missed(struct npuprof_session *s)
 }
 
 /*
- * info.json "lost": this directory's records lost, by cause (write errors
- * its own, ring full and decode errors the shared rings'), and "byCpu"
- * the session's per-CPU losses (every member of "sharedWith"); layout in
- * npuprof/loss_json.h.
+ * Who @m is, as both its info.json documents say: its pid, comm and rank,
+ * the host's name (into @host, @size bytes), and its pid in each pid
+ * namespace.  Seen from a pid namespace of our own, procfs shows the pids
+ * from ours down: the host's (kpid) comes first, the levels between are
+ * unknown.
  */
-static json_t *lost_json(struct npuprof_session *s, const struct npuprof_drain_stats *rst)
+static void member_identity(const struct npuprof_session *s, const struct session_member *m,
+			    char *host, size_t size, struct npuprof_ctrl_identity *id)
 {
-	return npuprof_loss_report_json(&rst->loss, s->cpu_loss, s->nr_cpu_loss);
+	memset(id, 0, sizeof(*id));
+	host[0] = '\0';
+	gethostname(host, size - 1);
+	id->pid = m->pid;
+	id->name = m->comm;
+	id->name_len = sizeof(m->comm);
+	id->host = host;
+	id->host_len = size;
+	id->platform = s->host.backend ? s->host.backend->name : "unknown";
+	id->start_ticks = m->id.start_ticks;
+	if (m->kpid != m->pid || !npuprof_in_host_pid_ns())
+		id->ns_pid[id->nr_ns_pid++] = m->kpid;
+	for (unsigned int i = 0; i < m->id.nr_nspid && id->nr_ns_pid < NPUPROF_CTRL_NSPID_MAX; i++)
+		id->ns_pid[id->nr_ns_pid++] = m->id.nspid[i];
+	id->rank = m->rank;
 }
 
 /*
- * info.json "driver": the backend that recognised the NPU driver (null when
- * none did), the module sysfs names as the owner of the device nodes, and
- * whether the driver gave clock pairs ("driver") or the export must fit
- * the clocks over the task records ("records"); "taskCapture": the path
- * device tasks took ("npuprof.ko", "bpf", or null when not captured) and
- * why, as msprof said at start.
+ * info.json "driver": the backend that recognised the NPU driver, the
+ * module sysfs names as the device nodes' owner, whether the driver gave
+ * clock pairs, and the path device tasks took and why, as msprof said at
+ * start.
  */
-static json_t *driver_json(const struct npuprof_session *s)
+static void driver_facts(const struct npuprof_session *s, struct npuprof_ctrl_driver *d)
 {
 	const struct npu_backend *b = s->host.backend;
-	const char *path = s->tasks.path == NPUPROF_TASK_PATH_KMOD  ? "npuprof.ko"
-			   : s->tasks.path == NPUPROF_TASK_PATH_BPF ? "bpf"
-								    : NULL;
 
-	return json_pack("{s:o, s:s, s:s, s:{s:o, s:s}}", "backend",
-			 b ? json_string(b->name) : json_null(), "module", s->host.owner, "clock",
-			 b && b->clock ? "driver" : "records", "taskCapture", "path",
-			 path ? json_string(path) : json_null(), "reason", s->tasks.reason);
+	d->backend = b ? b->name : NULL;
+	d->module = s->host.owner;
+	d->driver_clock = b && b->clock;
+	d->tasks = s->tasks.path == NPUPROF_TASK_PATH_KMOD  ? NPUPROF_CTRL_TASKS_KMOD
+		   : s->tasks.path == NPUPROF_TASK_PATH_BPF ? NPUPROF_CTRL_TASKS_BPF
+							    : NPUPROF_CTRL_TASKS_NONE;
+	d->reason = s->tasks.reason;
 }
 
 /*
- * info.json "uprobes": how the runtime-API probes worked on this kernel, as
- * msprof said at start: "links" "uprobe_multi" or "perFunction", "inFlight"
- * "taskStorage" or "hash", "apiId" "cookie" or "program" (one program per
- * function), "forced" true when an NPUPROF_BPF_* variable chose a lesser
- * path than the kernel allows.
+ * info.json "drain" of @m: what the drain saved in its directory (@rst),
+ * and what the session's shared rings lost or dropped (@st, the stale
+ * leftovers dropped at start), shared by the members in the window
+ * (@shared, room for every member).
  */
-static json_t *uprobes_json(const struct npuprof_session *s)
+static void drain_facts(const struct npuprof_session *s, const struct npuprof_drain_stats *rst,
+			const struct npuprof_drain_stats *st, pid_t *shared,
+			struct npuprof_ctrl_drain *d)
 {
-	struct npuprof_acl_probe_path p;
-
-	npuprof_acl_trace_probe_path(s->acl, &p);
-	return json_pack("{s:s, s:s, s:s, s:b}", "links", p.multi ? "uprobe_multi" : "perFunction",
-			 "inFlight", p.task_storage ? "taskStorage" : "hash", "apiId",
-			 p.cookies ? "cookie" : "program", "forced", p.forced);
+	*d = (struct npuprof_ctrl_drain){
+		.records = rst->records,
+		.api_records = rst->api_records,
+		.task_records = rst->task_records,
+		.raw_bytes = rst->raw_bytes,
+		.file_bytes = rst->file_bytes,
+		.dropped = rst->dropped,
+		.skipped_bytes = st->skipped_bytes,
+		.foreign = st->foreign,
+		.unrouted = st->unrouted,
+		.stale_kmod_bytes = s->stale_bytes,
+		.stale_bpf_records = s->acl ? npuprof_acl_trace_stale(s->acl) : 0,
+		.write_error = rst->write_error,
+		.shared = shared,
+	};
+	for (unsigned int i = 0; i < s->nr_members; i++)
+		if (s->members[i].in_window)
+			shared[d->nr_shared++] = s->members[i].pid;
 }
 
 /*
- * info.json "untracedFunctions": the recorded ACL functions the profiled
- * libascendcl.so lacks (an older runtime), whose calls are not in the data;
- * absent when it has them all.
+ * What info.json says beyond @m's identity: clock pairs, devices with
+ * data, the rings' counters (@rings: room for st->nr_rings, as the drain
+ * read them at stop) and sizes, the drain's account (@shared: room for
+ * every member), losses by cause (npuprof/loss_json.h), the driver,
+ * --storage-limit's ageing, how the uprobes worked, the API levels
+ * captured, the followed job's misses and the ACL functions the library
+ * lacks.
  */
-static json_t *untraced_json(const char *names)
-{
-	json_t *arr = json_array();
-	const char *p = names;
-	size_t n;
-
-	while (*p) {
-		n = strcspn(p, " ");
-		json_array_append_new(arr, json_stringn(p, n));
-		p += n + (p[n] == ' ');
-	}
-	return arr;
-}
-
-/*
- * info.json "apiLevels": the CANN levels whose calls were captured, by
- * msprof's name ("AscendCL", "Runtime"): asked for, and a library of that
- * layer found; [] when no API was captured.
- */
-static json_t *api_levels_json(const struct npuprof_session *s)
+static void info_facts(struct npuprof_session *s, const struct npuprof_drain_stats *rst,
+		       const struct npuprof_drain_stats *st, struct npuprof_ctrl_ring *rings,
+		       pid_t *shared, struct npuprof_ctrl_info *info)
 {
 	unsigned int layers = npuprof_session_api_layers(s);
-	json_t *arr = json_array();
+	struct npuprof_acl_probe_path p;
 
-	if (layers & NPUPROF_LAYER_ACL)
-		json_array_append_new(arr, json_string(npuprof_level_name(NPUPROF_LEVEL_ACL)));
-	if (layers & NPUPROF_LAYER_RUNTIME)
-		json_array_append_new(arr, json_string(npuprof_level_name(NPUPROF_LEVEL_RUNTIME)));
-	return arr;
-}
-
-/* @doc with @more's keys added after its own; NULL (both freed) if either is. */
-static json_t *json_join(json_t *doc, json_t *more)
-{
-	if (!more) {
-		json_decref(doc);
-		return NULL;
+	memset(info, 0, sizeof(*info));
+	info->clocks = s->clocks;
+	info->nr_clocks = SESSION_MAX_DEVICES;
+	info->devices = rst->devices;
+	info->has_kmod = s->kring;
+	info->has_bpf = s->acl;
+	for (unsigned int i = 0; i < st->nr_rings; i++)
+		rings[i] = (struct npuprof_ctrl_ring){ s->rings[i].source, s->rings[i].cpu,
+						       s->rings[i].written, s->rings[i].lost };
+	info->rings = rings;
+	info->nr_rings = st->nr_rings;
+	info->kmod_ring_bytes = s->kring ? npuprof_kring_data_size(s->kring) : 0;
+	info->bpf_ring_bytes = s->acl ? npuprof_acl_trace_ring_bytes(s->acl) : 0;
+	drain_facts(s, rst, st, shared, &info->drain);
+	info->loss = &rst->loss;
+	info->cpu_loss = s->cpu_loss;
+	info->nr_cpu_loss = s->nr_cpu_loss;
+	driver_facts(s, &info->driver);
+	info->storage_limit = s->opts.storage_limit;
+	info->aged_slices = rst->aged_slices;
+	info->aged_bytes = rst->aged_bytes;
+	info->aged_records = rst->aged_records;
+	info->has_uprobes = s->api && s->acl;
+	if (info->has_uprobes) {
+		npuprof_acl_trace_probe_path(s->acl, &p);
+		info->uprobe_multi = p.multi;
+		info->task_storage = p.task_storage;
+		info->cookies = p.cookies;
+		info->forced = p.forced;
 	}
-	if (json_object_update_new(doc, more)) {
-		json_decref(doc);
-		return NULL;
-	}
-	return doc;
-}
-
-/*
- * "nsPid": the process's pid in each pid namespace, the host's first and
- * the one the app sees last (npuprof/proc_id.h); "pidStartTicks": when it
- * started, which tells it from a later process given the same pid.  Both
- * absent when procfs could not say (the process was gone when added).
- */
-static json_t *proc_id_json(const struct session_member *m)
-{
-	json_t *doc = json_object(), *ns = json_array();
-
-	/*
-	 * Seen from a pid namespace of our own: procfs shows the pids from
-	 * ours down; the host's comes first (the levels between are unknown).
-	 */
-	if (ns && (m->kpid != m->pid || !npuprof_in_host_pid_ns()))
-		json_array_append_new(ns, json_integer(m->kpid));
-	for (unsigned int i = 0; ns && i < m->id.nr_nspid; i++)
-		json_array_append_new(ns, json_integer(m->id.nspid[i]));
-	if (doc && m->id.start_ticks) {
-		json_object_set_new(doc, "pidStartTicks", json_integer((json_int_t)m->id.start_ticks));
-		json_object_set(doc, "nsPid", ns);
-	}
-	json_decref(ns);
-	return doc;
-}
-
-/*
- * What host/info.json and each device's info.json.<id> begin with: pid,
- * pid_name, hostname, platform_version (CANN's keys), then ours,
- * pidStartTicks and nsPid (proc_id_json()).  Return: a new object, or NULL.
- */
-static json_t *info_identity(const struct npuprof_session *s, const struct session_member *m)
-{
-	char host[256] = "";
-
-	gethostname(host, sizeof(host) - 1);
-	/* the app names itself (prctl PR_SET_NAME): any bytes but NUL */
-	return json_join(json_pack("{s:i, s:o, s:o, s:s}", "pid", (int)m->pid, "pid_name",
-				   npuprof_name_json(m->comm, sizeof(m->comm)), "hostname",
-				   npuprof_name_json(host, sizeof(host)), "platform_version",
-				   s->host.backend ? s->host.backend->name : "unknown"),
-			 proc_id_json(m));
+	info->level_acl = layers & NPUPROF_LAYER_ACL;
+	info->level_runtime = layers & NPUPROF_LAYER_RUNTIME;
+	info->has_follow = s->follow;
+	info->follow_missed = s->follow ? follow_missed(s) : 0;
+	info->untraced = s->untraced;
 }
 
 static int write_info(struct npuprof_session *s, const struct session_member *m,
 		      const struct npuprof_drain_stats *rst, const struct npuprof_drain_stats *st)
 {
-	json_t *doc, *rings = json_object();
+	struct npuprof_ctrl_ring *rings = calloc(st->nr_rings ? st->nr_rings : 1, sizeof(*rings));
+	pid_t shared[NPUPROF_SESSION_MAX_PIDS];
+	struct npuprof_ctrl_identity id;
+	struct npuprof_ctrl_info info;
+	char host[256];
+	int err;
 
-	if (s->kring)
-		json_object_set_new(rings, "npuprof.ko", ring_counters(s, st, NPUPROF_SRC_KMOD));
-	if (s->acl)
-		json_object_set_new(rings, "bpf", ring_counters(s, st, NPUPROF_SRC_BPF));
-	doc = json_join(info_identity(s, m),
-			json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}", "record_version",
-				  NPUPROF_RECORD_VERSION, "clockSamples", clock_samples(s, ~0ULL),
-				  "devices", data_devices(rst), "rings", rings, "drain",
-				  drain_json(s, rst, st), "lost", lost_json(s, rst)));
-	if (doc)
-		json_object_set_new(doc, "driver", driver_json(s));
-	if (doc)
-		json_object_set_new(doc, "ringBytes", ring_bytes_json(s));
-	if (doc && s->opts.storage_limit)
-		json_object_set_new(doc, "storageLimit", storage_json(s, rst));
-	if (doc && s->api && s->acl)
-		json_object_set_new(doc, "uprobes", uprobes_json(s));
-	if (doc)
-		json_object_set_new(doc, "apiLevels", api_levels_json(s));
-	if (doc && m->rank >= 0)
-		json_object_set_new(doc, "rank", json_integer(m->rank));
-	if (doc && s->follow)
-		json_object_set_new(doc, "followMissed", json_integer((json_int_t)follow_missed(s)));
-	if (doc && s->untraced[0])
-		json_object_set_new(doc, "untracedFunctions", untraced_json(s->untraced));
-	return write_json(s, m, NPUPROF_PROF_INFO_JSON, doc);
+	if (!rings)
+		return -ENOMEM;
+	member_identity(s, m, host, sizeof(host), &id);
+	info_facts(s, rst, st, rings, shared, &info);
+	err = write_json(s, m, NPUPROF_PROF_INFO_JSON, npuprof_ctrl_info_json(&id, &info));
+	free(rings);
+	return err;
 }
 
 /* sample.json at @rel: the capture's parameters, as msprof handed them. */
 static int write_sample(struct npuprof_session *s, const struct session_member *m, const char *rel)
 {
-	json_error_t jerr;
-	json_t *doc = json_loads(s->params_json, 0, &jerr);
-
-	if (!doc)
-		doc = json_pack("{s:s}", "params", s->params_json);
-	return write_json(s, m, rel, doc);
+	return write_json(s, m, rel, npuprof_ctrl_sample_json(s->params_json));
 }
 
 /*
@@ -598,25 +411,20 @@ static void start_devices(struct npuprof_session *s, struct session_member *m)
 }
 
 /*
- * info.json.<d>: what is known of device @d (CANN's keys where they
- * exist: pid, pid_name, hostname, platform_version, devices, DeviceInfo,
- * rank_id) and its own host/device clock pairs ("clockSamples", as in
- * host/info.json).
+ * info.json.<d>: what is known of device @d (npuprof_ctrl_device_info_json():
+ * CANN's keys, its own clock pairs, the driver).
  */
 static int write_device_info(struct npuprof_session *s, const struct session_member *m, int d,
 			     const char *rel)
 {
-	char id[16];
-	json_t *doc;
+	struct npuprof_ctrl_identity id;
+	struct npuprof_ctrl_driver drv;
+	char host[256];
+	const struct npuprof_ctrl_clocks *clocks = d < SESSION_MAX_DEVICES ? &s->clocks[d] : NULL;
 
-	snprintf(id, sizeof(id), "%d", d);
-	doc = json_join(info_identity(s, m),
-			json_pack("{s:s, s:[{s:i}], s:o, s:o}", "devices", id, "DeviceInfo", "id",
-				  d, "clockSamples", clock_samples(s, 1ULL << d), "driver",
-				  driver_json(s)));
-	if (doc && m->rank >= 0)
-		json_object_set_new(doc, "rank_id", json_integer(m->rank));
-	return write_json(s, m, rel, doc);
+	member_identity(s, m, host, sizeof(host), &id);
+	driver_facts(s, &drv);
+	return write_json(s, m, rel, npuprof_ctrl_device_info_json(&id, d, clocks, &drv));
 }
 
 /* Note control file @rel of @res as not written (error @e), if @e. */
