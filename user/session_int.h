@@ -25,8 +25,8 @@
 #include <npuprof/prof_control.h>
 #include <npuprof/session.h>
 
+/* Devices whose clock pairs the session keeps: ids 0 to 63. */
 #define SESSION_MAX_DEVICES 64
-
 #define SESSION_CLOCK_SAMPLES 3 /* pairs read at start and again at stop */
 
 _Static_assert(2 * SESSION_CLOCK_SAMPLES <= NPUPROF_CTRL_CLOCK_PAIRS,
