@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Failure values (npuprof/error.h): filling a struct npuprof_error and the
- * names of the stages.
+ * Failure values (npuprof/error.h): filling a struct npuprof_error, the
+ * names of the stages, and a failure's plain words, the one wording both
+ * the session's log text and msprof's stage words fall back to.
  */
 #include <stdio.h>
 #include <string.h>
@@ -37,4 +38,9 @@ const char *npuprof_stage_name(enum npuprof_stage stage)
 	if ((unsigned int)stage >= sizeof(names) / sizeof(names[0]) || !names[stage])
 		return "unknown";
 	return names[stage];
+}
+
+void npuprof_error_words(const struct npuprof_error *e, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s%s", e->object, e->object[0] ? ": " : "", strerror(-e->err));
 }

@@ -2,7 +2,11 @@
 /*
  * A capture session (npuprof/session.h): ties npuprof.ko's rings, the BPF
  * runtime-API capture and the drain to one PROF_XXX directory per process
- * per start/stop, and writes CANN's control files around the data.
+ * per start/stop.  This file keeps the session's lifecycle and members
+ * (create, add/remove/follow pids, start, stop, close); choosing and
+ * opening the device-task path is task_path.c's, the PROF_XXX directories
+ * and the control files around the data are session_prof.c's
+ * (session_int.h holds what the three share).
  *
  * Several processes share one session: one npuprof.ko session (its rings
  * and tgid set) and one BPF object (its ring buffers, probes and tgid
@@ -26,7 +30,7 @@
  * Device tasks come through npuprof.ko when /dev/npuprof opens; without
  * the module (never loaded, or refused: Secure Boot, lockdown) they come
  * through the BPF object's task programs on the driver's tracepoints, the
- * same records in the BPF rings (open_task_path()).  The BPF object then
+ * same records in the BPF rings (task_path.c).  The BPF object then
  * exists for the tasks alone when no API capture is asked for: its tgid
  * filter selects the processes, without resolving their libascendcl.so.
  *
@@ -38,7 +42,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -46,147 +49,45 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <npuprof/acl_trace.h>
 #include <npuprof/clock.h>
-#include <npuprof/drain.h>
-#include <npuprof/kring.h>
-#include <npuprof/loss_json.h>
-#include <npuprof/name_text.h>
-#include <npuprof/npu_backend.h>
-#include <npuprof/prof_fs.h>
-#include <npuprof/prof_layout.h>
-#include <npuprof/proc_id.h>
-#include <npuprof/record.h>
-#include <npuprof/session.h>
 
-/*
- * Asked per CPU; a whole number of pages on any kernel, so not rounded
- * (npuprof_acl_trace_ring_size()); info.json "ringBytes" says what was made.
- */
-#define SESSION_BPF_RING_BYTES (1u << 20)
+#include "session_int.h"
 
 _Static_assert(NPUPROF_DRAIN_MAX_ROUTES >= NPUPROF_SESSION_MAX_PIDS,
 	       "the drain must route every process of a session");
-#define SESSION_MAX_DEVICES 64
 
-#define SESSION_CLOCK_SAMPLES 3 /* pairs read at start and again at stop */
-
-/*
- * Disk space kept for the control files written at stop (end_info,
- * info.json, sample.json): a full disk would otherwise take them with the
- * last slices, and with them the loss counts that say what is missing.
- * The file host/.control_reserve holds it from start to stop; after a
- * crash it stays behind (the export ignores it).
- */
-#define SESSION_CONTROL_RESERVE (64u << 10) /* bytes */
-#define SESSION_RESERVE_FILE NPUPROF_PROF_HOST_DIR "/.control_reserve"
-
-/* Host/device clock pairs of one device, from the driver. */
-struct clock_pairs {
-	unsigned int n;
-	uint64_t host[2 * SESSION_CLOCK_SAMPLES];
-	uint64_t dev[2 * SESSION_CLOCK_SAMPLES];
-};
-
-/*
- * The clocks of one capture edge, read together, and the outer bound of
- * the edge: at start, CLOCK_MONOTONIC before the first producer was
- * enabled (no record is older); at stop, after the last was disabled (no
- * record is newer).  mono_ns is the inner bound: at start every event from
- * it on is captured, at stop every event up to it.
- */
-struct capture_clocks {
-	uint64_t outer_ns;    /* CLOCK_MONOTONIC: no record beyond it */
-	uint64_t mono_ns;     /* CLOCK_MONOTONIC: the clock of every record */
-	uint64_t mono_raw_ns; /* CLOCK_MONOTONIC_RAW, as CANN records it */
-	struct timespec real; /* wall clock */
-};
-
-/* One process of the session. */
-struct session_member {
-	pid_t pid;
-	char comm[64];	/* read when added: the app may be gone by stop */
-	int rank;	/* RANK from its environment (launchers set it), -1 if none */
-	bool in_window; /* has a PROF_XXX directory in the running window */
-	bool discard;	/* remove that directory at stop (the app refused) */
-	bool leaving;	/* detached during the window: dropped at stop */
-	bool followed;	/* joined by following a launcher, for this window only */
-	uint64_t dev_started; /* bit d: device_<d>/start_info.<d> is written */
-	struct npuprof_proc_id id; /* read when added; start_ticks 0 if unreadable */
-	pid_t kpid;	/* the kernel's (host's) pid: @pid unless we run in a pid namespace */
-	char prof_dir[PATH_MAX];
-	char prof_name[128]; /* PROF_XXX: prof_dir's last component */
-	int dir_fd;	/* prof_dir, open while in the window; -1 otherwise */
-};
-
-struct npuprof_session {
-	struct npuprof_session_opts opts;
-	char *output;
-	int out_fd; /* --output, open: every PROF_XXX is made below it (prof_fs.h) */
-	char *params_json;
-	struct session_member members[NPUPROF_SESSION_MAX_PIDS];
-	unsigned int nr_members;
-	pthread_mutex_t lock; /* members, while the drain may add one */
-	bool follow;	      /* a launcher is followed: members come from records */
-	uint64_t stale_bytes; /* npuprof.ko bytes an earlier window left, dropped */
-	struct npuprof_kring *kring;
-	struct npuprof_acl_trace *acl;
-	bool api; /* runtime-API capture (uprobes) asked for */
-	struct npuprof_task_capture_info tasks;
-	struct npuprof_drain *drain;
-	struct npuprof_loss *cpu_loss; /* the drain's per-CPU losses */
-	unsigned int nr_cpu_loss;
-	struct npuprof_drain_ring *rings; /* the drain's ring counters at stop */
-	unsigned int nr_rings;
-	int running;
-	struct npuprof_error error;	       /* the last failure, as values */
-	char error_text[PATH_MAX * 2];	       /* the same in words, for logs */
-	char untraced[NPUPROF_ERROR_FUNCS_MAX]; /* ACL functions the library lacks */
-	unsigned int layers;	     /* enum npuprof_api_layer bits probed */
-	unsigned int missing_layers; /* of those, layers a process attached maps no library of */
-	struct capture_clocks begin, end;
-	struct timespec begin_real;
-	struct clock_pairs clocks[SESSION_MAX_DEVICES];
-	struct npu_host host; /* the NPU driver and devices, found at create */
-};
 
 /* The last npuprof_session_create() failure, when there is no session. */
 static __thread struct npuprof_error open_error;
+
 static __thread char open_error_text[PATH_MAX * 2];
 
-/* "@object: strerror", or the strerror alone. */
-static void error_words(const struct npuprof_error *e, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s%s%s", e->object, e->object[0] ? ": " : "", strerror(-e->err));
-}
-
 /* Note a failure of @stage on @what (may be NULL) for process @pid (0: none). */
-static void set_error(struct npuprof_session *s, enum npuprof_stage stage, int err, pid_t pid,
-		      const char *what)
+void session_set_error(struct npuprof_session *s, enum npuprof_stage stage, int err, pid_t pid,
+		       const char *what)
 {
 	npuprof_error_set(&s->error, stage, err, pid, what);
-	error_words(&s->error, s->error_text, sizeof(s->error_text));
+	npuprof_error_words(&s->error, s->error_text, sizeof(s->error_text));
 }
 
 /* Note the runtime-API capture's own account of its failure @err. */
-static void set_acl_error(struct npuprof_session *s, int err, pid_t pid)
+void session_set_acl_error(struct npuprof_session *s, int err, pid_t pid)
 {
 	s->error = *npuprof_acl_trace_error(s->acl);
 	if (s->error.stage == NPUPROF_STAGE_NONE)
 		s->error.err = err; /* no memory, before any stage */
 	if (!s->error.pid)
 		s->error.pid = pid;
-	error_words(&s->error, s->error_text, sizeof(s->error_text));
+	npuprof_error_words(&s->error, s->error_text, sizeof(s->error_text));
 }
 
 /* A request that does not fit the session's state: @err, and say so. */
 static int refuse(struct npuprof_session *s, int err, pid_t pid)
 {
-	set_error(s, NPUPROF_STAGE_SESSION, err, pid, NULL);
+	session_set_error(s, NPUPROF_STAGE_SESSION, err, pid, NULL);
 	return err;
 }
 
@@ -205,10 +106,6 @@ const char *npuprof_session_untraced(const struct npuprof_session *s)
 	return s->untraced;
 }
 
-/*
- * Keep the recorded functions the library just attached lacks (the
- * libraries of one job are one file; a second, different one adds its own).
- */
 unsigned int npuprof_session_api_layers(const struct npuprof_session *s)
 {
 	return s->acl && s->api ? s->layers & npuprof_acl_trace_layers(s->acl) : 0;
@@ -225,6 +122,10 @@ static void note_missing_layers(struct npuprof_session *s)
 	s->missing_layers |= npuprof_acl_trace_missing_layers(s->acl);
 }
 
+/*
+ * Keep the recorded functions the library just attached lacks (the
+ * libraries of one job are one file; a second, different one adds its own).
+ */
 static void note_untraced(struct npuprof_session *s)
 {
 	const char *more = npuprof_acl_trace_untraced(s->acl);
@@ -273,7 +174,7 @@ static void sample_clocks(struct npuprof_session *s)
 	if (!b || !b->clock)
 		return;
 	for (k = 0; k < s->host.nr_devices; k++) {
-		struct clock_pairs *c;
+		struct npuprof_ctrl_clocks *c;
 
 		d = s->host.devices[k];
 		if (d < 0 || d >= SESSION_MAX_DEVICES)
@@ -296,273 +197,6 @@ static long acl_consume_src(void *obj, npuprof_rec_fn fn, void *ctx)
 static int acl_stats_src(void *obj, unsigned int cpu, uint64_t *w, uint64_t *l)
 {
 	return npuprof_acl_trace_stats(obj, cpu, w, l);
-}
-
-/*
- * The task capture mode: @s->opts.task_capture, or when that is AUTO the
- * environment's NPUPROF_TASK_CAPTURE (kmod, bpf, auto; unset: auto).
- * Return: an enum npuprof_task_capture, or -EINVAL for another value.
- */
-static int task_capture_mode(struct npuprof_session *s)
-{
-	const char *env = getenv("NPUPROF_TASK_CAPTURE");
-	char what[160];
-
-	if (s->opts.task_capture != NPUPROF_TASK_CAPTURE_AUTO)
-		return s->opts.task_capture;
-	if (!env || !*env || !strcmp(env, "auto"))
-		return NPUPROF_TASK_CAPTURE_AUTO;
-	if (!strcmp(env, "kmod"))
-		return NPUPROF_TASK_CAPTURE_KMOD;
-	if (!strcmp(env, "bpf"))
-		return NPUPROF_TASK_CAPTURE_BPF;
-	snprintf(what, sizeof(what), "NPUPROF_TASK_CAPTURE=%s: not kmod, bpf or auto", env);
-	set_error(s, NPUPROF_STAGE_SESSION, -EINVAL, 0, what);
-	return -EINVAL;
-}
-
-/*
- * The kernel's lockdown mode into @mode ("integrity", "confidentiality"),
- * or "" when off or unknown: /sys/kernel/security/lockdown names the
- * active mode in brackets.
- */
-static void lockdown_mode(char *mode, size_t size)
-{
-	char text[128], *open_b, *close_b;
-	size_t n;
-	FILE *f;
-
-	mode[0] = '\0';
-	f = fopen("/sys/kernel/security/lockdown", "r");
-	if (!f)
-		return;
-	n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[n] = '\0';
-	open_b = strchr(text, '[');
-	close_b = open_b ? strchr(open_b, ']') : NULL;
-	if (!close_b || !strncmp(open_b + 1, "none]", 5))
-		return;
-	*close_b = '\0';
-	snprintf(mode, size, "%s", open_b + 1);
-}
-
-/*
- * Append to @buf what keeps unsigned modules out, when it applies:
- * "; kernel lockdown: <mode>" and "; Secure Boot" (the SecureBoot EFI
- * variable: 4 bytes of attributes, then 1 when enabled).
- */
-static void add_module_barriers(char *buf, size_t size)
-{
-	unsigned char var[5];
-	char mode[64];
-	size_t n;
-	FILE *f;
-
-	lockdown_mode(mode, sizeof(mode));
-	if (mode[0]) {
-		n = strlen(buf);
-		snprintf(buf + n, size - n, "; kernel lockdown: %s", mode);
-	}
-	f = fopen("/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c", "r");
-	if (f) {
-		if (fread(var, 1, sizeof(var), f) == sizeof(var) && var[4] == 1) {
-			n = strlen(buf);
-			snprintf(buf + n, size - n, "; Secure Boot");
-		}
-		fclose(f);
-	}
-}
-
-/* Why npuprof.ko is not used: @err of opening its device @dev. */
-static void kmod_missing_reason(struct npuprof_session *s, const char *dev, int err)
-{
-	char *r = s->tasks.reason;
-	size_t n;
-
-	if (err == -ENOENT)
-		snprintf(r, sizeof(s->tasks.reason), "npuprof.ko not loaded (no %s", dev);
-	else
-		snprintf(r, sizeof(s->tasks.reason), "npuprof.ko not usable (%s: %s", dev,
-			 strerror(-err));
-	add_module_barriers(r, sizeof(s->tasks.reason));
-	n = strlen(r);
-	snprintf(r + n, sizeof(s->tasks.reason) - n, ")");
-}
-
-/*
- * npuprof.ko path: which of the driver's tracepoints the module found
- * (NPUPROF_IOC_LIST_TP), as the BPF path reports its attachments.  The
- * driver is the host's backend, or, when sysfs named none, the backend
- * the module found tracepoints of.  A module older than ABI 1.3 lists
- * nothing: tasks.list_err says so and no driver is named.
- */
-static void kmod_tracepoints(struct npuprof_session *s)
-{
-	const struct npu_backend *b = s->host.backend;
-	struct npuprof_tp_list list;
-	unsigned int i, k;
-	int err;
-
-	err = npuprof_kring_list_tp(s->kring, &list);
-	if (err) {
-		s->tasks.list_err = err;
-		return;
-	}
-	if (!b && list.count)
-		b = npu_backend_find(list.tp[0].backend);
-	if (!b)
-		return;
-	s->tasks.driver = b->name;
-	for (i = 0; i < NPU_TP_EVENTS; i++) {
-		s->tasks.tp_names[i] = b->tp_names[i];
-		s->tasks.tp_status[i] = -ENOENT;
-		for (k = 0; k < list.count; k++)
-			if (!strcmp(list.tp[k].name, b->tp_names[i]))
-				s->tasks.tp_status[i] = 0;
-	}
-}
-
-/*
- * Pick the task path: npuprof.ko's rings if its device opens (AUTO, KMOD),
- * else BPF (AUTO after a missing module, or BPF asked for).  Only picks and
- * opens npuprof.ko; the BPF side is loaded by open_producers().
- */
-static int open_task_path(struct npuprof_session *s)
-{
-	const char *dev = s->opts.kdev ? s->opts.kdev : "/dev/npuprof";
-	int mode = task_capture_mode(s), err;
-
-	if (mode < 0)
-		return mode;
-	if (mode == NPUPROF_TASK_CAPTURE_BPF) {
-		s->tasks.path = NPUPROF_TASK_PATH_BPF;
-		snprintf(s->tasks.reason, sizeof(s->tasks.reason), "%s",
-			 s->opts.task_capture ? "BPF capture asked for" : "NPUPROF_TASK_CAPTURE=bpf");
-		return 0;
-	}
-	err = npuprof_kring_open(s->opts.kdev, &s->kring);
-	if (!err) {
-		s->tasks.path = NPUPROF_TASK_PATH_KMOD;
-		snprintf(s->tasks.reason, sizeof(s->tasks.reason), "npuprof.ko loaded");
-		kmod_tracepoints(s);
-		return 0;
-	}
-	if (mode == NPUPROF_TASK_CAPTURE_KMOD || (err != -ENOENT && err != -ENODEV && err != -ENXIO)) {
-		set_error(s, NPUPROF_STAGE_MODULE, err, 0, dev);
-		return err;
-	}
-	s->tasks.path = NPUPROF_TASK_PATH_BPF;
-	kmod_missing_reason(s, dev, err);
-	return 0;
-}
-
-/* BPF path: attach the task programs to the driver's tracepoints. */
-static int attach_task_programs(struct npuprof_session *s, const struct npu_backend *drv)
-{
-	int n;
-
-	s->tasks.driver = drv->name;
-	memcpy(s->tasks.tp_names, drv->tp_names, sizeof(s->tasks.tp_names));
-	n = npuprof_acl_trace_attach_tasks(s->acl, drv->tp_names, s->tasks.tp_status);
-	if (n < 0) {
-		set_error(s, NPUPROF_STAGE_ATTACH, n, 0, "the BPF task programs");
-		return n;
-	}
-	return 0;
-}
-
-/*
- * The known driver whose task tracepoints this kernel has, judged by its
- * submit tracepoint's "__tracepoint_<name>" symbol in /proc/kallsyms (a
- * module's tracepoints are listed there while it is loaded; names only,
- * no address needed).  For a driver sysfs does not name: a device node
- * with no bound parent device (a misc device registered without a parent)
- * has no driver/module link.  The names carry the driver's prefix, so one
- * cannot be taken for another's.  NULL when none is there.
- */
-static const struct npu_backend *backend_by_tracepoint(void)
-{
-	const struct npu_backend *const *list, *found = NULL;
-	unsigned int n, i;
-	char line[512], sym[256];
-	FILE *f;
-
-	list = npu_backend_list(&n);
-	f = fopen("/proc/kallsyms", "r");
-	if (!f)
-		return NULL;
-	while (!found && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%*s %*s %255s", sym) != 1 || strncmp(sym, "__tracepoint_", 13))
-			continue;
-		for (i = 0; i < n && !found; i++)
-			if (list[i]->tp_names[0] && !strcmp(sym + 13, list[i]->tp_names[0]))
-				found = list[i];
-	}
-	fclose(f);
-	return found;
-}
-
-/*
- * The NPU driver and devices: as npu_host_detect() finds them through
- * sysfs, or, when devices exist but sysfs names no module for them, the
- * known driver whose tracepoints the kernel has.  An unreadable /dev
- * leaves no devices: capture still runs, without clock pairs.
- */
-static void find_host(struct npuprof_session *s)
-{
-	npu_host_detect(&s->host, NULL, NULL);
-	if (!s->host.backend && s->host.nr_devices && !s->host.owner[0])
-		s->host.backend = backend_by_tracepoint();
-}
-
-/*
- * npuprof.ko's rings and the BPF object, shared by every member.  The BPF
- * task programs need the tracepoints of the host's driver (find_host());
- * with none known the BPF path captures no task (and
- * npuprof_session_task_capture() has no driver).
- */
-static int open_producers(struct npuprof_session *s)
-{
-	const struct npu_backend *drv = s->host.backend;
-	struct npuprof_acl_trace_opts ao = { .ring_bytes = SESSION_BPF_RING_BYTES,
-					     .follow = s->opts.follow };
-	bool bpf_tasks;
-	int err;
-
-	s->api = s->opts.ascendcl || s->opts.runtime_api;
-	s->layers = (s->opts.ascendcl ? NPUPROF_LAYER_ACL : 0) |
-		    (s->opts.runtime_api ? NPUPROF_LAYER_RUNTIME : 0);
-	ao.layers = s->layers;
-	if (s->opts.task_time) {
-		err = open_task_path(s);
-		if (err)
-			return err;
-	}
-	bpf_tasks = s->tasks.path == NPUPROF_TASK_PATH_BPF && drv;
-	if (!s->api && !bpf_tasks)
-		return 0;
-	if (bpf_tasks)
-		ao.task_layout = &drv->layout;
-	err = npuprof_acl_trace_open_opts(&ao, &s->acl);
-	if (err) {
-		char what[NPUPROF_TASK_REASON_LEN + 192], mode[64];
-		size_t n;
-
-		snprintf(what, sizeof(what), "%s%s%s", bpf_tasks ? s->tasks.reason : "",
-			 bpf_tasks ? ", and loading the BPF task programs failed" : "",
-			 s->api ? (bpf_tasks ? " (with the runtime-API probes)"
-					     : "loading the BPF runtime-API probes") : "");
-		/* lockdown=confidentiality refuses BPF reads of kernel memory */
-		lockdown_mode(mode, sizeof(mode));
-		n = strlen(what);
-		if (!strcmp(mode, "confidentiality"))
-			snprintf(what + n, sizeof(what) - n,
-				 " (kernel lockdown: confidentiality forbids BPF programs reading kernel memory, which capture needs)");
-		set_error(s, NPUPROF_STAGE_BPF_LOAD, err, 0, what);
-		return err;
-	}
-	return bpf_tasks ? attach_task_programs(s, drv) : 0;
 }
 
 const struct npuprof_task_capture_info *
@@ -648,7 +282,7 @@ static int open_output(struct npuprof_session *s)
 	if (fd < 0) {
 		int err = -errno;
 
-		set_error(s, NPUPROF_STAGE_OUTPUT, err, 0, s->output);
+		session_set_error(s, NPUPROF_STAGE_OUTPUT, err, 0, s->output);
 		return err;
 	}
 	s->out_fd = fd;
@@ -665,7 +299,7 @@ int npuprof_session_create(const struct npuprof_session_opts *opts, struct npupr
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		npuprof_error_set(&open_error, NPUPROF_STAGE_NONE, -ENOMEM, 0, NULL);
-		error_words(&open_error, open_error_text, sizeof(open_error_text));
+		npuprof_error_words(&open_error, open_error_text, sizeof(open_error_text));
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&s->lock, NULL);
@@ -675,11 +309,11 @@ int npuprof_session_create(const struct npuprof_session_opts *opts, struct npupr
 	s->params_json = strdup(opts->params_json ? opts->params_json : "{}");
 	if (!s->output || !s->params_json) {
 		err = -ENOMEM;
-		set_error(s, NPUPROF_STAGE_NONE, err, 0, NULL);
+		session_set_error(s, NPUPROF_STAGE_NONE, err, 0, NULL);
 		goto out_close;
 	}
-	find_host(s);
-	err = open_producers(s);
+	session_find_host(s);
+	err = session_open_producers(s);
 	if (err)
 		goto out_close;
 	err = open_output(s);
@@ -719,10 +353,10 @@ static int kernel_pid(struct npuprof_session *s, pid_t pid, pid_t *kpid, bool no
 		return 0;
 	err = s->acl ? npuprof_acl_trace_host_pid(s->acl, pid, kpid) : -EOPNOTSUPP;
 	if (err && note)
-		set_error(s, NPUPROF_STAGE_PROCESS, err, pid,
-			  err == -EOPNOTSUPP
-				  ? "its host pid: from a pid namespace of its own it is found with a BPF task iterator, which needs the kernel's BTF and the BPF capture (not with --ascendcl=off on npuprof.ko)"
-				  : "its host pid (msprof runs in a pid namespace of its own)");
+		session_set_error(s, NPUPROF_STAGE_PROCESS, err, pid,
+				  err == -EOPNOTSUPP
+					  ? "its host pid: from a pid namespace of its own it is found with a BPF task iterator, which needs the kernel's BTF and the BPF capture (not with --ascendcl=off on npuprof.ko)"
+					  : "its host pid (msprof runs in a pid namespace of its own)");
 	return err;
 }
 
@@ -743,7 +377,7 @@ int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid)
 	int err;
 
 	if (pid <= 0) {
-		set_error(s, NPUPROF_STAGE_PROCESS, -EINVAL, pid, NULL);
+		session_set_error(s, NPUPROF_STAGE_PROCESS, -EINVAL, pid, NULL);
 		return -EINVAL;
 	}
 	if (s->running)
@@ -754,7 +388,7 @@ int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid)
 		return refuse(s, -E2BIG, pid);
 	if (kill(pid, 0) && errno == ESRCH) {
 		snprintf(what, sizeof(what), "process %d", (int)pid);
-		set_error(s, NPUPROF_STAGE_PROCESS, -ESRCH, pid, what);
+		session_set_error(s, NPUPROF_STAGE_PROCESS, -ESRCH, pid, what);
 		return -ESRCH;
 	}
 	err = kernel_pid(s, pid, &kpid, true);
@@ -763,7 +397,8 @@ int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid)
 	if (s->kring) {
 		err = npuprof_kring_add_tgid(s->kring, kpid);
 		if (err) {
-			set_error(s, NPUPROF_STAGE_MODULE, err, pid, "selecting the process in npuprof.ko");
+			session_set_error(s, NPUPROF_STAGE_MODULE, err, pid,
+					  "selecting the process in npuprof.ko");
 			return err;
 		}
 	}
@@ -773,10 +408,10 @@ int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid)
 			     : npuprof_acl_trace_select_pid(s->acl, kpid);
 		if (err) {
 			if (s->api)
-				set_acl_error(s, err, pid);
+				session_set_acl_error(s, err, pid);
 			else
-				set_error(s, NPUPROF_STAGE_ATTACH, err, pid,
-					  "selecting the process for the BPF task capture");
+				session_set_error(s, NPUPROF_STAGE_ATTACH, err, pid,
+						  "selecting the process for the BPF task capture");
 			if (s->kring)
 				npuprof_kring_del_tgid(s->kring, kpid);
 			return err;
@@ -802,6 +437,14 @@ static void drop_member(struct npuprof_session *s, struct session_member *m)
 
 	memmove(m, m + 1, (s->nr_members - i - 1) * sizeof(*m));
 	s->nr_members--;
+}
+
+/* After a window: members that left, or that only the window had, go. */
+static void drop_window_members(struct npuprof_session *s)
+{
+	for (unsigned int i = s->nr_members; i-- > 0;)
+		if (s->members[i].leaving || s->members[i].followed)
+			drop_member(s, &s->members[i]);
 }
 
 int npuprof_session_remove_pid(struct npuprof_session *s, pid_t pid)
@@ -853,7 +496,7 @@ int npuprof_session_probe_file(struct npuprof_session *s, const char *path)
 		return 0;
 	err = npuprof_acl_trace_attach_file(s->acl, path);
 	if (err)
-		set_acl_error(s, err, 0);
+		session_set_acl_error(s, err, 0);
 	else
 		note_untraced(s);
 	return err;
@@ -871,7 +514,7 @@ int npuprof_session_probe_pid(struct npuprof_session *s, pid_t pid)
 		return err;
 	err = npuprof_acl_trace_attach_pid_as(s->acl, pid, kpid);
 	if (err) {
-		set_acl_error(s, err, pid);
+		session_set_acl_error(s, err, pid);
 	} else {
 		note_untraced(s);
 		note_missing_layers(s);
@@ -884,28 +527,29 @@ int npuprof_session_follow_pid(struct npuprof_session *s, pid_t pid)
 	int err = 0;
 
 	if (pid <= 0) {
-		set_error(s, NPUPROF_STAGE_PROCESS, -EINVAL, pid, NULL);
+		session_set_error(s, NPUPROF_STAGE_PROCESS, -EINVAL, pid, NULL);
 		return -EINVAL;
 	}
 	if (s->running)
 		return refuse(s, -EBUSY, pid);
 	if (!npuprof_in_host_pid_ns()) { /* the forks' numbers are the kernel's */
-		set_error(s, NPUPROF_STAGE_PROCESS, -EOPNOTSUPP, pid,
-			  "following a job from a pid namespace of its own");
+		session_set_error(s, NPUPROF_STAGE_PROCESS, -EOPNOTSUPP, pid,
+				  "following a job from a pid namespace of its own");
 		return -EOPNOTSUPP;
 	}
 	if (s->kring) {
 		err = npuprof_kring_add_tgid_follow(s->kring, pid);
 		if (err) {
-			set_error(s, NPUPROF_STAGE_MODULE, err, pid, "following the launched job in npuprof.ko");
+			session_set_error(s, NPUPROF_STAGE_MODULE, err, pid,
+					  "following the launched job in npuprof.ko");
 			return err;
 		}
 	}
 	if (s->acl) {
 		err = npuprof_acl_trace_follow_pid(s->acl, pid);
 		if (err) {
-			set_error(s, NPUPROF_STAGE_ATTACH, err, pid,
-				  "following the launched job with BPF (fork and exit tracepoints)");
+			session_set_error(s, NPUPROF_STAGE_ATTACH, err, pid,
+					  "following the launched job with BPF (fork and exit tracepoints)");
 			if (s->kring)
 				npuprof_kring_del_tgid(s->kring, pid);
 			return err;
@@ -955,101 +599,12 @@ const char *npuprof_session_prof_dir(const struct npuprof_session *s, pid_t pid)
 	return dir;
 }
 
-/*
- * Write @doc as pretty JSON to the new file <@m's prof_dir>/<rel>; steals
- * @doc.  The file is written under its temporary name and renamed into
- * place (npuprof/prof_layout.h), so it is never seen half-written.  A name
- * already taken (a planted symlink) fails with -EEXIST and is left alone.
- */
-static int write_json(struct npuprof_session *s, const struct session_member *m, const char *rel,
-		      json_t *doc)
-{
-	char path[PATH_MAX + 64], tmp[PATH_MAX];
-	int fd, err = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", m->prof_dir, rel);
-	if (!doc)
-		return -ENOMEM;
-	fd = npuprof_ctrl_tmp_name(tmp, sizeof(tmp), rel);
-	if (!fd)
-		fd = npuprof_prof_create(m->dir_fd, tmp);
-	if (fd < 0) {
-		err = fd;
-	} else {
-		errno = 0;
-		if (json_dumpfd(doc, fd, JSON_INDENT(2) | JSON_SORT_KEYS))
-			err = errno ? -errno : -EIO;
-		if (close(fd) && !err)
-			err = -errno;
-		if (!err)
-			err = npuprof_prof_rename_new(m->dir_fd, tmp, rel);
-	}
-	json_decref(doc);
-	if (err) {
-		if (fd >= 0) /* half a file would read as a damaged one */
-			npuprof_prof_unlink(m->dir_fd, tmp);
-		set_error(s, NPUPROF_STAGE_OUTPUT, err, m->pid, path);
-	}
-	return err;
-}
-
-/* Take SESSION_CONTROL_RESERVE bytes for @m's control files, if there are. */
-static void reserve_control_space(const struct session_member *m)
-{
-	int fd = npuprof_prof_create(m->dir_fd, SESSION_RESERVE_FILE);
-
-	if (fd < 0)
-		return; /* the stop then writes them without a reserve */
-	if (posix_fallocate(fd, 0, SESSION_CONTROL_RESERVE))
-		npuprof_prof_unlink(m->dir_fd, SESSION_RESERVE_FILE);
-	close(fd);
-}
-
-/* Give the reserved space back, right before the control files need it. */
-static void release_control_space(const struct session_member *m)
-{
-	npuprof_prof_unlink(m->dir_fd, SESSION_RESERVE_FILE);
-}
-
-static void read_capture_clocks(struct capture_clocks *c)
+static void read_capture_clocks(struct npuprof_ctrl_edge *c)
 {
 	c->mono_ns = npuprof_clock_ns(CLOCK_MONOTONIC);
 	c->mono_raw_ns = npuprof_clock_ns(CLOCK_MONOTONIC_RAW);
 	clock_gettime(CLOCK_REALTIME, &c->real);
 }
-
-/*
- * start_info / end_info: CANN's keys (collectionDate*, collectionTime* as a
- * string of wall-clock us, clockMonotonicRaw) plus clockMonotonic, the
- * capture clock of every record, and clockMonotonicEnabled (start) /
- * clockMonotonicDisabled (end): no record lies outside those two.  All were read together after enabling
- * (start) or before disabling (stop): every event between the two
- * clockMonotonic values is in the data.
- */
-static int write_time_file(struct npuprof_session *s, const struct session_member *m,
-			   const char *rel, int begin)
-{
-	const struct capture_clocks *c = begin ? &s->begin : &s->end;
-	char date[64], us[32];
-	struct tm tm;
-
-	localtime_r(&c->real.tv_sec, &tm);
-	strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm);
-	snprintf(us, sizeof(us), "%llu",
-		 (unsigned long long)c->real.tv_sec * 1000000ull + c->real.tv_nsec / 1000);
-	return write_json(s, m, rel,
-			  json_pack("{s:s, s:s, s:I, s:I, s:I}",
-				    begin ? "collectionDateBegin" : "collectionDateEnd", date,
-				    begin ? "collectionTimeBegin" : "collectionTimeEnd", us,
-				    "clockMonotonicRaw", (json_int_t)c->mono_raw_ns,
-				    "clockMonotonic", (json_int_t)c->mono_ns,
-				    begin ? "clockMonotonicEnabled" : "clockMonotonicDisabled",
-				    (json_int_t)c->outer_ns));
-}
-
-static int make_prof_dir(struct npuprof_session *s, struct session_member *m, bool report);
-static void drop_window_members(struct npuprof_session *s);
-static void start_devices(struct npuprof_session *s, struct session_member *m);
 
 /*
  * The drain met a pid of the followed job with no directory (drain thread):
@@ -1075,7 +630,7 @@ static int session_new_route(void *ctx, uint32_t pid, char *dir, size_t size, in
 	read_comm(m->pid, m->comm, sizeof(m->comm));
 	npuprof_proc_id_read(m->pid, NULL, &m->id);
 	m->followed = true;
-	err = make_prof_dir(s, m, false);
+	err = session_make_prof_dir(s, m, false);
 	if (!err) {
 		s->nr_members++;
 		snprintf(dir, size, "%s", m->prof_dir);
@@ -1169,14 +724,15 @@ static int disable_producers(struct npuprof_session *s)
 	if (s->kring) {
 		e = npuprof_kring_disable(s->kring);
 		if (e) {
-			set_error(s, NPUPROF_STAGE_MODULE, e, 0, "disabling npuprof.ko capture");
+			session_set_error(s, NPUPROF_STAGE_MODULE, e, 0,
+					  "disabling npuprof.ko capture");
 			err = e;
 		}
 	}
 	if (s->acl) {
 		e = npuprof_acl_trace_enable(s->acl, 0);
 		if (e && !err) {
-			set_acl_error(s, e, 0);
+			session_set_acl_error(s, e, 0);
 			err = e;
 		}
 	}
@@ -1198,101 +754,21 @@ static int enable_producers(struct npuprof_session *s)
 	if (s->acl) {
 		err = npuprof_acl_trace_enable(s->acl, 1);
 		if (err) {
-			set_acl_error(s, err, 0); /* a refused uprobe: NPUPROF_STAGE_ATTACH */
+			/* a refused uprobe: NPUPROF_STAGE_ATTACH */
+			session_set_acl_error(s, err, 0);
 			return err;
 		}
 	}
 	if (s->kring) {
 		err = npuprof_kring_enable(s->kring);
 		if (err) {
-			set_error(s, NPUPROF_STAGE_MODULE, err, 0, "enabling npuprof.ko capture");
+			session_set_error(s, NPUPROF_STAGE_MODULE, err, 0,
+					  "enabling npuprof.ko capture");
 			if (s->acl)
 				npuprof_acl_trace_enable(s->acl, 0);
 			return err;
 		}
 	}
-	return 0;
-}
-
-/* The window is over for @m: its PROF_XXX is no longer written. */
-static void close_prof_dir(struct session_member *m)
-{
-	if (m->dir_fd >= 0)
-		close(m->dir_fd);
-	m->dir_fd = -1;
-	m->in_window = false;
-}
-
-/*
- * Remove @m's PROF_XXX by the name it was made under, below --output's fd,
- * never following a symlink.  Should someone have renamed it away and put
- * something else there, that is what goes: it sits in our PROF_XXX's place.
- */
-static void remove_prof_dir(struct npuprof_session *s, struct session_member *m)
-{
-	if (m->prof_name[0] && m->dir_fd >= 0)
-		npuprof_prof_remove(s->out_fd, m->prof_name);
-	close_prof_dir(m);
-	m->prof_dir[0] = '\0';
-	m->prof_name[0] = '\0';
-}
-
-static void remove_prof_dirs(struct npuprof_session *s)
-{
-	for (unsigned int i = 0; i < s->nr_members; i++)
-		remove_prof_dir(s, &s->members[i]);
-}
-
-/*
- * A new PROF_XXX below --output's fd, held open in @m->dir_fd.  A name
- * that is taken (a directory of another msprof, or a symlink planted at
- * a name guessed from the clock) is never used: the letters are drawn
- * again, PROF_NAME_TRIES times.
- */
-#define PROF_NAME_TRIES 8
-
-static int make_prof_name(struct npuprof_session *s, struct session_member *m)
-{
-	int fd = -EEXIST;
-
-	for (int i = 0; i < PROF_NAME_TRIES && fd == -EEXIST; i++) {
-		uint64_t seed = (uint64_t)getpid() ^ ((uint64_t)i << 48);
-
-		fd = npuprof_prof_name_make(m->prof_name, sizeof(m->prof_name), m->pid,
-					    &s->begin_real, seed);
-		if (!fd)
-			fd = npuprof_prof_mkdir_new(s->out_fd, m->prof_name);
-	}
-	return fd;
-}
-
-/* <output>/PROF_XXX/host/data of member @m. */
-/* @report: word a failure in s->error (not from the drain thread). */
-static int make_prof_dir(struct npuprof_session *s, struct session_member *m, bool report)
-{
-	int fd, data_fd;
-
-	m->dir_fd = -1;
-	fd = make_prof_name(s, m);
-	snprintf(m->prof_dir, sizeof(m->prof_dir), "%s/%s", s->output, m->prof_name);
-	data_fd = fd < 0 ? fd : npuprof_prof_mkdirs(fd, NPUPROF_PROF_HOST_DATA);
-	if (data_fd < 0) {
-		if (report)
-			set_error(s, NPUPROF_STAGE_OUTPUT, data_fd, m->pid, m->prof_dir);
-		if (fd >= 0) {
-			close(fd);
-			npuprof_prof_remove(s->out_fd, m->prof_name);
-		}
-		m->prof_dir[0] = '\0';
-		m->prof_name[0] = '\0';
-		return data_fd;
-	}
-	close(data_fd);
-	m->dir_fd = fd;
-	m->in_window = true;
-	m->discard = false;
-	m->dev_started = 0;
-	reserve_control_space(m);
 	return 0;
 }
 
@@ -1308,7 +784,7 @@ int npuprof_session_start(struct npuprof_session *s)
 	memset(s->clocks, 0, sizeof(s->clocks));
 	clock_gettime(CLOCK_REALTIME, &s->begin_real);
 	for (i = 0; !err && i < s->nr_members; i++)
-		err = make_prof_dir(s, &s->members[i], true);
+		err = session_make_prof_dir(s, &s->members[i], true);
 	if (err)
 		goto out_remove;
 	/*
@@ -1321,13 +797,13 @@ int npuprof_session_start(struct npuprof_session *s)
 	if (s->acl) {
 		err = npuprof_acl_trace_discard(s->acl);
 		if (err) {
-			set_acl_error(s, err, 0);
+			session_set_acl_error(s, err, 0);
 			goto out_remove;
 		}
 	}
 	err = start_drain(s);
 	if (err) {
-		set_error(s, NPUPROF_STAGE_CAPTURE, err, 0, "starting the drain");
+		session_set_error(s, NPUPROF_STAGE_CAPTURE, err, 0, "starting the drain");
 		goto out_remove;
 	}
 	s->begin.outer_ns = npuprof_clock_ns(CLOCK_MONOTONIC);
@@ -1340,9 +816,7 @@ int npuprof_session_start(struct npuprof_session *s)
 	for (i = 0; !err && i < s->nr_members; i++) {
 		if (s->members[i].followed) /* theirs are written at stop */
 			continue;
-		err = write_time_file(s, &s->members[i], NPUPROF_PROF_START_INFO, 1);
-		if (!err)
-			start_devices(s, &s->members[i]);
+		err = session_start_member(s, &s->members[i]);
 	}
 	pthread_mutex_unlock(&s->lock);
 	if (err)
@@ -1356,503 +830,8 @@ out_stop_drain:
 	npuprof_drain_stop(s->drain, NULL, NULL);
 	s->drain = NULL;
 out_remove:
-	remove_prof_dirs(s);
+	session_remove_prof_dirs(s);
 	drop_window_members(s);
-	return err;
-}
-
-/* info.json "rings" of one source: its rings as the drain read them at stop. */
-static json_t *ring_counters(struct npuprof_session *s, const struct npuprof_drain_stats *st,
-			     int source)
-{
-	json_t *arr = json_array();
-
-	for (unsigned int i = 0; i < st->nr_rings; i++) {
-		const struct npuprof_drain_ring *r = &s->rings[i];
-
-		if (r->source != source)
-			continue;
-		json_array_append_new(arr, json_pack("{s:i, s:I, s:I}", "cpu", (int)r->cpu,
-						     "written", (json_int_t)r->written, "lost",
-						     (json_int_t)r->lost));
-	}
-	return arr;
-}
-
-/*
- * info.json "ringBytes": {"<source>": bytes of data of each CPU's ring}, as
- * made: npuprof.ko's are its ring_pages times the kernel's page size.
- */
-static json_t *ring_bytes_json(struct npuprof_session *s)
-{
-	json_t *o = json_object();
-
-	if (s->kring)
-		json_object_set_new(o, "npuprof.ko",
-				    json_integer((json_int_t)npuprof_kring_data_size(s->kring)));
-	if (s->acl)
-		json_object_set_new(o, "bpf", json_integer(npuprof_acl_trace_ring_bytes(s->acl)));
-	return o;
-}
-
-/*
- * info.json "clockSamples": [{device, samples: [{hostMonotonicNs,
- * deviceCount}]}] of the devices in @mask (host/info.json: all of them;
- * device_<id>/info.json.<id>: its own).
- */
-static json_t *clock_samples(struct npuprof_session *s, uint64_t mask)
-{
-	json_t *arr = json_array();
-	unsigned int i;
-	int d;
-
-	for (d = 0; d < SESSION_MAX_DEVICES; d++) {
-		struct clock_pairs *c = &s->clocks[d];
-		json_t *samples;
-
-		if (!c->n || !(mask & (1ULL << d)))
-			continue;
-		samples = json_array();
-		for (i = 0; i < c->n; i++)
-			json_array_append_new(samples, json_pack("{s:I, s:I}", "hostMonotonicNs",
-								 (json_int_t)c->host[i], "deviceCount",
-								 (json_int_t)c->dev[i]));
-		json_array_append_new(arr, json_pack("{s:i, s:o}", "device", d, "samples", samples));
-	}
-	return arr;
-}
-
-/* Device ids that got data: the device_<id> folders the drain made for @rst. */
-static json_t *data_devices(const struct npuprof_drain_stats *rst)
-{
-	json_t *arr = json_array();
-
-	for (int d = 0; d < NPUPROF_DRAIN_MAX_DEVICES; d++)
-		if (rst->devices & (1ULL << d))
-			json_array_append_new(arr, json_integer(d));
-	return arr;
-}
-
-/*
- * info.json "drain": what the drain saved in this directory, and every way
- * a record did not make it that is not a ring's "lost": dropped (a series
- * could not take it), skippedBytes (a corrupt ring header), foreignRecords
- * (a pid no directory takes), unroutedRecords (of those, records of the
- * followed job's processes that got no directory: lost),
- * staleKmodBytes/staleBpfRecords (an earlier window's leftovers, dropped
- * at start).  The last five and the ring counters belong to the session's
- * rings, shared by "sharedWith".
- */
-static json_t *drain_json(struct npuprof_session *s, const struct npuprof_drain_stats *rst,
-			  const struct npuprof_drain_stats *st)
-{
-	json_t *shared = json_array();
-
-	for (unsigned int i = 0; i < s->nr_members; i++)
-		if (s->members[i].in_window)
-			json_array_append_new(shared, json_integer(s->members[i].pid));
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:o}",
-			 "records", (json_int_t)rst->records, "api_records",
-			 (json_int_t)rst->api_records, "task_records",
-			 (json_int_t)rst->task_records, "raw_bytes", (json_int_t)rst->raw_bytes,
-			 "file_bytes", (json_int_t)rst->file_bytes, "dropped",
-			 (json_int_t)rst->dropped, "skippedBytes", (json_int_t)st->skipped_bytes,
-			 "foreignRecords", (json_int_t)st->foreign, "unroutedRecords",
-			 (json_int_t)st->unrouted, "staleKmodBytes",
-			 (json_int_t)s->stale_bytes, "staleBpfRecords",
-			 (json_int_t)(s->acl ? npuprof_acl_trace_stale(s->acl) : 0), "write_error",
-			 rst->write_error, "sharedWith", shared);
-}
-
-/*
- * info.json "storageLimit" (with --storage-limit only): the limit in bytes
- * and what ageing removed from this directory: slices (with their .done
- * files), their bytes and the records they held.  The export names them
- * as a reason the data is incomplete.
- */
-static json_t *storage_json(const struct npuprof_session *s, const struct npuprof_drain_stats *rst)
-{
-	return json_pack("{s:I, s:I, s:I, s:I}", "limitBytes", (json_int_t)s->opts.storage_limit,
-			 "agedSlices", (json_int_t)rst->aged_slices, "agedBytes",
-			 (json_int_t)rst->aged_bytes, "agedRecords", (json_int_t)rst->aged_records);
-}
-
-/*
- * Processes of the followed job that a full filter could not take (each
- * producer counts its own; the larger is the number of processes missed).
- */
-static uint64_t follow_missed(struct npuprof_session *s)
-{
-	uint64_t k = 0, b = 0;
-
-	if (s->kring && npuprof_kring_follow_missed(s->kring, &k))
-		k = 0;
-	if (s->acl)
-		b = npuprof_acl_trace_follow_missed(s->acl);
-	return k > b ? k : b;
-}
-
-/*
- * info.json "lost": this directory's records lost, by cause (write errors
- * its own, ring full and decode errors the shared rings'), and "byCpu"
- * the session's per-CPU losses (every member of "sharedWith"); layout in
- * npuprof/loss_json.h.
- */
-static json_t *lost_json(struct npuprof_session *s, const struct npuprof_drain_stats *rst)
-{
-	return npuprof_loss_report_json(&rst->loss, s->cpu_loss, s->nr_cpu_loss);
-}
-
-/*
- * info.json "driver": the backend that recognised the NPU driver (null when
- * none did), the module sysfs names as the owner of the device nodes, and
- * whether the driver gave clock pairs ("driver") or the export must fit
- * the clocks over the task records ("records"); "taskCapture": the path
- * device tasks took ("npuprof.ko", "bpf", or null when not captured) and
- * why, as msprof said at start.
- */
-static json_t *driver_json(const struct npuprof_session *s)
-{
-	const struct npu_backend *b = s->host.backend;
-	const char *path = s->tasks.path == NPUPROF_TASK_PATH_KMOD  ? "npuprof.ko"
-			   : s->tasks.path == NPUPROF_TASK_PATH_BPF ? "bpf"
-								    : NULL;
-
-	return json_pack("{s:o, s:s, s:s, s:{s:o, s:s}}", "backend",
-			 b ? json_string(b->name) : json_null(), "module", s->host.owner, "clock",
-			 b && b->clock ? "driver" : "records", "taskCapture", "path",
-			 path ? json_string(path) : json_null(), "reason", s->tasks.reason);
-}
-
-/*
- * info.json "uprobes": how the runtime-API probes worked on this kernel, as
- * msprof said at start: "links" "uprobe_multi" or "perFunction", "inFlight"
- * "taskStorage" or "hash", "apiId" "cookie" or "program" (one program per
- * function), "forced" true when an NPUPROF_BPF_* variable chose a lesser
- * path than the kernel allows.
- */
-static json_t *uprobes_json(const struct npuprof_session *s)
-{
-	struct npuprof_acl_probe_path p;
-
-	npuprof_acl_trace_probe_path(s->acl, &p);
-	return json_pack("{s:s, s:s, s:s, s:b}", "links", p.multi ? "uprobe_multi" : "perFunction",
-			 "inFlight", p.task_storage ? "taskStorage" : "hash", "apiId",
-			 p.cookies ? "cookie" : "program", "forced", p.forced);
-}
-
-/*
- * info.json "untracedFunctions": the recorded ACL functions the profiled
- * libascendcl.so lacks (an older runtime), whose calls are not in the data;
- * absent when it has them all.
- */
-static json_t *untraced_json(const char *names)
-{
-	json_t *arr = json_array();
-	const char *p = names;
-	size_t n;
-
-	while (*p) {
-		n = strcspn(p, " ");
-		json_array_append_new(arr, json_stringn(p, n));
-		p += n + (p[n] == ' ');
-	}
-	return arr;
-}
-
-/*
- * info.json "apiLevels": the CANN levels whose calls were captured, by
- * msprof's name ("AscendCL", "Runtime"): asked for, and a library of that
- * layer found; [] when no API was captured.
- */
-static json_t *api_levels_json(const struct npuprof_session *s)
-{
-	unsigned int layers = npuprof_session_api_layers(s);
-	json_t *arr = json_array();
-
-	if (layers & NPUPROF_LAYER_ACL)
-		json_array_append_new(arr, json_string(npuprof_level_name(NPUPROF_LEVEL_ACL)));
-	if (layers & NPUPROF_LAYER_RUNTIME)
-		json_array_append_new(arr, json_string(npuprof_level_name(NPUPROF_LEVEL_RUNTIME)));
-	return arr;
-}
-
-/* @doc with @more's keys added after its own; NULL (both freed) if either is. */
-static json_t *json_join(json_t *doc, json_t *more)
-{
-	if (!more) {
-		json_decref(doc);
-		return NULL;
-	}
-	if (json_object_update_new(doc, more)) {
-		json_decref(doc);
-		return NULL;
-	}
-	return doc;
-}
-
-/*
- * "nsPid": the process's pid in each pid namespace, the host's first and
- * the one the app sees last (npuprof/proc_id.h); "pidStartTicks": when it
- * started, which tells it from a later process given the same pid.  Both
- * absent when procfs could not say (the process was gone when added).
- */
-static json_t *proc_id_json(const struct session_member *m)
-{
-	json_t *doc = json_object(), *ns = json_array();
-
-	/*
-	 * Seen from a pid namespace of our own: procfs shows the pids from
-	 * ours down; the host's comes first (the levels between are unknown).
-	 */
-	if (ns && (m->kpid != m->pid || !npuprof_in_host_pid_ns()))
-		json_array_append_new(ns, json_integer(m->kpid));
-	for (unsigned int i = 0; ns && i < m->id.nr_nspid; i++)
-		json_array_append_new(ns, json_integer(m->id.nspid[i]));
-	if (doc && m->id.start_ticks) {
-		json_object_set_new(doc, "pidStartTicks", json_integer((json_int_t)m->id.start_ticks));
-		json_object_set(doc, "nsPid", ns);
-	}
-	json_decref(ns);
-	return doc;
-}
-
-/*
- * What host/info.json and each device's info.json.<id> begin with: pid,
- * pid_name, hostname, platform_version (CANN's keys), then ours,
- * pidStartTicks and nsPid (proc_id_json()).  Return: a new object, or NULL.
- */
-static json_t *info_identity(const struct npuprof_session *s, const struct session_member *m)
-{
-	char host[256] = "";
-
-	gethostname(host, sizeof(host) - 1);
-	/* the app names itself (prctl PR_SET_NAME): any bytes but NUL */
-	return json_join(json_pack("{s:i, s:o, s:o, s:s}", "pid", (int)m->pid, "pid_name",
-				   npuprof_name_json(m->comm, sizeof(m->comm)), "hostname",
-				   npuprof_name_json(host, sizeof(host)), "platform_version",
-				   s->host.backend ? s->host.backend->name : "unknown"),
-			 proc_id_json(m));
-}
-
-static int write_info(struct npuprof_session *s, const struct session_member *m,
-		      const struct npuprof_drain_stats *rst, const struct npuprof_drain_stats *st)
-{
-	json_t *doc, *rings = json_object();
-
-	if (s->kring)
-		json_object_set_new(rings, "npuprof.ko", ring_counters(s, st, NPUPROF_SRC_KMOD));
-	if (s->acl)
-		json_object_set_new(rings, "bpf", ring_counters(s, st, NPUPROF_SRC_BPF));
-	doc = json_join(info_identity(s, m),
-			json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}", "record_version",
-				  NPUPROF_RECORD_VERSION, "clockSamples", clock_samples(s, ~0ULL),
-				  "devices", data_devices(rst), "rings", rings, "drain",
-				  drain_json(s, rst, st), "lost", lost_json(s, rst)));
-	if (doc)
-		json_object_set_new(doc, "driver", driver_json(s));
-	if (doc)
-		json_object_set_new(doc, "ringBytes", ring_bytes_json(s));
-	if (doc && s->opts.storage_limit)
-		json_object_set_new(doc, "storageLimit", storage_json(s, rst));
-	if (doc && s->api && s->acl)
-		json_object_set_new(doc, "uprobes", uprobes_json(s));
-	if (doc)
-		json_object_set_new(doc, "apiLevels", api_levels_json(s));
-	if (doc && m->rank >= 0)
-		json_object_set_new(doc, "rank", json_integer(m->rank));
-	if (doc && s->follow)
-		json_object_set_new(doc, "followMissed", json_integer((json_int_t)follow_missed(s)));
-	if (doc && s->untraced[0])
-		json_object_set_new(doc, "untracedFunctions", untraced_json(s->untraced));
-	return write_json(s, m, NPUPROF_PROF_INFO_JSON, doc);
-}
-
-/* sample.json at @rel: the capture's parameters, as msprof handed them. */
-static int write_sample(struct npuprof_session *s, const struct session_member *m, const char *rel)
-{
-	json_error_t jerr;
-	json_t *doc = json_loads(s->params_json, 0, &jerr);
-
-	if (!doc)
-		doc = json_pack("{s:s}", "params", s->params_json);
-	return write_json(s, m, rel, doc);
-}
-
-/*
- * Control file @kind of device @d of @m (npuprof/prof_layout.h), its
- * folder made first when the drain has not made it yet.
- */
-static int device_ctrl(struct npuprof_session *s, struct session_member *m, int d,
-		       enum npuprof_ctrl_file kind, char *rel, size_t size)
-{
-	char dir[NPUPROF_PROF_SERIES_SIZE];
-	int fd = npuprof_device_dir_name(dir, sizeof(dir), (uint32_t)d);
-
-	fd = fd ? fd : npuprof_device_ctrl_name(rel, size, (uint32_t)d, kind);
-	fd = fd ? fd : npuprof_prof_mkdirs(m->dir_fd, dir);
-	if (fd < 0) {
-		set_error(s, NPUPROF_STAGE_OUTPUT, fd, m->pid, m->prof_dir);
-		return fd;
-	}
-	close(fd);
-	return 0;
-}
-
-static int write_device_info(struct npuprof_session *s, const struct session_member *m, int d,
-			     const char *rel);
-/*
- * Write control file @kind of device @d of @m; its name in @rel (may be
- * NULL) for messages.  Return: 0 or -errno.
- */
-static int write_device_file(struct npuprof_session *s, struct session_member *m, int d,
-			     enum npuprof_ctrl_file kind, char *rel, size_t size)
-{
-	char buf[NPUPROF_PROF_SERIES_SIZE];
-	int err;
-
-	if (!rel) {
-		rel = buf;
-		size = sizeof(buf);
-	}
-	err = device_ctrl(s, m, d, kind, rel, size);
-	if (err)
-		return err;
-	switch (kind) {
-	case NPUPROF_CTRL_START_INFO:
-		err = write_time_file(s, m, rel, 1);
-		if (!err)
-			m->dev_started |= 1ULL << d;
-		return err;
-	case NPUPROF_CTRL_END_INFO:
-		return write_time_file(s, m, rel, 0);
-	case NPUPROF_CTRL_INFO_JSON:
-		return write_device_info(s, m, d, rel);
-	case NPUPROF_CTRL_SAMPLE_JSON:
-		return write_sample(s, m, rel);
-	}
-	return -EINVAL;
-}
-
-/*
- * At start: start_info.<d> of each device @m holds open (it has set
- * them).  A device it opens later, or whose file failed here, gets its
- * start_info at stop (finish_devices()).
- */
-static void start_devices(struct npuprof_session *s, struct session_member *m)
-{
-	uint64_t open = 0;
-
-	m->dev_started = 0;
-	if (npu_pid_devices(m->pid, NULL, &open))
-		return;
-	for (int d = 0; d < NPU_BACKEND_MAX_DEVICES; d++)
-		if (open & (1ULL << d))
-			write_device_file(s, m, d, NPUPROF_CTRL_START_INFO, NULL, 0);
-}
-
-/*
- * info.json.<d>: what is known of device @d (CANN's keys where they
- * exist: pid, pid_name, hostname, platform_version, devices, DeviceInfo,
- * rank_id) and its own host/device clock pairs ("clockSamples", as in
- * host/info.json).
- */
-static int write_device_info(struct npuprof_session *s, const struct session_member *m, int d,
-			     const char *rel)
-{
-	char id[16];
-	json_t *doc;
-
-	snprintf(id, sizeof(id), "%d", d);
-	doc = json_join(info_identity(s, m),
-			json_pack("{s:s, s:[{s:i}], s:o, s:o}", "devices", id, "DeviceInfo", "id",
-				  d, "clockSamples", clock_samples(s, 1ULL << d), "driver",
-				  driver_json(s)));
-	if (doc && m->rank >= 0)
-		json_object_set_new(doc, "rank_id", json_integer(m->rank));
-	return write_json(s, m, rel, doc);
-}
-
-/* Note control file @rel of @res as not written (error @e), if @e. */
-static int note_unwritten(struct npuprof_session_result *res, const char *rel, int e)
-{
-	size_t len;
-
-	if (!e || !res)
-		return e;
-	if (!res->unwritten_error)
-		res->unwritten_error = e;
-	len = strlen(res->unwritten);
-	snprintf(res->unwritten + len, sizeof(res->unwritten) - len, "%s%s", len ? " " : "", rel);
-	return e;
-}
-
-/*
- * At stop, each device of @m's window (@devices: those with data, and
- * those open at start): start_info.<d> if start did not write it, then
- * end_info.<d>, info.json.<d> and sample.json.  Return: the first error.
- */
-static int finish_devices(struct npuprof_session *s, struct session_member *m,
-			  uint64_t devices, struct npuprof_session_result *res)
-{
-	char rel[NPUPROF_PROF_SERIES_SIZE];
-	int err = 0, e;
-
-	for (int d = 0; d < NPUPROF_DRAIN_MAX_DEVICES; d++) {
-		if (!(devices & (1ULL << d)))
-			continue;
-		for (int k = NPUPROF_CTRL_START_INFO; k <= NPUPROF_CTRL_SAMPLE_JSON; k++) {
-			if (k == NPUPROF_CTRL_START_INFO && (m->dev_started & (1ULL << d)))
-				continue;
-			rel[0] = '\0';
-			e = note_unwritten(res, rel,
-					   write_device_file(s, m, d, k, rel, sizeof(rel)));
-			err = err ? err : e;
-		}
-	}
-	return err;
-}
-
-/* end_info, info.json, sample.json of @m; its result in @res (may be NULL). */
-static int finish_member(struct npuprof_session *s, struct session_member *m,
-			 const struct npuprof_drain_stats *rst,
-			 const struct npuprof_drain_stats *st, struct npuprof_session_result *res)
-{
-	int err = 0, e;
-
-	if (res)
-		memset(res, 0, sizeof(*res));
-	release_control_space(m);
-	if (m->followed) /* made by the drain before the clocks were sure */
-		err = note_unwritten(res, NPUPROF_PROF_START_INFO,
-				     write_time_file(s, m, NPUPROF_PROF_START_INFO, 1));
-	e = note_unwritten(res, NPUPROF_PROF_END_INFO, write_time_file(s, m, NPUPROF_PROF_END_INFO, 0));
-	err = err ? err : e;
-	e = note_unwritten(res, NPUPROF_PROF_INFO_JSON, write_info(s, m, rst, st));
-	err = err ? err : e;
-	e = note_unwritten(res, NPUPROF_PROF_SAMPLE_JSON,
-			   write_sample(s, m, NPUPROF_PROF_SAMPLE_JSON));
-	err = err ? err : e;
-	e = finish_devices(s, m, rst->devices | m->dev_started, res);
-	err = err ? err : e;
-	if (!res)
-		return err;
-	res->pid = m->pid;
-	res->rank = m->rank;
-	snprintf(res->prof_dir, sizeof(res->prof_dir), "%s", m->prof_dir);
-	res->api_records = rst->api_records;
-	res->task_records = rst->task_records;
-	res->loss = rst->loss;
-	for (unsigned int cpu = 0; cpu < s->nr_cpu_loss; cpu++)
-		if (npuprof_loss_total(&s->cpu_loss[cpu]) &&
-		    res->nr_cpu_loss < NPUPROF_RESULT_LOSS_CPUS)
-			res->cpu_loss[res->nr_cpu_loss++] = s->cpu_loss[cpu];
-	res->write_error = rst->write_error;
-	res->skipped_bytes = st->skipped_bytes;
-	res->start_unix_ns = (int64_t)s->begin.real.tv_sec * 1000000000 + s->begin.real.tv_nsec;
-	res->end_unix_ns = (int64_t)s->end.real.tv_sec * 1000000000 + s->end.real.tv_nsec;
-	res->follow_missed = s->follow ? follow_missed(s) : 0;
-	res->unrouted = st->unrouted;
 	return err;
 }
 
@@ -1866,14 +845,6 @@ static const struct npuprof_drain_stats *route_stats(const struct npuprof_drain_
 		if (rst[i].pid == (uint32_t)pid) /* unused entries have pid 0 */
 			return &rst[i];
 	return &none;
-}
-
-/* After a window: members that left, or that only the window had, go. */
-static void drop_window_members(struct npuprof_session *s)
-{
-	for (unsigned int i = s->nr_members; i-- > 0;)
-		if (s->members[i].leaving || s->members[i].followed)
-			drop_member(s, &s->members[i]);
 }
 
 int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_result *res,
@@ -1894,7 +865,7 @@ int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_resul
 	s->drain = NULL;
 	s->running = 0;
 	if (e && !err) {
-		set_error(s, NPUPROF_STAGE_OUTPUT, e, 0, "writing the PROF data");
+		session_set_error(s, NPUPROF_STAGE_OUTPUT, e, 0, "writing the PROF data");
 		err = e;
 	}
 	/* the drain has stopped: nothing else touches the members now */
@@ -1907,12 +878,12 @@ int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_resul
 		if (!m->in_window)
 			continue;
 		if (m->discard) {
-			remove_prof_dir(s, m);
+			session_remove_prof_dir(s, m);
 			continue;
 		}
-		e = finish_member(s, m, route_stats(rst, m->kpid), &st, r);
+		e = session_finish_member(s, m, route_stats(rst, m->kpid), &st, r);
 		err = err ? err : e;
-		close_prof_dir(m);
+		session_close_prof_dir(m);
 	}
 	drop_window_members(s);
 	return err;
@@ -1926,7 +897,7 @@ int npuprof_session_discard(struct npuprof_session *s)
 	npuprof_drain_stop(s->drain, NULL, NULL);
 	s->drain = NULL;
 	s->running = 0;
-	remove_prof_dirs(s);
+	session_remove_prof_dirs(s);
 	drop_window_members(s);
 	return 0;
 }
@@ -1950,3 +921,4 @@ void npuprof_session_close(struct npuprof_session *s)
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
+

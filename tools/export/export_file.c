@@ -7,23 +7,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <npuprof/prof_control.h>
 #include <npuprof/prof_fs.h>
 
 #include "export_file.h"
 
 json_t *export_load_json(const char *path, int *err)
 {
-	int fd = npuprof_prof_open_regular(path);
-	json_t *doc;
-
-	*err = fd < 0 ? fd : 0;
-	if (fd < 0)
-		return NULL;
-	doc = json_loadfd(fd, 0, NULL);
-	close(fd);
-	if (!doc)
-		*err = -EBADMSG;
-	return doc;
+	return npuprof_ctrl_load(path, err);
 }
 
 const char *export_path_text(const char *path, char *buf, size_t size)

@@ -26,7 +26,9 @@
 #define EXPORT_PATH_TEXT_LEN NPUPROF_NAME_TEXT_SIZE(PATH_MAX)
 
 /**
- * export_load_json() - parse the JSON file @path, if it is a regular file
+ * export_load_json() - parse the JSON file @path, if it is a regular file:
+ * npuprof_ctrl_load() (npuprof/prof_control.h), for the export's own
+ * JSON files too (a --timeline-slice config)
  * @err: out: 0 when parsed, -EBADMSG when not valid JSON, else as for
  *       npuprof_prof_open_regular() (npuprof/prof_fs.h)
  *

@@ -12,15 +12,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <npuprof/loss_json.h>
 #include <npuprof/msg.h>
+#include <npuprof/prof_control.h>
 #include <npuprof/prof_layout.h>
 #include <npuprof/slice.h>
 
@@ -376,144 +375,67 @@ static int read_devices(struct export_model *m)
 	return n < 0 ? n : err;
 }
 
-/* info.json "clockSamples": [{"device": d, "samples": [{hostMonotonicNs, deviceCount}]}] */
-static int read_clock_samples(struct export_model *m, json_t *info)
+/* info.json's clock pairs, into m->samples. */
+static int take_samples(struct export_model *m, const struct npuprof_ctrl_info_read *info)
 {
-	json_t *devs = json_object_get(info, "clockSamples"), *dev, *s;
-	size_t i, j;
+	struct xm_sample *x;
 
-	json_array_foreach(devs, i, dev) {
-		json_t *id = json_object_get(dev, "device");
-
-		if (!json_is_integer(id))
-			continue;
-		json_array_foreach(json_object_get(dev, "samples"), j, s) {
-			json_t *h = json_object_get(s, "hostMonotonicNs");
-			json_t *c = json_object_get(s, "deviceCount");
-			struct xm_sample *x;
-
-			if (!json_is_integer(h) || !json_is_integer(c))
-				continue;
-			x = realloc(m->samples, (m->n_samples + 1) * sizeof(*x));
-			if (!x)
-				return -ENOMEM;
-			m->samples = x;
-			x = &m->samples[m->n_samples++];
-			x->device = (uint32_t)json_integer_value(id);
-			x->pair.host_ns = (uint64_t)json_integer_value(h);
-			x->pair.dev_ts = (uint64_t)json_integer_value(c);
-		}
-	}
-	return 0;
-}
-
-/* Sum of "lost" over info.json "rings": {"<source>": [{cpu, written, lost}]}. */
-static uint64_t info_lost(json_t *info)
-{
-	json_t *rings = json_object_get(info, "rings"), *arr, *r;
-	const char *key;
-	uint64_t lost = 0;
-	size_t i;
-
-	json_object_foreach(rings, key, arr) {
-		json_array_foreach(arr, i, r) {
-			json_t *l = json_object_get(r, "lost");
-
-			if (json_is_integer(l) && json_integer_value(l) > 0)
-				lost += (uint64_t)json_integer_value(l);
-		}
-	}
-	return lost;
-}
-
-/*
- * info.json "lost" (npuprof/loss_json.h), written since records were
- * counted lost by cause: it replaces the ring counters' ring-full count.
- */
-static int read_loss(struct export_model *m, json_t *lost)
-{
-	json_t *by_cpu = json_object_get(lost, "byCpu"), *c;
-	size_t i;
-
-	if (!json_is_object(lost))
-		return 0; /* an older writer: the ring counters stand */
-	npuprof_loss_from_json(lost, &m->loss);
-	if (!json_array_size(by_cpu))
+	if (!info->nr_samples)
 		return 0;
-	m->cpu_loss = calloc(json_array_size(by_cpu), sizeof(*m->cpu_loss));
-	if (!m->cpu_loss)
+	x = calloc(info->nr_samples, sizeof(*x));
+	if (!x)
 		return -ENOMEM;
-	json_array_foreach(by_cpu, i, c)
-		if (!npuprof_loss_from_json(c, &m->cpu_loss[m->n_cpu_loss]))
-			m->n_cpu_loss++;
+	for (size_t i = 0; i < info->nr_samples; i++) {
+		x[i].device = info->samples[i].device;
+		x[i].pair.host_ns = info->samples[i].host_ns;
+		x[i].pair.dev_ts = info->samples[i].dev;
+	}
+	m->samples = x;
+	m->n_samples = info->nr_samples;
 	return 0;
 }
 
 /*
- * info.json is optional (a copy may lack it; CANN keeps it at the top, we
- * write it under host/): every key is used only when present.
+ * info.json (npuprof/prof_control.h) is optional (a copy may lack it;
+ * CANN keeps it at the top, we write it under host/): every key is used
+ * only when present.  Captured from inside a container, "pid" is the
+ * app's own and the records hold the host's numbers: the reader gives the
+ * process as its records number it, so pids and thread ids agree.  Its
+ * "lost", written since records were counted lost by cause, replaces the
+ * ring counters' ring-full count.
  */
-/* info.json "storageLimit" (session.c): what ageing removed at capture. */
-static void read_aged(struct export_model *m, json_t *limit)
-{
-	json_t *v;
-
-	v = json_object_get(limit, "agedSlices");
-	m->aged.slices = json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
-	v = json_object_get(limit, "agedBytes");
-	m->aged.bytes = json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
-	v = json_object_get(limit, "agedRecords");
-	m->aged.records = json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
-}
-
 static int read_info(struct export_model *m)
 {
 	static const char *const where[] = { NPUPROF_PROF_INFO_JSON, "info.json" };
+	struct npuprof_ctrl_info_read info;
 	char path[PATH_MAX];
-	json_t *info = NULL, *v;
-	size_t i;
-	int err;
+	int err = -ENOENT;
 
-	for (i = 0; !info && i < sizeof(where) / sizeof(where[0]); i++) {
+	for (size_t i = 0; err && err != -ENOMEM && i < sizeof(where) / sizeof(where[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", m->dir, where[i]);
-		info = export_load_json(path, &err);
+		err = npuprof_ctrl_info_read(path, &info);
 	}
-	if (!info)
-		return 0;
-	v = json_object_get(info, "pid");
-	if (json_is_integer(v))
-		m->app_pid = (uint32_t)json_integer_value(v);
-	/*
-	 * Captured from inside a container, "pid" is the app's own and the
-	 * records hold the host's numbers, nsPid's first: the export numbers
-	 * the process as its records do, so pids and thread ids agree.
-	 */
-	v = json_array_get(json_object_get(info, "nsPid"), 0);
-	if (json_is_integer(v) && json_integer_value(v) > 0 && json_integer_value(v) <= INT32_MAX)
-		m->app_pid = (uint32_t)json_integer_value(v);
-	v = json_object_get(info, "hostname");
-	if (json_is_string(v))
-		npuprof_name_text(m->hostname, sizeof(m->hostname), json_string_value(v),
-				  json_string_length(v));
-	v = json_object_get(info, "rank");
-	if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) < INT32_MAX)
-		m->rank = (int)json_integer_value(v);
-	v = json_object_get(info, "pid_name");
-	if (json_is_string(v)) /* text when we wrote it; a copy may have been edited */
-		npuprof_name_text(m->pid_name, sizeof(m->pid_name), json_string_value(v),
-				  json_string_length(v));
+	if (err)
+		return err == -ENOMEM ? err : 0;
+	m->app_pid = info.pid;
+	snprintf(m->hostname, sizeof(m->hostname), "%s", info.hostname);
+	snprintf(m->pid_name, sizeof(m->pid_name), "%s", info.pid_name);
+	m->rank = info.rank;
 	if (!m->n_rings)
-		m->loss.n[NPUPROF_LOSS_RING_FULL] = info_lost(info);
-	v = json_object_get(json_object_get(info, "drain"), "write_error");
-	if (json_is_integer(v) && json_integer_value(v) < 0 && json_integer_value(v) > -4096)
-		m->write_error = (int)json_integer_value(v);
-	read_aged(m, json_object_get(info, "storageLimit"));
-	v = json_object_get(json_object_get(info, "driver"), "clock");
-	m->driver_clock = json_is_string(v) && !strcmp(json_string_value(v), "driver");
-	err = read_loss(m, json_object_get(info, "lost"));
-	if (!err)
-		err = read_clock_samples(m, info);
-	json_decref(info);
+		m->loss.n[NPUPROF_LOSS_RING_FULL] = info.ring_lost;
+	m->write_error = info.write_error;
+	m->aged.slices = info.aged_slices;
+	m->aged.bytes = info.aged_bytes;
+	m->aged.records = info.aged_records;
+	m->driver_clock = info.driver_clock;
+	if (info.has_loss) { /* else an older writer: the ring counters stand */
+		m->loss = info.loss;
+		m->cpu_loss = info.cpu_loss;
+		m->n_cpu_loss = info.nr_cpu_loss;
+		info.cpu_loss = NULL;
+	}
+	err = take_samples(m, &info);
+	npuprof_ctrl_info_free(&info);
 	return err;
 }
 
@@ -527,19 +449,35 @@ static void sum_lost(struct export_model *m)
 }
 
 /* Wall-clock ns minus @mono_ns, or 0 when @real_us is not a sane us count. */
-static int64_t wall_offset(const char *real_us, int64_t mono_ns)
+static int64_t wall_offset(int64_t real_us, int64_t mono_ns)
 {
-	char *end;
-	long long us;
 	int64_t ns, offset;
 
-	errno = 0;
-	us = strtoll(real_us, &end, 10);
-	if (errno || end == real_us || *end || us <= 0 ||
-	    __builtin_mul_overflow(us, 1000, &ns) || __builtin_sub_overflow(ns, mono_ns, &offset) ||
-	    offset > XM_TIME_MAX || offset < -XM_TIME_MAX)
+	if (real_us <= 0 || __builtin_mul_overflow(real_us, 1000, &ns) ||
+	    __builtin_sub_overflow(ns, mono_ns, &offset) || offset > XM_TIME_MAX ||
+	    offset < -XM_TIME_MAX)
 		return 0; /* not a wall clock: the times stay monotonic */
 	return offset;
+}
+
+/*
+ * start_info (@begin 1) or end_info (0) of the PROF dir, where we write it
+ * (host/) or where CANN keeps it (the top), into @e.  Return: 0, or -errno
+ * when neither reads (a refused file: export_outcome.c).
+ */
+static int read_edge(struct export_model *m, int begin, struct npuprof_ctrl_edge_info *e)
+{
+	static const char *const start[] = { NPUPROF_PROF_START_INFO, "start_info" };
+	static const char *const end[] = { NPUPROF_PROF_END_INFO, "end_info" };
+	const char *const *where = begin ? start : end;
+	char path[PATH_MAX];
+	int err = -ENOENT;
+
+	for (size_t i = 0; err && i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", m->dir, where[i]);
+		err = npuprof_ctrl_edge_read(path, begin, e);
+	}
+	return err;
 }
 
 /*
@@ -550,26 +488,15 @@ static int64_t wall_offset(const char *real_us, int64_t mono_ns)
  */
 static int64_t read_wall_offset(struct export_model *m)
 {
-	static const char *const where[] = { NPUPROF_PROF_START_INFO, "start_info" };
-	char path[PATH_MAX];
-	json_t *doc = NULL, *mono, *real;
+	struct npuprof_ctrl_edge_info e;
 	int64_t offset = 0;
-	size_t i;
-	int err;
 
-	for (i = 0; !doc && i < sizeof(where) / sizeof(where[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", m->dir, where[i]);
-		doc = export_load_json(path, &err); /* a refused file: export_outcome.c */
-	}
-	if (!doc)
+	if (read_edge(m, 1, &e))
 		return 0;
-	mono = json_object_get(doc, "clockMonotonic");
-	real = json_object_get(doc, "collectionTimeBegin");
-	if (json_is_integer(mono) && json_is_string(real))
-		offset = wall_offset(json_string_value(real), (int64_t)json_integer_value(mono));
-	if (json_is_integer(mono)) /* shifted with every other time below */
-		m->window_start_ns = xm_time(json_integer_value(mono));
-	json_decref(doc);
+	if (e.has_mono && e.has_time)
+		offset = wall_offset(e.time_us, e.mono_ns);
+	if (e.has_mono) /* shifted with every other time below */
+		m->window_start_ns = xm_time(e.mono_ns);
 	return offset;
 }
 
@@ -582,20 +509,11 @@ static int64_t read_wall_offset(struct export_model *m)
  */
 static void read_window_end(struct export_model *m)
 {
-	static const char *const where[] = { NPUPROF_PROF_END_INFO, "end_info" };
-	char path[PATH_MAX];
-	json_t *doc = NULL, *v;
-	int err;
+	struct npuprof_ctrl_edge_info e;
 
-	for (size_t i = 0; !doc && i < sizeof(where) / sizeof(where[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", m->dir, where[i]);
-		doc = export_load_json(path, &err); /* a refused file: export_outcome.c */
-	}
-	v = json_object_get(doc, "clockMonotonic");
-	m->window_end_ns = json_is_integer(v) ? xm_time(json_integer_value(v)) : 0;
-	v = json_object_get(doc, "clockMonotonicDisabled");
-	m->capture_off_ns = json_is_integer(v) ? xm_time(json_integer_value(v)) : 0;
-	json_decref(doc);
+	read_edge(m, 0, &e); /* all unknown when it fails */
+	m->window_end_ns = e.has_mono ? xm_time(e.mono_ns) : 0;
+	m->capture_off_ns = e.has_outer ? xm_time(e.outer_ns) : 0;
 }
 
 /* Every record of the host series and each device's, into the sorters. */

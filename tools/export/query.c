@@ -2,10 +2,10 @@
 /*
  * msprof --query=on (query.h): reads the control files of each PROF dir
  * (host/start_info, device_<id>/start_info.<id>, host/info.json; their
- * names from npuprof/prof_layout.h) and prints CANN's query table.
+ * names from npuprof/prof_layout.h, their contents through
+ * npuprof/prof_control.h) and prints CANN's query table.
  */
 #include <errno.h>
-#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include <npuprof/msg.h>
+#include <npuprof/prof_control.h>
 #include <npuprof/prof_layout.h>
 
 #include "export.h"
@@ -40,23 +41,18 @@ struct query_table {
 
 /*
  * "YYYY-mm-dd HH:MM:SS.uuuuuu" (local time) of a start_info's
- * collectionTimeBegin (wall-clock us, a decimal string).  Return: 0, or
- * -EINVAL when it is not one.
+ * collectionTimeBegin (wall-clock us).  Return: 0, or -EINVAL when it has
+ * none.
  */
-static int collection_time(json_t *start_info, char *buf, size_t size)
+static int collection_time(const struct npuprof_ctrl_edge_info *start_info, char *buf,
+			   size_t size)
 {
-	const char *us = json_string_value(json_object_get(start_info, "collectionTimeBegin"));
-	long long v;
-	char *end;
+	int64_t v = start_info->time_us;
 	time_t sec;
 	struct tm tm;
 	size_t n;
 
-	if (!us)
-		return -EINVAL;
-	errno = 0;
-	v = strtoll(us, &end, 10);
-	if (errno || end == us || *end || v < 0)
+	if (!start_info->has_time)
 		return -EINVAL;
 	sec = (time_t)(v / 1000000);
 	if (!localtime_r(&sec, &tm))
@@ -64,7 +60,7 @@ static int collection_time(json_t *start_info, char *buf, size_t size)
 	n = strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm);
 	if (!n)
 		return -EINVAL;
-	snprintf(buf + n, size - n, ".%06lld", v % 1000000);
+	snprintf(buf + n, size - n, ".%06lld", (long long)(v % 1000000));
 	return 0;
 }
 
@@ -73,7 +69,7 @@ static int fill_row(struct query_row *r, const char *prof, const char *label, co
 		    const char *start_info, const char *rank)
 {
 	char path[PATH_MAX * 2], text[EXPORT_PATH_TEXT_LEN];
-	json_t *doc;
+	struct npuprof_ctrl_edge_info start;
 	int err;
 
 	/* Names are bytes: a tab or an escape sequence in one must not reach a
@@ -82,10 +78,9 @@ static int fill_row(struct query_row *r, const char *prof, const char *label, co
 		 export_path_text(label, text, sizeof(text)), *label ? "/" : "", rel);
 	snprintf(r->col[COL_RANK], sizeof(r->col[COL_RANK]), "%s", rank);
 	snprintf(path, sizeof(path), "%s/%s", prof, start_info);
-	doc = export_load_json(path, &err);
-	if (doc && collection_time(doc, r->col[COL_TIME], sizeof(r->col[COL_TIME])))
+	err = npuprof_ctrl_edge_read(path, 1, &start);
+	if (!err && collection_time(&start, r->col[COL_TIME], sizeof(r->col[COL_TIME])))
 		err = -EBADMSG;
-	json_decref(doc);
 	if (err)
 		npuprof_warn("%s/%s: %s: its Collection Time is unknown",
 			     export_path_text(prof, text, sizeof(text)), start_info,
@@ -96,17 +91,16 @@ static int fill_row(struct query_row *r, const char *prof, const char *label, co
 /* host/info.json "rank" as text, "" when unknown. */
 static void read_rank(const char *prof, char *buf, size_t size)
 {
+	struct npuprof_ctrl_info_read info;
 	char path[PATH_MAX * 2];
-	json_t *doc, *rank;
-	int err;
 
 	buf[0] = '\0';
 	snprintf(path, sizeof(path), "%s/" NPUPROF_PROF_INFO_JSON, prof);
-	doc = export_load_json(path, &err);
-	rank = json_object_get(doc, "rank");
-	if (json_is_integer(rank) && json_integer_value(rank) >= 0)
-		snprintf(buf, size, "%lld", (long long)json_integer_value(rank));
-	json_decref(doc);
+	if (npuprof_ctrl_info_read(path, &info))
+		return;
+	if (info.rank >= 0)
+		snprintf(buf, size, "%d", info.rank);
+	npuprof_ctrl_info_free(&info);
 }
 
 static struct query_row *add_row(struct query_table *t)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Words for session failures (error_words.h): one function per stage that
- * has words of its own; the rest say "<object>: <strerror>".
+ * has words of its own; the rest say "<object>: <strerror>", worded by the
+ * library (npuprof_error_words(), also npuprof_session_last_error()'s text).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,10 +17,10 @@
 	"user namespace without the capabilities refuses it"
 #define KERNEL_LACKS "this kernel lacks what the capture needs (BPF uprobes with BTF)"
 
-/* "<object>: <strerror>", or the strerror alone. */
+/* "<object>: <strerror>", or the strerror alone: the library's words. */
 static void plain(const struct npuprof_error *e, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s%s%s", e->object, e->object[0] ? ": " : "", strerror(-e->err));
+	npuprof_error_words(e, buf, size);
 }
 
 static void module_words(const struct npuprof_error *e, pid_t pid, char *buf, size_t size)

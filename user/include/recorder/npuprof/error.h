@@ -15,6 +15,7 @@
 #define NPUPROF_ERROR_H
 
 #include <limits.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 /**
@@ -93,5 +94,14 @@ void npuprof_error_clear(struct npuprof_error *e);
  * "symbols"), for logs and tests; "unknown" for a value not in the enum.
  */
 const char *npuprof_stage_name(enum npuprof_stage stage);
+
+/**
+ * npuprof_error_words() - @e in plain words into @buf (@size bytes, always
+ * NUL-terminated): "<object>: <strerror>", or the strerror alone when
+ * @object is "".  The text of npuprof_session_last_error(), and what a
+ * tool's own wording (msprof's error_words.c) says for a stage it has no
+ * better words for.
+ */
+void npuprof_error_words(const struct npuprof_error *e, char *buf, size_t size);
 
 #endif /* NPUPROF_ERROR_H */
