@@ -457,10 +457,11 @@ INSTALL_BINS := $(BUILD)/bin/msprof $(BUILD)/bin/npuprof-dump
 # The library's public headers: the shared ABI (include/npuprof) and the
 # user library's two layers (user/include/{prof,recorder}/npuprof) share
 # the npuprof/ prefix already.  The tools' plumbing (messages, names as
-# text, the PROF dir's safe opens, the loss JSON, libbpf's log hook) and
+# text, the PROF dir's safe opens, the loss JSON and the control files'
+# JSON, both in jansson's types, libbpf's log hook) and
 # the driver backends' tracepoint headers (drv/) are not installed: the
 # tools and tests include them from the tree.
-PRIVATE_HEADERS := msg.h bpf_log.h name_text.h prof_fs.h loss_json.h
+PRIVATE_HEADERS := msg.h bpf_log.h name_text.h prof_fs.h loss_json.h prof_control.h
 INSTALL_HEADERS := $(sort $(filter-out $(addprefix %/,$(PRIVATE_HEADERS)), \
 	$(wildcard include/npuprof/*.h user/include/*/npuprof/*.h)))
 MAN_PAGES := $(sort $(wildcard man/*.1))

@@ -409,7 +409,7 @@ json_t *npuprof_ctrl_device_info_json(const struct npuprof_ctrl_identity *id, in
 }
 
 /* "clockSamples" pairs with integer fields, in file order, into @out. */
-static int read_samples(const json_t *info, struct npuprof_ctrl_info_read *out)
+static int read_samples(const json_t *info, struct npuprof_ctrl_info_parsed *out)
 {
 	json_t *devs = json_object_get(info, "clockSamples"), *dev, *s;
 	size_t i, j;
@@ -456,7 +456,7 @@ static uint64_t rings_lost(const json_t *info)
  * "lost" (npuprof/loss_json.h), written since records were counted lost
  * by cause; an older writer's file has none (@out->has_loss false).
  */
-static int read_loss(const json_t *lost, struct npuprof_ctrl_info_read *out)
+static int read_loss(const json_t *lost, struct npuprof_ctrl_info_parsed *out)
 {
 	json_t *by_cpu = json_object_get(lost, "byCpu"), *c;
 	size_t i;
@@ -500,7 +500,7 @@ static void read_name(const json_t *obj, const char *key, char *buf, size_t size
 		npuprof_name_text(buf, size, json_string_value(v), json_string_length(v));
 }
 
-int npuprof_ctrl_info_read(const char *path, struct npuprof_ctrl_info_read *out)
+int npuprof_ctrl_info_read(const char *path, struct npuprof_ctrl_info_parsed *out)
 {
 	json_t *info, *drain, *limit, *v;
 	int64_t n;
@@ -536,7 +536,7 @@ int npuprof_ctrl_info_read(const char *path, struct npuprof_ctrl_info_read *out)
 	return err;
 }
 
-void npuprof_ctrl_info_free(struct npuprof_ctrl_info_read *info)
+void npuprof_ctrl_info_free(struct npuprof_ctrl_info_parsed *info)
 {
 	free(info->cpu_loss);
 	free(info->samples);

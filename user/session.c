@@ -199,6 +199,11 @@ static int acl_stats_src(void *obj, unsigned int cpu, uint64_t *w, uint64_t *l)
 	return npuprof_acl_trace_stats(obj, cpu, w, l);
 }
 
+static int acl_skipped_src(void *obj, unsigned int cpu, uint64_t *bytes)
+{
+	return npuprof_acl_trace_skipped(obj, cpu, bytes);
+}
+
 const struct npuprof_task_capture_info *
 npuprof_session_task_capture(const struct npuprof_session *s)
 {
@@ -706,6 +711,7 @@ static int start_drain(struct npuprof_session *s)
 			.obj = s->acl,
 			.consume = acl_consume_src,
 			.stats = acl_stats_src,
+			.skipped = acl_skipped_src,
 		};
 	}
 	return npuprof_drain_start(&cfg, srcs, n, &s->drain);

@@ -17,6 +17,7 @@
 #include <npuprof/kring.h>
 #include <npuprof/npu_backend.h>
 
+#include "kernel_features.h"
 #include "session_int.h"
 
 /*
@@ -49,55 +50,22 @@ static int task_capture_mode(struct npuprof_session *s)
 }
 
 /*
- * The kernel's lockdown mode into @mode ("integrity", "confidentiality"),
- * or "" when off or unknown: /sys/kernel/security/lockdown names the
- * active mode in brackets.
- */
-static void lockdown_mode(char *mode, size_t size)
-{
-	char text[128], *open_b, *close_b;
-	size_t n;
-	FILE *f;
-
-	mode[0] = '\0';
-	f = fopen("/sys/kernel/security/lockdown", "r");
-	if (!f)
-		return;
-	n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[n] = '\0';
-	open_b = strchr(text, '[');
-	close_b = open_b ? strchr(open_b, ']') : NULL;
-	if (!close_b || !strncmp(open_b + 1, "none]", 5))
-		return;
-	*close_b = '\0';
-	snprintf(mode, size, "%s", open_b + 1);
-}
-
-/*
  * Append to @buf what keeps unsigned modules out, when it applies:
- * "; kernel lockdown: <mode>" and "; Secure Boot" (the SecureBoot EFI
- * variable: 4 bytes of attributes, then 1 when enabled).
+ * "; kernel lockdown: <mode>" and "; Secure Boot" (kernel_features.h).
  */
 static void add_module_barriers(char *buf, size_t size)
 {
-	unsigned char var[5];
 	char mode[64];
 	size_t n;
-	FILE *f;
 
-	lockdown_mode(mode, sizeof(mode));
+	kernel_lockdown_mode(mode, sizeof(mode));
 	if (mode[0]) {
 		n = strlen(buf);
 		snprintf(buf + n, size - n, "; kernel lockdown: %s", mode);
 	}
-	f = fopen("/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c", "r");
-	if (f) {
-		if (fread(var, 1, sizeof(var), f) == sizeof(var) && var[4] == 1) {
-			n = strlen(buf);
-			snprintf(buf + n, size - n, "; Secure Boot");
-		}
-		fclose(f);
+	if (kernel_secure_boot()) {
+		n = strlen(buf);
+		snprintf(buf + n, size - n, "; Secure Boot");
 	}
 }
 
@@ -281,7 +249,7 @@ int session_open_producers(struct npuprof_session *s)
 			 s->api ? (bpf_tasks ? " (with the runtime-API probes)"
 					     : "loading the BPF runtime-API probes") : "");
 		/* lockdown=confidentiality refuses BPF reads of kernel memory */
-		lockdown_mode(mode, sizeof(mode));
+		kernel_lockdown_mode(mode, sizeof(mode));
 		n = strlen(what);
 		if (!strcmp(mode, "confidentiality"))
 			snprintf(what + n, sizeof(what) - n,

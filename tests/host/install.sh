@@ -8,7 +8,8 @@
 # the installed headers and libnpuprof.a through the installed npuprof.pc;
 # the directory variables move what they name; make uninstall leaves no
 # file behind.  The headers installed are the public API: not the tools'
-# plumbing (msg.h, bpf_log.h, name_text.h, prof_fs.h, loss_json.h).  No VM.
+# plumbing (msg.h, bpf_log.h, name_text.h, prof_fs.h, loss_json.h,
+# prof_control.h).  No VM.
 source "$(dirname "$0")/lib.bash"
 need_msprof
 
@@ -50,7 +51,7 @@ grep -qx "PACKAGE_VERSION=\"${src#npuprof-}\"" "$dest/usr/src/$src/dkms.conf" ||
 	# the public API only: the tools' plumbing headers stay in the tree
 	for h in include/npuprof/*.h user/include/*/npuprof/*.h; do
 		case ${h##*/} in
-		msg.h | bpf_log.h | name_text.h | prof_fs.h | loss_json.h) continue ;;
+		msg.h | bpf_log.h | name_text.h | prof_fs.h | loss_json.h | prof_control.h) continue ;;
 		esac
 		echo "644 usr/include/npuprof/${h##*/}"
 	done

@@ -343,7 +343,7 @@ static void check_written(const char *dir, int fd)
 static void check_read(const char *dir)
 {
 	struct npuprof_ctrl_edge_info e;
-	struct npuprof_ctrl_info_read r;
+	struct npuprof_ctrl_info_parsed r;
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s/" NPUPROF_PROF_START_INFO, dir);
@@ -417,7 +417,7 @@ static void put(const char *dir, const char *name, const char *text)
 static void check_damaged(const char *dir)
 {
 	struct npuprof_ctrl_edge_info e;
-	struct npuprof_ctrl_info_read r;
+	struct npuprof_ctrl_info_parsed r;
 	char path[512];
 
 	put(dir, "cut", "{\n  \"clockMonotonic\": 1100,\n  \"collectionTi");

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <npuprof/msg.h>
+#include <npuprof/prof_control.h>
 #include <npuprof/prof_layout.h>
 
 #include "export.h"
@@ -31,17 +32,15 @@
  */
 static uint64_t info_records(const char *dir)
 {
+	struct npuprof_ctrl_info_parsed info;
 	char path[PATH_MAX];
-	json_t *info, *v;
-	uint64_t n = 0;
-	int err;
+	uint64_t n;
 
 	snprintf(path, sizeof(path), "%s/" NPUPROF_PROF_INFO_JSON, dir);
-	info = export_load_json(path, &err);
-	v = json_object_get(json_object_get(info, "drain"), "records");
-	if (json_is_integer(v) && json_integer_value(v) > 0)
-		n = (uint64_t)json_integer_value(v);
-	json_decref(info);
+	if (npuprof_ctrl_info_read(path, &info))
+		return 0;
+	n = info.records;
+	npuprof_ctrl_info_free(&info);
 	return n;
 }
 

@@ -376,7 +376,7 @@ static int read_devices(struct export_model *m)
 }
 
 /* info.json's clock pairs, into m->samples. */
-static int take_samples(struct export_model *m, const struct npuprof_ctrl_info_read *info)
+static int take_samples(struct export_model *m, const struct npuprof_ctrl_info_parsed *info)
 {
 	struct xm_sample *x;
 
@@ -407,7 +407,7 @@ static int take_samples(struct export_model *m, const struct npuprof_ctrl_info_r
 static int read_info(struct export_model *m)
 {
 	static const char *const where[] = { NPUPROF_PROF_INFO_JSON, "info.json" };
-	struct npuprof_ctrl_info_read info;
+	struct npuprof_ctrl_info_parsed info;
 	char path[PATH_MAX];
 	int err = -ENOENT;
 

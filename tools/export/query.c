@@ -91,7 +91,7 @@ static int fill_row(struct query_row *r, const char *prof, const char *label, co
 /* host/info.json "rank" as text, "" when unknown. */
 static void read_rank(const char *prof, char *buf, size_t size)
 {
-	struct npuprof_ctrl_info_read info;
+	struct npuprof_ctrl_info_parsed info;
 	char path[PATH_MAX * 2];
 
 	buf[0] = '\0';

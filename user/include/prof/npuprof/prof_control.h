@@ -273,7 +273,7 @@ struct npuprof_ctrl_sample {
 };
 
 /**
- * struct npuprof_ctrl_info_read - host/info.json as read
+ * struct npuprof_ctrl_info_parsed - host/info.json as read
  * @pid:          the process as its records number it: "nsPid"'s first
  *                (the host's) when in 1..INT32_MAX, else "pid"; 0: unknown
  * @pid_name:     "pid_name" as text (npuprof/name_text.h), "" if unknown
@@ -292,7 +292,7 @@ struct npuprof_ctrl_sample {
  *
  * npuprof_ctrl_info_free() frees what it holds.
  */
-struct npuprof_ctrl_info_read {
+struct npuprof_ctrl_info_parsed {
 	uint32_t pid;
 	char pid_name[NPUPROF_CTRL_NAME_SIZE];
 	char hostname[NPUPROF_CTRL_NAME_SIZE];
@@ -314,10 +314,10 @@ struct npuprof_ctrl_info_read {
  * npuprof_ctrl_info_read() - read the info.json at @path into @out.
  * Return: 0 or -errno (see above); on an error @out holds nothing to free.
  */
-int npuprof_ctrl_info_read(const char *path, struct npuprof_ctrl_info_read *out);
+int npuprof_ctrl_info_read(const char *path, struct npuprof_ctrl_info_parsed *out);
 
 /** npuprof_ctrl_info_free() - free what npuprof_ctrl_info_read() put in @info. */
-void npuprof_ctrl_info_free(struct npuprof_ctrl_info_read *info);
+void npuprof_ctrl_info_free(struct npuprof_ctrl_info_parsed *info);
 
 /* ---- sample.json ---- */
 
