@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The recorded functions (NPUPROF_API_LIST) in one library's ELF symbols,
- * private to the API capture (user/acl_trace.c): it resolves them when a
+ * private to the API capture (user/uprobe_attach.c): it resolves them when a
  * library is attached, before any probe is placed, so a missing function
  * and a refused probe are different outcomes.  A library holds the
  * functions of one or more layers (enum npuprof_api_layer): the acl*

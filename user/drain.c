@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The drain: moves records from the producers' ring buffers into PROF_XXX
- * slice files (routing in user/include/npuprof/drain.h).
+ * slice files (routing in user/include/recorder/npuprof/drain.h).
  *
  * Design.  One thread, one io_uring, no locks:
  *  - Every source fd has a one-shot IORING_OP_POLL_ADD for POLLIN, re-armed

@@ -2,7 +2,7 @@
 /*
  * File offsets of functions in an ELF shared object, private to the
  * runtime-API capture: acl_symbols.c resolves the ACL functions once, when
- * a library is attached, and acl_trace.c places uprobes by offset at every
+ * a library is attached, and uprobe_attach.c places uprobes by offset at every
  * start.
  */
 #ifndef NPUPROF_ELF_FUNC_H

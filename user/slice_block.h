@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Slice blocks: the content of a version-2 zstd frame of a slice file
- * (format in user/include/npuprof/slice.h).  A block holds whole records,
+ * (format in user/include/prof/npuprof/slice.h).  A block holds whole records,
  * rearranged so zstd finds long runs: records are grouped by size (a
  * "layout"), each 8-byte word is replaced by its difference to the same
  * word of the previous record of that layout (lane by lane with

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Modelled slice blocks: the content of a version-3 zstd frame of a slice
- * file (format in user/include/npuprof/slice.h).  Like a version-1 block
+ * file (format in user/include/prof/npuprof/slice.h).  Like a version-1 block
  * (slice_block.h) it holds whole records as byte planes of 64-bit deltas,
  * but each delta is taken against a prediction from earlier records of
  * the same slice, chosen per record type and field (slice_model.c):

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Reader of slice series (format in user/include/npuprof/slice.h): opens
+ * Reader of slice series (format in user/include/prof/npuprof/slice.h): opens
  * <dir>/<series>.slice_<first>, <first + 1>, ... in order (first is 0
  * unless --storage-limit aged older slices out); a missing number with
  * higher ones present is a gap, reported (the records in it are gone)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Writer of one slice series (<dir>/<series>.slice_<n>, format in
- * user/include/npuprof/slice.h), private to the drain.  Records collect in
+ * user/include/prof/npuprof/slice.h), private to the drain.  Records collect in
  * blocks, each encoded (slice_model.h: version-3 frames) and compressed as
  * one zstd frame; a
  * flush ends the open block and queues the frames as an IORING_OP_WRITE on an io_uring the caller owns and reaps.  The caller

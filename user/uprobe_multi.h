@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * BPF uprobe_multi links (Linux 6.6+), private to the runtime-API capture
- * (user/acl_trace.c).  Debian 12's libbpf 1.1 predates them (libbpf 1.3 has
+ * (user/acl_trace.c asks whether the kernel has them, user/uprobe_attach.c
+ * makes them).  Debian 12's libbpf 1.1 predates them (libbpf 1.3 has
  * bpf_program__attach_uprobe_multi()), so this file creates them with the
  * bpf() system call itself.  One such link places a probe on every listed
  * offset of a file, and removing it waits for the kernel once, where one

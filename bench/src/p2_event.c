@@ -145,7 +145,7 @@ static int count_rec(void *ctx, const struct npuprof_rec_hdr *rec)
 }
 
 /*
- * A capture path as the drain sees it (user/include/npuprof/drain.h: fd,
+ * A capture path as the drain sees it (user/include/recorder/npuprof/drain.h: fd,
  * nr_cpus, obj, consume, stats), and how to stop its producers.
  */
 struct capture {

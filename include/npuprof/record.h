@@ -21,7 +21,7 @@
  * (ktime_get_ns() in the kernel, bpf_ktime_get_ns() in BPF,
  * clock_gettime(CLOCK_MONOTONIC) in user space: one clock for all).
  * Device timestamps (dev_ts) are raw device clock counts; the export maps
- * them onto the host clock (see tools/msprof/clock_sync.c).
+ * them onto the host clock (see tools/export/clock_sync.c).
  */
 #ifndef NPUPROF_RECORD_H
 #define NPUPROF_RECORD_H

@@ -198,7 +198,7 @@ def task_cycles(recs):
     did not see (at stop the CPUs stop recording one after another, so a
     task's submit and start may be missing while its end is there).  Such a
     task has no key here (the export's join does the same:
-    tools/msprof/export_join.c).
+    tools/export/export_join.c).
     """
     by_key = collections.defaultdict(list)
     for r in recs:

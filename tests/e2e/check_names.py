@@ -5,7 +5,7 @@ Usage: check_names.py OUT [--name TEXT]... [--comm TEXT] [--console FILE]
   OUT holds PROF_XXX directories, exported (mindstudio_profiler_output/), and
   records/PROF_XXX.jsonl (npuprof-dump's output for each).  The kernels of the
   capture are exactly the six names of issue 6 plus each --name; they are
-  given here as the text the rule of user/include/npuprof/name_text.h makes
+  given here as the text the rule of user/include/prof/npuprof/name_text.h makes
   of their bytes:
       Mat"Mul         -> Mat"Mul
       back\\slash      -> back\\slash

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Fuzz target: msprof --export=on (tools/msprof/export*.c) of a PROF_XXX
+ * Fuzz target: msprof --export=on (tools/export/export*.c) of a PROF_XXX
  * directory built from fuzzed slices, in a tmpfs directory made afresh
  * for each input and removed after it.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Description: the device -> host clock fit (tools/msprof/clock_sync.c)
+ * Description: the device -> host clock fit (tools/export/clock_sync.c)
  * recovers offset and drift from (device count, host ns) readings.
  *
  * Synthetic device clock: offset 1.23e11 counts at host time H0, nominal
