@@ -216,6 +216,7 @@ print-layers:
 	@echo "PROF_SRCS=$(PROF_SRCS)"
 	@echo "EXPORT_SRCS=$(EXPORT_SRCS)"
 	@echo "EXPORT_CFLAGS=$(EXPORT_CFLAGS)"
+	@echo "EXPORT_TEST_SRCS=$(EXPORT_TEST_SRCS)"
 
 # msprof calls the exporter through its entry points (export.h, query.h).
 $(MSPROF_OBJS): OBJ_CFLAGS := -Itools/export
@@ -286,9 +287,11 @@ $(BUILD)/bin/msprof: $(MSPROF_MAIN) $(MSPROF_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $(MSPROF_MAIN) $(MSPROF_LIBS) $(LDLIBS_MSPROF)
 
-$(BUILD)/bin/npuprof-dump: tools/npuprof-dump/main.c $(BUILD)/lib/libnpuprof.a
+# npuprof-dump reads PROF dirs: built like the report side, on the PROF
+# format alone.
+$(BUILD)/bin/npuprof-dump: tools/npuprof-dump/main.c $(BUILD)/lib/libnpuprof_prof.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/lib/libnpuprof.a $(LDLIBS_NPUPROF)
+	$(CC) $(PROF_CFLAGS) -o $@ $< $(BUILD)/lib/libnpuprof_prof.a -ljansson -lzstd -lpthread -lm
 
 tools: $(BUILD)/bin/msprof $(BUILD)/bin/npuprof-dump
 
@@ -458,10 +461,10 @@ INSTALL_BINS := $(BUILD)/bin/msprof $(BUILD)/bin/npuprof-dump
 # user library's two layers (user/include/{prof,recorder}/npuprof) share
 # the npuprof/ prefix already.  The tools' plumbing (messages, names as
 # text, the PROF dir's safe opens, the loss JSON and the control files'
-# JSON, both in jansson's types, libbpf's log hook) and
+# JSON, both in jansson's types, libbpf's log hook, clock reads) and
 # the driver backends' tracepoint headers (drv/) are not installed: the
 # tools and tests include them from the tree.
-PRIVATE_HEADERS := msg.h bpf_log.h name_text.h prof_fs.h loss_json.h prof_control.h
+PRIVATE_HEADERS := msg.h bpf_log.h name_text.h prof_fs.h loss_json.h prof_control.h clock.h
 INSTALL_HEADERS := $(sort $(filter-out $(addprefix %/,$(PRIVATE_HEADERS)), \
 	$(wildcard include/npuprof/*.h user/include/*/npuprof/*.h)))
 MAN_PAGES := $(sort $(wildcard man/*.1))

@@ -65,7 +65,6 @@ int acl_trace_on_sample(void *ctx, void *data, size_t size)
 	int err;
 
 	if (size < sizeof(*rec) || rec->size > size) {
-		__atomic_fetch_add(&ring->bad_samples, 1, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&ring->bad_bytes, size, __ATOMIC_RELAXED);
 		return 0;
 	}

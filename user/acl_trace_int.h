@@ -51,8 +51,7 @@ struct acl_lib {
 struct acl_ring {
 	struct npuprof_acl_trace *t;
 	unsigned int cpu;
-	uint64_t bad_samples; /* samples too short to be a record */
-	uint64_t bad_bytes;   /* their bytes */
+	uint64_t bad_bytes; /* bytes of samples that were not a record */
 };
 
 struct npuprof_acl_trace {

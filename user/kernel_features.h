@@ -12,13 +12,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/*
+/**
  * kernel_btf_present() - whether /sys/kernel/btf/vmlinux is readable: what
  * BPF tracing programs (iterators, tp_btf) and task storage need.
  */
 bool kernel_btf_present(void);
 
-/*
+/**
  * kernel_bpf_task_storage() - whether a uprobe (kprobe type) program can
  * keep per-thread state in task-local storage: the map type, the
  * bpf_task_storage_get() helper (Linux 5.12), bpf_get_current_task_btf()
@@ -26,20 +26,20 @@ bool kernel_btf_present(void);
  */
 bool kernel_bpf_task_storage(void);
 
-/*
+/**
  * kernel_bpf_attach_cookie() - whether a uprobe (kprobe type) program can
  * read a cookie given at attach time (bpf_get_attach_cookie(), 5.15).
  */
 bool kernel_bpf_attach_cookie(void);
 
-/*
+/**
  * kernel_lockdown_mode() - the active lockdown mode ("integrity",
  * "confidentiality") into @mode (@size bytes, always NUL-terminated), or
  * "" when lockdown is off ("none") or the kernel does not say.
  */
 void kernel_lockdown_mode(char *mode, size_t size);
 
-/*
+/**
  * kernel_secure_boot() - whether the firmware booted with Secure Boot on,
  * as its SecureBoot EFI variable says; false without EFI variables.
  */

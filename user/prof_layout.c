@@ -231,8 +231,7 @@ static int is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-/* The last component of @path; a trailing '/' stays part of it. */
-static const char *last_name(const char *path)
+const char *npuprof_prof_base_name(const char *path)
 {
 	const char *s = path + strlen(path);
 
@@ -249,7 +248,7 @@ int npuprof_prof_dir_is(const char *path)
 
 	if (!is_dir(path))
 		return 0;
-	if (npuprof_prof_name_match(last_name(path)))
+	if (npuprof_prof_name_match(npuprof_prof_base_name(path)))
 		return 1;
 	snprintf(host, sizeof(host), "%s/" NPUPROF_PROF_HOST_DIR, path);
 	return is_dir(host);

@@ -59,7 +59,6 @@
 _Static_assert(NPUPROF_DRAIN_MAX_ROUTES >= NPUPROF_SESSION_MAX_PIDS,
 	       "the drain must route every process of a session");
 
-
 /* The last npuprof_session_create() failure, when there is no session. */
 static __thread struct npuprof_error open_error;
 

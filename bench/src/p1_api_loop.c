@@ -56,7 +56,7 @@
 #include "p1_floor.skel.h"
 
 #define WARMUP_CALLS 2000
-#define RING_BYTES (1u << 20) /* msprof's per-CPU ring (session.c) */
+#define RING_BYTES (1u << 20) /* msprof's per-CPU ring (task_path.c) */
 /* Calls of "none" per call of a probed case: ~1 ns calls need many. */
 #define NONE_FACTOR 100
 

@@ -9,7 +9,7 @@
 # the directory variables move what they name; make uninstall leaves no
 # file behind.  The headers installed are the public API: not the tools'
 # plumbing (msg.h, bpf_log.h, name_text.h, prof_fs.h, loss_json.h,
-# prof_control.h).  No VM.
+# prof_control.h, clock.h).  No VM.
 source "$(dirname "$0")/lib.bash"
 need_msprof
 
@@ -51,7 +51,7 @@ grep -qx "PACKAGE_VERSION=\"${src#npuprof-}\"" "$dest/usr/src/$src/dkms.conf" ||
 	# the public API only: the tools' plumbing headers stay in the tree
 	for h in include/npuprof/*.h user/include/*/npuprof/*.h; do
 		case ${h##*/} in
-		msg.h | bpf_log.h | name_text.h | prof_fs.h | loss_json.h | prof_control.h) continue ;;
+		msg.h | bpf_log.h | name_text.h | prof_fs.h | loss_json.h | prof_control.h | clock.h) continue ;;
 		esac
 		echo "644 usr/include/npuprof/${h##*/}"
 	done

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Description: the three layers (README, Architecture) keep their include
-# rules.  The PROF format's sources (the Makefile's PROF_SRCS) and the
-# exporter (tools/export/) include no recorder header: none of
-# user/include/recorder/npuprof/, no private header of a recorder file in
-# user/, no BPF skeleton; an exporter file's own "x.h" is one of
-# tools/export/.  Product code (user/ kmod/ bpf/ tools/ wire/) includes no
+# rules.  The PROF format's sources (the Makefile's PROF_SRCS), the
+# exporter (tools/export/) and npuprof-dump include no recorder header:
+# none of user/include/recorder/npuprof/, no private header of a recorder
+# file in user/, no BPF skeleton, no name with ".." in it; an exporter
+# file's own "x.h" is one of tools/export/ (no "dir/x.h"); a test that
+# includes an exporter header (itself or through a tests/unit header) is
+# one of the export tests (EXPORT_TEST_SRCS), linked with the exporter
+# alone; and, when the libraries are built, nothing the exporter or the
+# PROF format leaves undefined is defined by a recorder object of
+# libnpuprof.a.  Product code (user/ kmod/ bpf/ tools/ wire/) includes no
 # simulator header (sim/), but for the npusim driver backend
 # (user/drv_npusim.c), which speaks that driver's clock ioctl.  And the
 # build enforces the first rule: a file including <npuprof/session.h>
@@ -17,6 +22,7 @@ layers=$(make -s --no-print-directory print-layers) || fail "make print-layers"
 prof_srcs=$(sed -n 's/^PROF_SRCS=//p' <<<"$layers")
 export_srcs=$(sed -n 's/^EXPORT_SRCS=//p' <<<"$layers")
 export_cflags=$(sed -n 's/^EXPORT_CFLAGS=//p' <<<"$layers")
+export_tests=" $(sed -n 's/^EXPORT_TEST_SRCS=//p' <<<"$layers") "
 [[ -n $prof_srcs && -n $export_srcs ]] || fail "make print-layers gave no sources: $layers"
 
 bad=0
@@ -39,6 +45,10 @@ check_file() {
 		n=$((n + 1))
 		[[ $line =~ $re ]] || continue
 		name=${BASH_REMATCH[2]}
+		if [[ $name == *..* ]]; then
+			breach "$f:$n: includes $name: a path out of the layer's folders"
+			continue
+		fi
 		case $name in
 		*.skel.h) breach "$f:$n: includes the BPF skeleton $name (the recorder's)" ;;
 		npuprof/*)
@@ -47,8 +57,10 @@ check_file() {
 		esac
 		[[ ${BASH_REMATCH[1]} == '"' ]] || continue
 		if [[ $kind == export ]]; then
-			[[ -f tools/export/$name ]] ||
+			[[ $name != */* && -f tools/export/$name ]] ||
 				breach "$f:$n: includes \"$name\", not a header of tools/export/"
+		elif [[ $kind == dump ]]; then
+			breach "$f:$n: includes \"$name\": npuprof-dump uses the PROF format's headers only"
 		elif [[ $prof_private != *" $name "* ]]; then
 			breach "$f:$n: includes \"$name\", not a header of the PROF format"
 		fi
@@ -65,9 +77,48 @@ done
 for f in tools/export/*.[ch]; do
 	check_file "$f" export
 done
+for f in tools/npuprof-dump/*.c; do
+	check_file "$f" dump
+done
 for s in $export_srcs; do
 	[[ $s == tools/export/* ]] || breach "EXPORT_SRCS holds $s, outside tools/export/"
 done
+
+# A test that includes an exporter header is an export test.
+exporter_hdr() { [[ $1 != */* && -f tools/export/$1 ]]; }
+quoted() { sed -nE 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]+)".*/\1/p' "$1"; }
+for t in tests/unit/test_*.c; do
+	uses=""
+	for h in $(quoted "$t"); do
+		if exporter_hdr "$h"; then
+			uses=$h
+		elif [[ -f tests/unit/$h ]]; then
+			for h2 in $(quoted "tests/unit/$h"); do
+				exporter_hdr "$h2" && uses="$h2 (through $h)"
+			done
+		fi
+		[[ -n $uses ]] && break
+	done
+	[[ -z $uses || $export_tests == *" $t "* ]] ||
+		breach "$t includes the exporter's $uses but is not in EXPORT_TEST_SRCS (it would link the recorder)"
+done
+
+# Linked: what the report side needs from libnpuprof.a is the PROF format.
+lib=$BUILD/lib
+if [[ -f $lib/libnpuprof_export.a && -f $lib/libnpuprof_prof.a && -f $lib/libnpuprof.a ]]; then
+	prof_objs=" "
+	for c in $prof_srcs; do prof_objs+="$(basename "${c%.c}.o") "; done
+	# symbol -> the recorder object of libnpuprof.a that defines it
+	declare -A recorder_sym
+	while read -r member sym; do
+		[[ $prof_objs == *" $member "* ]] || recorder_sym[$sym]=$member
+	done < <(nm -A --defined-only "$lib/libnpuprof.a" 2>/dev/null |
+		awk '$(NF-1) ~ /^[TDBR]$/ { split($1, a, ":"); print a[2], $NF }')
+	while read -r sym; do
+		[[ -n ${recorder_sym[$sym]:-} ]] &&
+			breach "the exporter or the PROF format needs $sym, defined by the recorder's ${recorder_sym[$sym]}"
+	done < <(nm -u "$lib/libnpuprof_export.a" "$lib/libnpuprof_prof.a" 2>/dev/null | awk 'NF == 2 { print $2 }' | sort -u)
+fi
 
 # No simulator header in product code.
 sim_hdrs=$(cd sim && find . -name '*.h' | sed 's|^\./||; s|^include/||')

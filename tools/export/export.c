@@ -56,7 +56,7 @@ static int export_one(const char *dir, struct msprof_export_opts *opts,
 	int err;
 
 	export_path_text(dir, text, sizeof(text));
-	export_path_text(export_base_name(dir), base, sizeof(base));
+	export_path_text(npuprof_prof_base_name(dir), base, sizeof(base));
 	npuprof_info("Start export data in %s.", base);
 	export_progress_start(&progress, stderr, base, info_records(dir));
 	err = export_model_load_progress(dir, &m, &progress);

@@ -14,6 +14,7 @@
 #include <npuprof/loss.h>
 #include <npuprof/msg.h>
 #include <npuprof/name_text.h>
+#include <npuprof/prof_layout.h>
 
 #include "export_console.h"
 #include "export_file.h"
@@ -107,7 +108,7 @@ static void print_clocks(const struct export_model *m)
 
 void export_console_summary(const struct export_model *m, const struct export_dest *d)
 {
-	const char *base = export_base_name(m->dir);
+	const char *base = npuprof_prof_base_name(m->dir);
 	char dir[NPUPROF_NAME_TEXT_SIZE(NAME_MAX)];
 
 	npuprof_name_text(dir, sizeof(dir), base, strlen(base));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * An SQLite database written into a file descriptor the export made
- * itself (export.c: O_EXCL, O_NOFOLLOW, relative to the PROF dir's fd),
+ * itself (export_fileset.c: O_EXCL, O_NOFOLLOW, relative to the PROF dir's fd),
  * so that SQLite never opens a path in a PROF dir that someone else may
  * be able to write: a small VFS whose main database file is that fd.
  */

@@ -22,14 +22,3 @@ const char *export_path_text(const char *path, char *buf, size_t size)
 	npuprof_name_text(buf, size, path, strlen(path));
 	return buf;
 }
-
-const char *export_base_name(const char *path)
-{
-	const char *s = path + strlen(path);
-
-	while (s > path && s[-1] == '/')
-		s--;
-	while (s > path && s[-1] != '/')
-		s--;
-	return s;
-}

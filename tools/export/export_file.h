@@ -44,10 +44,4 @@ json_t *export_load_json(const char *path, int *err);
  */
 const char *export_path_text(const char *path, char *buf, size_t size);
 
-/**
- * export_base_name() - the last component of @path, from within @path (a
- * trailing '/' stays on it: "a/PROF_1/" gives "PROF_1/")
- */
-const char *export_base_name(const char *path);
-
 #endif /* MSPROF_EXPORT_FILE_H */

@@ -15,7 +15,7 @@
  * before), part k >= 1 is <stem>_<k><ext> (op_summary_<stamp>_1.csv):
  * msprof-analyze's glob op_summary_*.csv finds them all, and they sort
  * in part order.  Each part is written as "<name>.tmp" until the export
- * renames the whole set (export.c).
+ * renames the whole set (export_fileset.c).
  */
 #ifndef MSPROF_EXPORT_SPLIT_H
 #define MSPROF_EXPORT_SPLIT_H
@@ -39,7 +39,7 @@
  * @ext:      ".csv"
  * @max_rows: data rows per part (the header line not counted); 0: never cut
  * @create:   makes the file @name in @outfd for writing, returns its fd or
- *            -errno (export.c's: never through a symlink)
+ *            -errno (export_fileset.c's: never through a symlink)
  * @ctx:      for @create
  * @sliced:   the parts are timeline slices: part k is named
  *            <prefix><k>_<stamp><ext> (msprof_0_<ts>.json, msprof's

@@ -198,15 +198,15 @@ int msprof_query(const char *output, FILE *out, enum msprof_query_form form,
 	for (long i = 0; !err && i < n; i++) {
 		if (form == MSPROF_QUERY_TABLE)
 			npuprof_info("Start query data in %s.",
-				     export_path_text(export_base_name(dirs[i]), text, sizeof(text)));
+				     export_path_text(npuprof_prof_base_name(dirs[i]), text, sizeof(text)));
 		err = query_prof(&t, dirs[i], n == 1 && !strcmp(dirs[i], output) ? "" :
-					      export_base_name(dirs[i]), incomplete);
+					      npuprof_prof_base_name(dirs[i]), incomplete);
 	}
 	if (!err)
 		print_table(&t, out, form);
 	for (long i = 0; !err && form == MSPROF_QUERY_TABLE && i < n; i++)
 		npuprof_info("Query all data in %s. done.",
-			     export_path_text(export_base_name(dirs[i]), text, sizeof(text)));
+			     export_path_text(npuprof_prof_base_name(dirs[i]), text, sizeof(text)));
 	if (err == -ENOMEM)
 		npuprof_err("out of memory listing %s", export_path_text(output, text, sizeof(text)));
 	free(t.rows);

@@ -20,5 +20,4 @@
  */
 int msprof_app_run(const struct msprof_options *o);
 
-
 #endif /* MSPROF_APP_MODE_H */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Clock reads used across the tree.  CLOCK_MONOTONIC is the clock of every
- * record (see include/npuprof/record.h); header-only so the simulated
- * runtime, which links only a few user/ files, can use it too.
+ * Clock reads used across the tree: the slice writer's flush ages, the
+ * drain's and the session's timeouts, msprof's deadlines.
+ * CLOCK_MONOTONIC is the clock of every record (see
+ * include/npuprof/record.h).  Header-only; the tools' plumbing, not
+ * installed.
  */
 #ifndef NPUPROF_CLOCK_H
 #define NPUPROF_CLOCK_H

@@ -176,6 +176,13 @@ int npuprof_slice_done_name(char *buf, size_t size, const char *slice);
 int npuprof_prof_devices(const char *prof_dir, uint32_t **ids);
 
 /**
+ * npuprof_prof_base_name() - the last component of @path (a PROF dir's
+ * name), pointing into @path; a trailing '/' stays on it: "a/PROF_1/"
+ * gives "PROF_1/"
+ */
+const char *npuprof_prof_base_name(const char *path);
+
+/**
  * npuprof_prof_dir_is() - whether @path is a PROF dir: a directory named
  * as npuprof_prof_name_match() accepts, or one holding host/ (a PROF dir
  * renamed or copied under another name)

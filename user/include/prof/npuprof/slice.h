@@ -58,7 +58,6 @@ struct npuprof_read_report {
 	uint32_t first_slice;
 	uint64_t records;
 	uint64_t truncated_bytes;
-	uint64_t cut_record_bytes;
 	uint64_t bad_version;
 	int cut;
 	uint32_t cut_slice;
@@ -75,6 +74,7 @@ struct npuprof_read_report {
 	uint64_t mismatch_size;
 	uint64_t missing;
 	uint32_t first_missing;
+	uint64_t cut_record_bytes; /* last: the layout grows at its end */
 };
 
 /**
