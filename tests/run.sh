@@ -29,8 +29,11 @@ case "${1:-}" in
 --vm) mode=vm; shift ;;
 --pkg) mode=pkg; shift ;;
 --bench) mode=bench; shift ;;
+-h | --help) sed -n '2,/^set -u/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+-*) echo "tests/run.sh: $1: not --unit, --vm, --pkg or --bench (tests/run.sh --help)" >&2; exit 2 ;;
 esac
 filter="${1:-}"
+(($# <= 1)) || { echo "tests/run.sh: one NAME_FILTER at most, got: $*" >&2; exit 2; }
 log_dir=${NPUPROF_TEST_LOGS:-build/test-logs}
 mkdir -p "$log_dir"
 passed=0 failed=0 skipped=0
@@ -84,6 +87,12 @@ for t in "${vm_tests[@]}"; do
 done
 
 echo
+# a filter that picked no test is a mistake, not a pass
+if [[ -n $filter ]] && ((passed + failed + skipped == 0)); then
+	echo "tests/run.sh: no test name contains '$filter' (names: unit/test_*, asan/test_*, host/*.sh, vm/*.sh, e2e/*.sh, platform/*.sh)" >&2
+	echo "0 passed, 0 failed, 0 skipped"
+	exit 2
+fi
 if ((failed)); then
 	echo "failed: ${failed_names[*]}"
 fi

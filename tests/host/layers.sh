@@ -105,6 +105,7 @@ done
 
 # Linked: what the report side needs from libnpuprof.a is the PROF format.
 lib=$BUILD/lib
+link_check="skipped: $lib/libnpuprof{,_export,_prof}.a not all built"
 if [[ -f $lib/libnpuprof_export.a && -f $lib/libnpuprof_prof.a && -f $lib/libnpuprof.a ]]; then
 	prof_objs=" "
 	for c in $prof_srcs; do prof_objs+="$(basename "${c%.c}.o") "; done
@@ -118,6 +119,7 @@ if [[ -f $lib/libnpuprof_export.a && -f $lib/libnpuprof_prof.a && -f $lib/libnpu
 		[[ -n ${recorder_sym[$sym]:-} ]] &&
 			breach "the exporter or the PROF format needs $sym, defined by the recorder's ${recorder_sym[$sym]}"
 	done < <(nm -u "$lib/libnpuprof_export.a" "$lib/libnpuprof_prof.a" 2>/dev/null | awk 'NF == 2 { print $2 }' | sort -u)
+	link_check="the report side's libraries need no recorder symbol"
 fi
 
 # No simulator header in product code.
@@ -145,4 +147,8 @@ ${CC:-cc} $export_cflags -c "$tmp/probe.c" -o "$tmp/probe.o" ||
 	breach "<npuprof/slice.h> (the PROF format) does not compile with the exporter's flags"
 
 ((bad)) && fail "the layers' include rules are broken (above)"
-echo "layers: $(wc -w <<<"$prof_srcs") PROF format sources, $(wc -w <<<"$export_srcs") exporter sources: no recorder or simulator header"
+echo "layers: includes: $(wc -w <<<"$prof_srcs") PROF format sources, $(wc -w <<<"$export_srcs") exporter sources and npuprof-dump: no recorder header"
+echo "layers: product code: no simulator header (but the npusim backend's ioctl header)"
+echo "layers: build: a recorder header does not compile with the exporter's flags"
+echo "layers: tests: every test that includes an exporter header is an export test"
+echo "layers: links: $link_check"
