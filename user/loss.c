@@ -34,8 +34,9 @@ uint64_t npuprof_loss_total(const struct npuprof_loss *l)
 {
 	uint64_t sum = 0;
 
+	/* saturated: a count read from an edited file must not wrap to 0 */
 	for (int c = 0; c < NPUPROF_LOSS_CAUSES; c++)
-		sum += l->n[c];
+		sum = l->n[c] > UINT64_MAX - sum ? UINT64_MAX : sum + l->n[c];
 	return sum;
 }
 

@@ -438,17 +438,22 @@ static int read_samples(const json_t *info, struct npuprof_ctrl_info_parsed *out
 	return 0;
 }
 
-/* Sum of "lost" > 0 over "rings": {"<source>": [{cpu, written, lost}]}. */
+/*
+ * Sum of "lost" > 0 over "rings": {"<source>": [{cpu, written, lost}]},
+ * saturated at UINT64_MAX (an edited file must not wrap to 0).
+ */
 static uint64_t rings_lost(const json_t *info)
 {
 	json_t *rings = json_object_get(info, "rings"), *arr, *r;
 	const char *key;
-	uint64_t lost = 0;
+	uint64_t lost = 0, n;
 	size_t i;
 
 	json_object_foreach(rings, key, arr)
-		json_array_foreach(arr, i, r)
-			lost += get_count(r, "lost");
+		json_array_foreach(arr, i, r) {
+			n = get_count(r, "lost");
+			lost = n > UINT64_MAX - lost ? UINT64_MAX : lost + n;
+		}
 	return lost;
 }
 

@@ -6,8 +6,11 @@
  * a value out of range is "unknown" in both.  A count of {5, 2, 0} is
  * written as exactly {"total": 7, "ring_full": 5, "write_error": 2,
  * "decode_error": 0} and worded "7 records lost (ring full: 5, write
- * error: 2, decode error: 0)"; it reads back from that JSON unchanged.
+ * error: 2, decode error: 0)"; it reads back from that JSON unchanged.  A
+ * total over counts near 2^64 saturates at UINT64_MAX, never wraps
+ * (2^63-1 + 2^63-1 + 2 was 0: found by attack).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,5 +43,7 @@ int main(void)
 		  "7 records lost (ring full: 5, write error: 2, decode error: 0)");
 	free(text);
 	json_decref(o);
+	l = (struct npuprof_loss){ .n = { INT64_MAX, INT64_MAX, 2 } };
+	CHECK_EQ(npuprof_loss_total(&l), UINT64_MAX);
 	return CHECK_DONE();
 }

@@ -451,6 +451,14 @@ static void check_damaged(const char *dir)
 	CHECK_EQ(r.ring_lost, 2);
 	CHECK_EQ(r.has_loss, 0);
 	npuprof_ctrl_info_free(&r);
+	/* rings' losses near 2^64 saturate, never wrap (found by attack) */
+	put(dir, "huge",
+	    "{\"rings\": {\"bpf\": [{\"lost\": 9223372036854775807}, "
+	    "{\"lost\": 9223372036854775807}], \"npuprof.ko\": [{\"lost\": 2}]}}");
+	snprintf(path, sizeof(path), "%s/huge", dir);
+	CHECK_EQ(npuprof_ctrl_info_read(path, &r), 0);
+	CHECK_EQ(r.ring_lost, UINT64_MAX);
+	npuprof_ctrl_info_free(&r);
 	put(dir, "text", "{\"collectionTimeBegin\": \"12x\"}");
 	snprintf(path, sizeof(path), "%s/text", dir);
 	CHECK_EQ(npuprof_ctrl_edge_read(path, 1, &e), 0);

@@ -123,8 +123,12 @@ int msprof_export(struct msprof_export_opts *opts)
 	if (!opts || !opts->output)
 		return -EINVAL;
 	opts->incomplete = 0;
-	if (npuprof_prof_dir_is(opts->output))
-		return export_one(opts->output, opts, NULL);
+	opts->exported = 0;
+	if (npuprof_prof_dir_is(opts->output)) {
+		err = export_one(opts->output, opts, NULL);
+		opts->exported = !err;
+		return err;
+	}
 	err = msprof_prof_dirs(opts->output, &dirs, &n);
 	if (err) {
 		npuprof_prof_dirs_free(dirs, n);
@@ -135,6 +139,7 @@ int msprof_export(struct msprof_export_opts *opts)
 		err = export_one(dirs[i], opts, rows ? &rows[n_rows] : NULL);
 		if (err && !first)
 			first = err;
+		opts->exported += !err;
 		n_rows += rows && !err;
 	}
 	if (rows)

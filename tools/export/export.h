@@ -25,6 +25,9 @@ enum msprof_export_type {
  * @incomplete:    out: PROF dirs exported whose data is known to be
  *                 incomplete (each reason is printed as a warning and
  *                 kept in the timeline's metadata; export_outcome.h)
+ * @exported:      out: PROF dirs whose export was written, complete or
+ *                 not: with an error return, above 0 when only some of
+ *                 the PROF dirs failed (msprof's exit status 4, partial)
  * @csv_max_rows:  data rows per summary CSV before the next file starts
  *                 (export_split.h); 0: msprof's 1,000,000 (tests set less)
  * @tl_slice_bytes: tests only: slice the timeline into slices of at most
@@ -38,6 +41,7 @@ struct msprof_export_opts {
 	enum msprof_export_type type;
 	int print_summary;
 	unsigned int incomplete;
+	unsigned int exported;
 	uint64_t csv_max_rows;
 	uint64_t tl_slice_bytes;
 	uint64_t tl_slice_min;
@@ -51,7 +55,8 @@ struct msprof_export_opts {
  * problem; every complete frame of a damaged capture is still exported,
  * and each reason its data is incomplete is a warning.  Return: 0 when
  * every PROF dir exported (see @opts->incomplete); -ENOENT when none was
- * found; otherwise the first negative errno (other dirs are still tried).
+ * found; otherwise the first negative errno (other dirs are still tried,
+ * see @opts->exported).
  */
 int msprof_export(struct msprof_export_opts *opts);
 

@@ -39,8 +39,9 @@ static int run_export(const struct msprof_options *o)
 	struct msprof_export_opts eo = { .output = o->output_abs, .type = o->export_type,
 					 .print_summary = 1 };
 
+	/* some PROF dirs exported and others not: partial, as a capture */
 	if (msprof_export(&eo))
-		return MSPROF_EXIT_FAILURE;
+		return eo.exported ? MSPROF_EXIT_PARTIAL : MSPROF_EXIT_FAILURE;
 	return eo.incomplete ? MSPROF_EXIT_INCOMPLETE : 0;
 }
 

@@ -35,7 +35,8 @@
  *   2  usage error: a bad option or value; nothing was started or created
  *   3  incomplete: data was saved or exported but is known to miss part of
  *      what was asked for (records lost, capture cut short, write error)
- *   4  partial: some processes were captured and others not (each is named)
+ *   4  partial: some processes were captured and others not (each is named),
+ *      or some PROF dirs of an --output folder exported and others not
  * In launch and app mode the app's own non-zero status takes precedence.
  */
 #define MSPROF_EXIT_FAILURE 1

@@ -49,7 +49,7 @@ const char *npuprof_loss_key(enum npuprof_loss_cause cause);
 /** npuprof_loss_words() - @cause for people ("ring full"), never NULL. */
 const char *npuprof_loss_words(enum npuprof_loss_cause cause);
 
-/** npuprof_loss_total() - records lost over every cause. */
+/** npuprof_loss_total() - records lost over every cause (UINT64_MAX at most). */
 uint64_t npuprof_loss_total(const struct npuprof_loss *l);
 
 /**
