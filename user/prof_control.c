@@ -86,6 +86,16 @@ static uint64_t get_count(const json_t *obj, const char *key)
 	return get_int(obj, key, &v) && v > 0 ? (uint64_t)v : 0;
 }
 
+/*
+ * The places of a host control file, given as its path below host/
+ * (@host_rel, NPUPROF_PROF_*): 0 there, where npuprof writes it; 1 its
+ * name at the PROF dir's top, where CANN keeps it; NULL past the last.
+ */
+static const char *host_ctrl_place(const char *host_rel, unsigned int i)
+{
+	return i == 0 ? host_rel : i == 1 ? host_rel + sizeof(NPUPROF_PROF_HOST_DIR) : NULL;
+}
+
 /* ---- start_info / end_info ---- */
 
 /*
@@ -146,6 +156,20 @@ int npuprof_ctrl_edge_read(const char *path, int begin, struct npuprof_ctrl_edge
 		&out->time_us);
 	json_decref(doc);
 	return 0;
+}
+
+int npuprof_ctrl_edge_read_prof(const char *prof_dir, int begin,
+				struct npuprof_ctrl_edge_info *out)
+{
+	const char *rel, *host_rel = begin ? NPUPROF_PROF_START_INFO : NPUPROF_PROF_END_INFO;
+	char path[PATH_MAX];
+	int err = -ENOENT;
+
+	for (unsigned int i = 0; err && (rel = host_ctrl_place(host_rel, i)); i++) {
+		snprintf(path, sizeof(path), "%s/%s", prof_dir, rel);
+		err = npuprof_ctrl_edge_read(path, begin, out);
+	}
+	return err;
 }
 
 /* ---- info.json, info.json.<id> ---- */
@@ -538,6 +562,20 @@ int npuprof_ctrl_info_read(const char *path, struct npuprof_ctrl_info_parsed *ou
 	json_decref(info);
 	if (err)
 		npuprof_ctrl_info_free(out);
+	return err;
+}
+
+int npuprof_ctrl_info_read_prof(const char *prof_dir, struct npuprof_ctrl_info_parsed *out)
+{
+	char path[PATH_MAX];
+	const char *rel;
+	int err = -ENOENT;
+
+	for (unsigned int i = 0;
+	     err && err != -ENOMEM && (rel = host_ctrl_place(NPUPROF_PROF_INFO_JSON, i)); i++) {
+		snprintf(path, sizeof(path), "%s/%s", prof_dir, rel);
+		err = npuprof_ctrl_info_read(path, out);
+	}
 	return err;
 }
 

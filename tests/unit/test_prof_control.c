@@ -10,6 +10,9 @@
  * exact values written; a file cut short reads -EBADMSG, a missing one
  * -ENOENT, a symlink at its name -ELOOP; a collectionTime that is not a
  * decimal count of us >= 0 and out-of-range ranks and pids read as unknown.
+ * Read from a PROF dir, each host control file is taken from host/ first,
+ * else from the top, where CANN keeps it: exactly the values of the one
+ * found, -ENOENT when neither place has it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -465,6 +468,42 @@ static void check_damaged(const char *dir)
 	CHECK(!e.has_time);
 }
 
+/* host/ before the top; the top when host/ lacks the file (CANN's layout). */
+static void check_places(const char *dir)
+{
+	struct npuprof_ctrl_edge_info e;
+	struct npuprof_ctrl_info_parsed r;
+	char prof[512];
+
+	snprintf(prof, sizeof(prof), "%s/places", dir);
+	CHECK_EQ(mkdir(prof, 0755), 0);
+	CHECK_EQ(npuprof_ctrl_edge_read_prof(prof, 1, &e), -ENOENT);
+	CHECK(!e.has_mono && !e.has_time && !e.has_outer);
+	CHECK_EQ(npuprof_ctrl_info_read_prof(prof, &r), -ENOENT);
+	put(dir, "places/start_info", "{\"clockMonotonic\": 7}");
+	put(dir, "places/info.json", "{\"pid\": 8}");
+	CHECK_EQ(npuprof_ctrl_edge_read_prof(prof, 1, &e), 0);
+	CHECK(e.has_mono);
+	CHECK_EQ(e.mono_ns, 7);
+	CHECK_EQ(npuprof_ctrl_info_read_prof(prof, &r), 0);
+	CHECK_EQ(r.pid, 8);
+	npuprof_ctrl_info_free(&r);
+	CHECK_EQ(mkdir(strcat(prof, "/host"), 0755), 0);
+	put(dir, "places/" NPUPROF_PROF_START_INFO, "{\"clockMonotonic\": 9}");
+	put(dir, "places/" NPUPROF_PROF_INFO_JSON, "{\"pid\": 10}");
+	prof[strlen(prof) - strlen("/host")] = '\0';
+	CHECK_EQ(npuprof_ctrl_edge_read_prof(prof, 1, &e), 0);
+	CHECK_EQ(e.mono_ns, 9);
+	CHECK_EQ(npuprof_ctrl_info_read_prof(prof, &r), 0);
+	CHECK_EQ(r.pid, 10);
+	npuprof_ctrl_info_free(&r);
+	/* end_info only at the top */
+	put(dir, "places/end_info", "{\"clockMonotonicDisabled\": 11}");
+	CHECK_EQ(npuprof_ctrl_edge_read_prof(prof, 0, &e), 0);
+	CHECK(e.has_outer && !e.has_mono);
+	CHECK_EQ(e.outer_ns, 11);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/test_prof_control.XXXXXX";
@@ -478,6 +517,7 @@ int main(void)
 	check_written(dir, fd);
 	check_read(dir);
 	check_damaged(dir);
+	check_places(dir);
 	close(fd);
 	tmpdir_remove(dir);
 	return CHECK_DONE();

@@ -406,15 +406,9 @@ static int take_samples(struct export_model *m, const struct npuprof_ctrl_info_p
  */
 static int read_info(struct export_model *m)
 {
-	static const char *const where[] = { NPUPROF_PROF_INFO_JSON, "info.json" };
 	struct npuprof_ctrl_info_parsed info;
-	char path[PATH_MAX];
-	int err = -ENOENT;
+	int err = npuprof_ctrl_info_read_prof(m->dir, &info);
 
-	for (size_t i = 0; err && err != -ENOMEM && i < sizeof(where) / sizeof(where[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", m->dir, where[i]);
-		err = npuprof_ctrl_info_read(path, &info);
-	}
 	if (err)
 		return err == -ENOMEM ? err : 0;
 	m->app_pid = info.pid;
@@ -461,26 +455,6 @@ static int64_t wall_offset(int64_t real_us, int64_t mono_ns)
 }
 
 /*
- * start_info (@begin 1) or end_info (0) of the PROF dir, where we write it
- * (host/) or where CANN keeps it (the top), into @e.  Return: 0, or -errno
- * when neither reads (a refused file: export_outcome.c).
- */
-static int read_edge(struct export_model *m, int begin, struct npuprof_ctrl_edge_info *e)
-{
-	static const char *const start[] = { NPUPROF_PROF_START_INFO, "start_info" };
-	static const char *const end[] = { NPUPROF_PROF_END_INFO, "end_info" };
-	const char *const *where = begin ? start : end;
-	char path[PATH_MAX];
-	int err = -ENOENT;
-
-	for (size_t i = 0; err && i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/%s", m->dir, where[i]);
-		err = npuprof_ctrl_edge_read(path, begin, e);
-	}
-	return err;
-}
-
-/*
  * Offset from the capture clock (CLOCK_MONOTONIC) to the wall clock, from
  * start_info, which reads both at the same instant: msprof's timelines
  * and CSVs are in wall-clock us, which lines them up with other tools'
@@ -491,7 +465,7 @@ static int64_t read_wall_offset(struct export_model *m)
 	struct npuprof_ctrl_edge_info e;
 	int64_t offset = 0;
 
-	if (read_edge(m, 1, &e))
+	if (npuprof_ctrl_edge_read_prof(m->dir, 1, &e)) /* a refused file: export_outcome.c */
 		return 0;
 	if (e.has_mono && e.has_time)
 		offset = wall_offset(e.time_us, e.mono_ns);
@@ -511,7 +485,7 @@ static void read_window_end(struct export_model *m)
 {
 	struct npuprof_ctrl_edge_info e;
 
-	read_edge(m, 0, &e); /* all unknown when it fails */
+	npuprof_ctrl_edge_read_prof(m->dir, 0, &e); /* all unknown when it fails */
 	m->window_end_ns = e.has_mono ? xm_time(e.mono_ns) : 0;
 	m->capture_off_ns = e.has_outer ? xm_time(e.outer_ns) : 0;
 }

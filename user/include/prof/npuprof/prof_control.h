@@ -81,6 +81,15 @@ struct npuprof_ctrl_edge_info {
  */
 int npuprof_ctrl_edge_read(const char *path, int begin, struct npuprof_ctrl_edge_info *out);
 
+/**
+ * npuprof_ctrl_edge_read_prof() - npuprof_ctrl_edge_read() of the PROF
+ * dir @prof_dir's start_info or end_info: host/<name>, where npuprof
+ * writes it, else <name> at the top, where CANN keeps it.  Return: 0, or
+ * the -errno of the last place tried (@out then all unknown).
+ */
+int npuprof_ctrl_edge_read_prof(const char *prof_dir, int begin,
+				struct npuprof_ctrl_edge_info *out);
+
 /* ---- host/info.json and a device's info.json.<id> ---- */
 
 /* Host/device clock pairs a device may have: three at start, three at stop. */
@@ -315,6 +324,14 @@ struct npuprof_ctrl_info_parsed {
  * Return: 0 or -errno (see above); on an error @out holds nothing to free.
  */
 int npuprof_ctrl_info_read(const char *path, struct npuprof_ctrl_info_parsed *out);
+
+/**
+ * npuprof_ctrl_info_read_prof() - npuprof_ctrl_info_read() of the PROF dir
+ * @prof_dir's info.json: host/info.json, else info.json at the top (as
+ * npuprof_ctrl_edge_read_prof() looks); -ENOMEM ends the search.
+ * Return: 0, or the -errno of the last place tried.
+ */
+int npuprof_ctrl_info_read_prof(const char *prof_dir, struct npuprof_ctrl_info_parsed *out);
 
 /** npuprof_ctrl_info_free() - free what npuprof_ctrl_info_read() put in @info. */
 void npuprof_ctrl_info_free(struct npuprof_ctrl_info_parsed *info);
