@@ -17,12 +17,6 @@
 	"user namespace without the capabilities refuses it"
 #define KERNEL_LACKS "this kernel lacks what the capture needs (BPF uprobes with BTF)"
 
-/* "<object>: <strerror>", or the strerror alone: the library's words. */
-static void plain(const struct npuprof_error *e, char *buf, size_t size)
-{
-	npuprof_error_words(e, buf, size);
-}
-
 static void module_words(const struct npuprof_error *e, pid_t pid, char *buf, size_t size)
 {
 	switch (e->err) {
@@ -43,7 +37,7 @@ static void module_words(const struct npuprof_error *e, pid_t pid, char *buf, si
 			 "npuprof.ko is older than this msprof and cannot follow a launched job: load the npuprof.ko built with this msprof");
 		break;
 	default:
-		plain(e, buf, size);
+		npuprof_error_words(e, buf, size);
 	}
 }
 
@@ -64,7 +58,7 @@ static void library_words(const struct npuprof_error *e, pid_t pid, char *buf, s
 					 (int)pid);
 			break;
 		}
-		plain(e, buf, size); /* a library named by path is not there */
+		npuprof_error_words(e, buf, size); /* a library named by path is not there */
 		break;
 	case -ESTALE:
 		snprintf(buf, size,
@@ -121,7 +115,7 @@ void msprof_error_words_as(const struct npuprof_error *e, pid_t pid, int root, c
 		if (!root)
 			snprintf(buf, size, NEEDS_ROOT);
 		else if (e->stage == NPUPROF_STAGE_BPF_LOAD && e->err == -EACCES)
-			plain(e, buf, size); /* the verifier's refusal, not a permission */
+			npuprof_error_words(e, buf, size); /* the verifier's refusal, not a permission */
 		else
 			snprintf(buf, size, "%s%s" REFUSED_TO_ROOT, e->object,
 				 e->object[0] ? ": " : "");
@@ -135,13 +129,13 @@ void msprof_error_words_as(const struct npuprof_error *e, pid_t pid, int root, c
 		if (e->err == -EOPNOTSUPP || e->err == -ENOSYS)
 			snprintf(buf, size, KERNEL_LACKS);
 		else
-			plain(e, buf, size);
+			npuprof_error_words(e, buf, size);
 		break;
 	case NPUPROF_STAGE_PROCESS:
 		if (e->err == -ESRCH)
 			snprintf(buf, size, "process %d has exited", (int)pid);
 		else
-			plain(e, buf, size);
+			npuprof_error_words(e, buf, size);
 		break;
 	case NPUPROF_STAGE_LIBRARY:
 		library_words(e, pid, buf, size);
@@ -153,7 +147,7 @@ void msprof_error_words_as(const struct npuprof_error *e, pid_t pid, int root, c
 		attach_words(e, buf, size);
 		break;
 	default: /* SESSION, DEVICE, CAPTURE, OUTPUT, NONE: the object says it */
-		plain(e, buf, size);
+		npuprof_error_words(e, buf, size);
 	}
 }
 
