@@ -195,3 +195,23 @@ int npuprof_procfs_is_ours(void)
 	self[n] = '\0';
 	return strtol(self, NULL, 10) == (long)getpid();
 }
+
+ssize_t npuprof_proc_environ(pid_t pid, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	if (!size)
+		return -EINVAL;
+	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
+}

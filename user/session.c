@@ -225,20 +225,12 @@ int npuprof_session_probe_path(const struct npuprof_session *s,
  */
 static int read_rank(pid_t pid)
 {
-	char path[64], buf[65536], *p, *end;
-	ssize_t n;
+	char buf[65536], *p, *end;
+	ssize_t n = npuprof_proc_environ(pid, buf, sizeof(buf));
 	long v;
-	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
 	if (n <= 0)
 		return -1;
-	buf[n] = '\0';
 	for (p = buf; p < buf + n; p += strlen(p) + 1) {
 		if (strncmp(p, "RANK=", 5))
 			continue;

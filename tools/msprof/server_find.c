@@ -76,21 +76,13 @@ static int other_mount_ns(pid_t pid)
 /* HOME of @pid's environment (as it was exec'd) into @buf; 0 or -errno. */
 static int environ_home(pid_t pid, char *buf, size_t size)
 {
-	char path[64], env[65536];
+	char env[65536];
+	ssize_t got = npuprof_proc_environ(pid, env, sizeof(env));
 	size_t n, at;
-	int fd;
-	ssize_t got;
 
-	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	got = read(fd, env, sizeof(env) - 1);
-	close(fd);
 	if (got < 0)
-		return -EIO;
+		return (int)got;
 	n = (size_t)got;
-	env[n] = '\0';
 	for (at = 0; at < n; at += strlen(env + at) + 1) {
 		if (!strncmp(env + at, "HOME=/", 6) &&
 		    (size_t)snprintf(buf, size, "%s", env + at + 5) < size)

@@ -81,6 +81,16 @@ int npuprof_proc_id_read(pid_t pid, const char *proc_dir, struct npuprof_proc_id
 int npuprof_proc_id_same(pid_t pid, const char *proc_dir, const struct npuprof_proc_id *id);
 
 /**
+ * npuprof_proc_environ() - the environment @pid was exec'd with
+ * (/proc/@pid/environ: NAME=value strings, each ended by a NUL), read
+ * once into @buf (@size bytes, NUL-terminated after what was read; a
+ * longer environment is cut at @size - 1 bytes).
+ * Return: the bytes read (0: an empty environment), or -errno of opening
+ * or reading it (-ENOENT: no such process; -EACCES: not ours to read).
+ */
+ssize_t npuprof_proc_environ(pid_t pid, char *buf, size_t size);
+
+/**
  * npuprof_in_host_pid_ns() - whether this process runs in the initial pid
  * namespace (the host's), whose numbers npuprof.ko and the BPF programs
  * use: /proc/self/ns/pid is PROC_PID_INIT_INO (include/linux/proc_ns.h).
