@@ -86,12 +86,7 @@ static uint64_t get_count(const json_t *obj, const char *key)
 	return get_int(obj, key, &v) && v > 0 ? (uint64_t)v : 0;
 }
 
-/*
- * The places of a host control file, given as its path below host/
- * (@host_rel, NPUPROF_PROF_*): 0 there, where npuprof writes it; 1 its
- * name at the PROF dir's top, where CANN keeps it; NULL past the last.
- */
-static const char *host_ctrl_place(const char *host_rel, unsigned int i)
+const char *npuprof_ctrl_place(const char *host_rel, unsigned int i)
 {
 	return i == 0 ? host_rel : i == 1 ? host_rel + sizeof(NPUPROF_PROF_HOST_DIR) : NULL;
 }
@@ -165,7 +160,7 @@ int npuprof_ctrl_edge_read_prof(const char *prof_dir, int begin,
 	char path[PATH_MAX];
 	int err = -ENOENT;
 
-	for (unsigned int i = 0; err && (rel = host_ctrl_place(host_rel, i)); i++) {
+	for (unsigned int i = 0; err && (rel = npuprof_ctrl_place(host_rel, i)); i++) {
 		snprintf(path, sizeof(path), "%s/%s", prof_dir, rel);
 		err = npuprof_ctrl_edge_read(path, begin, out);
 	}
@@ -572,7 +567,7 @@ int npuprof_ctrl_info_read_prof(const char *prof_dir, struct npuprof_ctrl_info_p
 	int err = -ENOENT;
 
 	for (unsigned int i = 0;
-	     err && err != -ENOMEM && (rel = host_ctrl_place(NPUPROF_PROF_INFO_JSON, i)); i++) {
+	     err && err != -ENOMEM && (rel = npuprof_ctrl_place(NPUPROF_PROF_INFO_JSON, i)); i++) {
 		snprintf(path, sizeof(path), "%s/%s", prof_dir, rel);
 		err = npuprof_ctrl_info_read(path, out);
 	}

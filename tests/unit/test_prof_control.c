@@ -475,6 +475,10 @@ static void check_places(const char *dir)
 	struct npuprof_ctrl_info_parsed r;
 	char prof[512];
 
+	CHECK_STR(npuprof_ctrl_place(NPUPROF_PROF_INFO_JSON, 0), "host/info.json");
+	CHECK_STR(npuprof_ctrl_place(NPUPROF_PROF_INFO_JSON, 1), "info.json");
+	CHECK_STR(npuprof_ctrl_place(NPUPROF_PROF_SAMPLE_JSON, 1), "sample.json");
+	CHECK(npuprof_ctrl_place(NPUPROF_PROF_END_INFO, 2) == NULL);
 	snprintf(prof, sizeof(prof), "%s/places", dir);
 	CHECK_EQ(mkdir(prof, 0755), 0);
 	CHECK_EQ(npuprof_ctrl_edge_read_prof(prof, 1, &e), -ENOENT);

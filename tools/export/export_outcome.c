@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include <npuprof/loss_json.h>
+#include <npuprof/prof_control.h>
+#include <npuprof/prof_layout.h>
 
 #include "export_file.h"
 #include "export_csv.h"
@@ -57,18 +59,22 @@ static int __attribute__((format(printf, 2, 3))) add_reason(struct export_model 
  */
 enum file_state { FILE_MISSING, FILE_REFUSED, FILE_DAMAGED, FILE_OK };
 
-/* @refused: the name refused ("host/info.json"), @err: why (-ELOOP...). */
-static enum file_state control_file(const struct export_model *m, const char *name,
+/*
+ * The control file @host_rel (NPUPROF_PROF_*) in either of its places
+ * (npuprof_ctrl_place()).  @refused: the name refused ("host/info.json"),
+ * @err: why (-ELOOP...).
+ */
+static enum file_state control_file(const struct export_model *m, const char *host_rel,
 				    char *refused, size_t size, int *err)
 {
-	static const char *const where[] = { "host/", "" };
 	enum file_state state = FILE_MISSING;
 	char path[PATH_MAX];
+	const char *rel;
 	json_t *doc;
 	int e;
 
-	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s%s", m->dir, where[i], name);
+	for (unsigned int i = 0; (rel = npuprof_ctrl_place(host_rel, i)); i++) {
+		snprintf(path, sizeof(path), "%s/%s", m->dir, rel);
 		doc = export_load_json(path, &e);
 		json_decref(doc);
 		if (!e)
@@ -77,7 +83,7 @@ static enum file_state control_file(const struct export_model *m, const char *na
 			state = FILE_DAMAGED;
 		} else if (e != -ENOENT && state == FILE_MISSING) {
 			state = FILE_REFUSED;
-			snprintf(refused, size, "%s%s", where[i], name);
+			snprintf(refused, size, "%s", rel);
 			*err = e;
 		}
 	}
@@ -87,19 +93,19 @@ static enum file_state control_file(const struct export_model *m, const char *na
 static int control_reasons(struct export_model *m)
 {
 	static const struct {
-		const char *name;
-		const char *missing; /* what its absence means */
+		const char *host_rel; /* its path below host/ */
+		const char *missing;  /* what its absence means */
 	} files[] = {
-		{ "end_info", "collector stopped abruptly (or could not write it): no end_info" },
-		{ "start_info", "no start_info: the window start is unknown, times stay on the monotonic clock" },
-		{ "info.json", "no info.json: the records lost and the device clock samples are unknown" },
-		{ "sample.json", "no sample.json: the capture parameters are unknown" },
+		{ NPUPROF_PROF_END_INFO, "collector stopped abruptly (or could not write it): no end_info" },
+		{ NPUPROF_PROF_START_INFO, "no start_info: the window start is unknown, times stay on the monotonic clock" },
+		{ NPUPROF_PROF_INFO_JSON, "no info.json: the records lost and the device clock samples are unknown" },
+		{ NPUPROF_PROF_SAMPLE_JSON, "no sample.json: the capture parameters are unknown" },
 	};
 	char refused[64];
 	int err = 0, why = 0;
 
 	for (size_t i = 0; !err && i < sizeof(files) / sizeof(files[0]); i++) {
-		switch (control_file(m, files[i].name, refused, sizeof(refused), &why)) {
+		switch (control_file(m, files[i].host_rel, refused, sizeof(refused), &why)) {
 		case FILE_MISSING:
 			err = add_reason(m, "%s", files[i].missing);
 			break;
@@ -110,7 +116,7 @@ static int control_reasons(struct export_model *m)
 			break;
 		case FILE_DAMAGED:
 			err = add_reason(m, "%s is damaged (not valid JSON): it was cut short",
-					 files[i].name);
+					 npuprof_ctrl_place(files[i].host_rel, 1)); /* its name */
 			break;
 		case FILE_OK:
 			break;

@@ -31,6 +31,16 @@
 
 #include <npuprof/loss.h>
 
+/**
+ * npuprof_ctrl_place() - where a host control file may be in a PROF dir,
+ * given as its path below host/ (@host_rel: NPUPROF_PROF_START_INFO,
+ * _END_INFO, _INFO_JSON, _SAMPLE_JSON)
+ * @i: 0: @host_rel itself, where npuprof writes it; 1: its name at the
+ *     PROF dir's top, where CANN keeps it
+ * Return: the path relative to the PROF dir, or NULL past the last place.
+ */
+const char *npuprof_ctrl_place(const char *host_rel, unsigned int i);
+
 /* ---- host/start_info, host/end_info, device start_info.<id>, end_info.<id> ---- */
 
 /**
