@@ -84,7 +84,8 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 # The PROF format's part of libnpuprof.a: what the exporter links, also
 # as libnpuprof_prof.a of its own (the export tests link nothing else of
 # user/).
-PROF_SRCS := $(addprefix user/,loss.c msg.c name_text.c prof_control.c prof_fs.c \
+PROF_SRCS := $(addprefix user/,io_engine.c io_engine_pwrite.c io_engine_uring.c loss.c msg.c \
+	name_text.c prof_control.c prof_fs.c \
 	prof_layout.c prof_open.c record_names.c slice_block.c slice_model.c \
 	slice_reader.c slice_writer.c)
 PROF_OBJS := $(PROF_SRCS:%.c=$(BUILD)/obj/%.o)

@@ -16,6 +16,8 @@
 #
 # The unit tests built under AddressSanitizer and UBSan (make asan:
 # build-asan/tests/test_*) run as asan/test_*, halting at the first report.
+# The slice writer's and the drain's tests run again as pwrite/test_* with
+# NPUPROF_WRITER=pwrite: the fallback writer under the same assertions.
 #
 #   tests/run.sh [--unit|--vm|--pkg|--bench] [NAME_FILTER]
 # NPUPROF_VM_TEST_TIMEOUT: seconds each VM test may take (default 900).
@@ -64,6 +66,11 @@ if [[ $mode == all || $mode == unit ]]; then
 		[[ -x $t ]] || continue
 		run_one "unit/$(basename "$t")" 120 "$t"
 	done
+	# the slice writer and the drain once more on the pwrite fallback writer
+	for t in build/tests/test_slice_* build/tests/test_drain_*; do
+		[[ -x $t ]] || continue
+		run_one "pwrite/$(basename "$t")" 120 env NPUPROF_WRITER=pwrite "$t"
+	done
 	for t in build-asan/tests/test_*; do
 		[[ -x $t ]] || continue
 		run_one "asan/$(basename "$t")" 300 env \
@@ -89,7 +96,7 @@ done
 echo
 # a filter that picked no test is a mistake, not a pass
 if [[ -n $filter ]] && ((passed + failed + skipped == 0)); then
-	echo "tests/run.sh: no test name contains '$filter' (names: unit/test_*, asan/test_*, host/*.sh, vm/*.sh, e2e/*.sh, platform/*.sh)" >&2
+	echo "tests/run.sh: no test name contains '$filter' (names: unit/test_*, pwrite/test_*, asan/test_*, host/*.sh, vm/*.sh, e2e/*.sh, platform/*.sh)" >&2
 	echo "0 passed, 0 failed, 0 skipped"
 	exit 2
 fi

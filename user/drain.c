@@ -64,6 +64,7 @@
 #include <npuprof/prof_fs.h>
 #include <npuprof/prof_layout.h>
 
+#include "io_engine.h"
 #include "slice_age.h"
 #include "slice_writer.h"
 
@@ -128,8 +129,8 @@ struct npuprof_drain {
 	uint64_t storage_limit;
 	int zstd_level;
 	uint64_t frame_ns; /* a frame closes at a tick this long after its first record */
-	struct __kernel_timespec tick;
-	struct io_uring ring;
+	uint64_t tick_ns;  /* the read timer's period */
+	struct io_engine *io;
 	struct drain_src *srcs;
 	unsigned int nr_srcs;
 	int stop_fd;
@@ -297,7 +298,7 @@ static struct drain_series *series_create(struct npuprof_drain *d, int route, lo
 		d->routes[route].st.devices |= 1ULL << device;
 		d->st.devices |= 1ULL << device;
 	}
-	err = fd < 0 ? fd : slice_writer_open_at(&d->ring, &cfg, fd, &s->w);
+	err = fd < 0 ? fd : slice_writer_open_at(d->io, &cfg, fd, &s->w);
 	s->dir_fd = err ? -1 : fd;
 	if (err && fd >= 0)
 		close(fd);
@@ -436,41 +437,16 @@ static int drain_route(void *ctx, const struct npuprof_rec_hdr *rec)
 	return 0;
 }
 
-static struct io_uring_sqe *drain_sqe(struct npuprof_drain *d)
-{
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&d->ring);
-
-	if (!sqe) {
-		io_uring_submit(&d->ring);
-		sqe = io_uring_get_sqe(&d->ring);
-	}
-	return sqe;
-}
-
-/* Return: true when the POLL_ADD was queued; false when no SQE was free. */
+/* Return: true when the poll was queued; false when there was no room. */
 static bool drain_arm_poll(struct npuprof_drain *d, int fd, uint64_t ud)
 {
-	struct io_uring_sqe *sqe = drain_sqe(d);
-
-	if (!sqe)
-		return false;
-	io_uring_prep_poll_add(sqe, fd, POLLIN);
-	io_uring_sqe_set_data64(sqe, ud);
-	return true;
+	return !io_engine_poll(d->io, fd, ud);
 }
 
 static void drain_arm_timer(struct npuprof_drain *d)
 {
-	struct io_uring_sqe *sqe;
-
-	if (d->timer_armed)
-		return;
-	sqe = drain_sqe(d);
-	if (!sqe)
-		return; /* drain_wait() retries soon */
-	io_uring_prep_timeout(sqe, &d->tick, 0, 0);
-	io_uring_sqe_set_data64(sqe, DRAIN_UD_TIMER);
-	d->timer_armed = true;
+	if (!d->timer_armed) /* else drain_wait() retries soon */
+		d->timer_armed = !io_engine_timeout(d->io, d->tick_ns, DRAIN_UD_TIMER);
 }
 
 static void drain_arm_stop(struct npuprof_drain *d)
@@ -510,21 +486,15 @@ static void drain_arm_all(struct npuprof_drain *d)
 }
 
 /*
- * Submit and wait for a CQE.  While something could not be armed (no SQE
- * was free), wait at most DRAIN_REARM_NS so the loop retries soon instead
- * of sleeping on a poll that was never queued.
+ * Submit and wait for a completion.  While something could not be armed
+ * (no room was left), wait at most DRAIN_REARM_NS so the loop retries
+ * soon instead of sleeping on a poll that was never queued.
  */
 static int drain_wait(struct npuprof_drain *d)
 {
-	struct __kernel_timespec ts = { .tv_sec = 0, .tv_nsec = DRAIN_REARM_NS };
-	struct io_uring_cqe *cqe;
-	int err;
+	int err = io_engine_wait(d->io, drain_needs_arming(d) ? DRAIN_REARM_NS : -1);
 
-	if (!drain_needs_arming(d))
-		return io_uring_submit_and_wait(&d->ring, 1);
-	err = io_uring_submit_and_wait_timeout(&d->ring, &cqe, 1, &ts, NULL);
-	/* -EAGAIN: a kernel without IORING_FEAT_EXT_ARG needed an SQE too. */
-	return err == -ETIME || err == -EAGAIN ? 0 : err;
+	return err == -ETIME ? 0 : err;
 }
 
 /*
@@ -577,10 +547,10 @@ static long drain_read_src(struct npuprof_drain *d, struct drain_src *src)
 	return n;
 }
 
-/* One CQE: a slice write, the timer, the stop request or a source poll. */
-static void drain_handle_cqe(struct npuprof_drain *d, const struct io_uring_cqe *cqe)
+/* One completion: a slice write, the timer, the stop request or a source poll. */
+static void drain_handle_cqe(struct npuprof_drain *d, const struct io_engine_cqe *cqe)
 {
-	uint64_t ud = io_uring_cqe_get_data64(cqe);
+	uint64_t ud = cqe->user_data;
 	struct drain_src *src;
 
 	if (slice_writer_handle_cqe(cqe))
@@ -608,12 +578,10 @@ static void drain_handle_cqe(struct npuprof_drain *d, const struct io_uring_cqe 
 
 static void drain_reap(struct npuprof_drain *d)
 {
-	struct io_uring_cqe *cqe;
+	struct io_engine_cqe cqe;
 
-	while (io_uring_peek_cqe(&d->ring, &cqe) == 0) {
-		drain_handle_cqe(d, cqe);
-		io_uring_cqe_seen(&d->ring, cqe);
-	}
+	while (io_engine_peek(d->io, &cqe))
+		drain_handle_cqe(d, &cqe);
 }
 
 /* Close the frames whose oldest record is frame_ns old (see drain_init()). */
@@ -805,8 +773,8 @@ static void *drain_thread(void *arg)
 		int err = drain_wait(d);
 
 		if (err < 0 && err != -EINTR && err != -EBUSY) {
-			npuprof_err("drain: waiting on io_uring failed: %s; stopping the drain",
-				    strerror(-err));
+			npuprof_err("drain: waiting on %s failed: %s; stopping the drain",
+				    npuprof_writer_name(d->st.writer), strerror(-err));
 			break;
 		}
 		drain_reap(d);
@@ -892,8 +860,7 @@ static int drain_init(struct npuprof_drain *d, const struct npuprof_drain_config
 	d->frame_ns = (cfg->frame_ms ? cfg->frame_ms : DRAIN_FRAME_MS) * 1000000ULL;
 	if (d->frame_ns < ms * 1000000ULL)
 		d->frame_ns = ms * 1000000ULL;
-	d->tick.tv_sec = ms / 1000;
-	d->tick.tv_nsec = (long long)(ms % 1000) * 1000000LL;
+	d->tick_ns = ms * 1000000ULL;
 	d->cpu_loss = cfg->cpu_loss;
 	d->nr_cpu_loss = cfg->cpu_loss ? cfg->nr_cpu_loss : 0;
 	d->rings = cfg->rings;
@@ -939,6 +906,40 @@ static void drain_free_srcs(struct npuprof_drain *d)
 	free(d->srcs);
 }
 
+/* io_uring was refused at a start in AUTO: said for each window it happens. */
+static void drain_say_fallback(int err)
+{
+	struct npuprof_writer_probe p = { .writer = NPUPROF_WRITER_PWRITE, .error = err };
+	char words[512];
+
+	npuprof_writer_classify(&p, err);
+	npuprof_warn("drain: %s", npuprof_writer_words(&p, words, sizeof(words)));
+}
+
+/*
+ * The I/O engine for @writer (enum npuprof_writer): io_uring, pwrite, or
+ * for AUTO io_uring unless it cannot be set up, then pwrite, with the
+ * cause kept in the stats (stats.writer, stats.uring_error) and said once.
+ */
+static int drain_open_engine(struct npuprof_drain *d, int writer, unsigned int entries)
+{
+	int err;
+
+	if (writer == NPUPROF_WRITER_AUTO && npuprof_writer_env() > 0)
+		writer = npuprof_writer_env();
+	if (writer != NPUPROF_WRITER_PWRITE) {
+		err = io_engine_open(IO_ENGINE_URING, entries, &d->io);
+		if (!err || writer == NPUPROF_WRITER_IO_URING) {
+			d->st.writer = NPUPROF_WRITER_IO_URING;
+			return err;
+		}
+		d->st.uring_error = err;
+		drain_say_fallback(err);
+	}
+	d->st.writer = NPUPROF_WRITER_PWRITE;
+	return io_engine_open(IO_ENGINE_PWRITE, entries, &d->io);
+}
+
 int npuprof_drain_start(const struct npuprof_drain_config *cfg,
 			const struct npuprof_drain_source *srcs, unsigned int n,
 			struct npuprof_drain **out)
@@ -952,13 +953,13 @@ int npuprof_drain_start(const struct npuprof_drain_config *cfg,
 	err = drain_init(d, cfg, srcs, n);
 	if (err)
 		goto out_free;
-	err = io_uring_queue_init(64 + n, &d->ring, 0);
+	err = drain_open_engine(d, cfg->writer, 64 + n);
 	if (err)
 		goto out_free;
 	d->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (d->stop_fd < 0) {
 		err = -errno;
-		goto out_exit_ring;
+		goto out_close_engine;
 	}
 	err = -pthread_create(&d->thread, NULL, drain_thread, d);
 	if (err)
@@ -968,8 +969,8 @@ int npuprof_drain_start(const struct npuprof_drain_config *cfg,
 
 out_close_stop:
 	close(d->stop_fd);
-out_exit_ring:
-	io_uring_queue_exit(&d->ring);
+out_close_engine:
+	io_engine_close(d->io);
 out_free:
 	if (d->srcs)
 		drain_free_srcs(d);
@@ -994,7 +995,7 @@ int npuprof_drain_stop(struct npuprof_drain *d, struct npuprof_drain_stats *st,
 		route_st[i] = d->routes[i].st;
 		route_st[i].pid = d->routes[i].pid;
 	}
-	io_uring_queue_exit(&d->ring);
+	io_engine_close(d->io);
 	close(d->stop_fd);
 	drain_free_srcs(d);
 	drain_free_routes(d);

@@ -2,7 +2,8 @@
 /*
  * Writer of one slice series: records -> a block buffer -> block encoding
  * (slice_model.c, with the history of the slice's earlier blocks) -> one
- * zstd frame per block -> IORING_OP_WRITE at the slice file's offset.
+ * zstd frame per block -> a write at the slice file's offset, through the drain's I/O engine
+ * (io_engine.h: io_uring, or pwrite from a writer thread).
  *
  * Design:
  *  - Records are copied into a block buffer (block_bytes, 1 MiB by
@@ -27,7 +28,7 @@
  *    header.  A retired slice is closed, and its .done file written, when
  *    its last write completed.
  *  - .done files are a few bytes and written once per slice, with plain
- *    write(2); io_uring carries the record data.
+ *    write(2); the I/O engine carries the record data.
  *  - Each frame remembers how many records of each CPU and type it holds
  *    (runs: the drain reads a ring at a time, so runs are few).  A frame
  *    thrown away, or whose write failed or was cut short, hands those
@@ -99,7 +100,7 @@ struct slice_buf {
 };
 
 struct slice_writer {
-	struct io_uring *ring;
+	struct io_engine *io;
 	struct slice_writer_cfg cfg; /* dir and series point into names[] */
 	char names[2][PATH_MAX];
 	int dir_fd; /* cfg.dir, open: slices are made below it (prof_fs.h) */
@@ -364,14 +365,14 @@ static int writer_stream_hdr(struct slice_writer *w)
 	return writer_stage(w, &sh.hdr);
 }
 
-int slice_writer_open(struct io_uring *ring, const struct slice_writer_cfg *cfg,
+int slice_writer_open(struct io_engine *io, const struct slice_writer_cfg *cfg,
 		      struct slice_writer **out)
 {
 	int fd = open(cfg->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err;
 
 	if (fd < 0)
 		return -errno;
-	err = slice_writer_open_at(ring, cfg, fd, out);
+	err = slice_writer_open_at(io, cfg, fd, out);
 	close(fd);
 	return err;
 }
@@ -404,7 +405,7 @@ static void writer_free(struct slice_writer *w)
 	free(w);
 }
 
-int slice_writer_open_at(struct io_uring *ring, const struct slice_writer_cfg *cfg, int dir_fd,
+int slice_writer_open_at(struct io_engine *io, const struct slice_writer_cfg *cfg, int dir_fd,
 			 struct slice_writer **out)
 {
 	struct slice_writer *w = calloc(1, sizeof(*w));
@@ -416,7 +417,7 @@ int slice_writer_open_at(struct io_uring *ring, const struct slice_writer_cfg *c
 		free(w);
 		return -errno;
 	}
-	w->ring = ring;
+	w->io = io;
 	w->cfg = *cfg;
 	snprintf(w->names[0], PATH_MAX, "%s", cfg->dir);
 	snprintf(w->names[1], PATH_MAX, "%s", cfg->series);
@@ -437,22 +438,16 @@ int slice_writer_open_at(struct io_uring *ring, const struct slice_writer_cfg *c
 static int writer_kick(struct slice_writer *w)
 {
 	struct slice_buf *b = w->head;
-	struct io_uring_sqe *sqe;
+	int err;
 
 	if (!b || w->head_submitted)
 		return 0;
-	sqe = io_uring_get_sqe(w->ring);
-	if (!sqe) {
-		io_uring_submit(w->ring);
-		sqe = io_uring_get_sqe(w->ring);
-		if (!sqe)
-			return -EBUSY;
-	}
-	io_uring_prep_write(sqe, b->f->fd, b->data + b->done, (unsigned int)(b->len - b->done),
-			    b->off + b->done);
-	io_uring_sqe_set_data64(sqe, (uint64_t)(uintptr_t)b | SLICE_UDATA_WRITE);
+	err = io_engine_write(w->io, b->f->fd, b->data + b->done, b->len - b->done,
+			      b->off + b->done, (uint64_t)(uintptr_t)b | SLICE_UDATA_WRITE);
+	if (err)
+		return -EBUSY; /* no room (or no memory) now: kicked again later */
 	w->head_submitted = true;
-	io_uring_submit(w->ring);
+	io_engine_submit(w->io);
 	return 0;
 }
 
@@ -610,9 +605,9 @@ static void writer_orphan_done(struct slice_buf *b, int res)
 	writer_free_buf(b);
 }
 
-bool slice_writer_handle_cqe(const struct io_uring_cqe *cqe)
+bool slice_writer_handle_cqe(const struct io_engine_cqe *cqe)
 {
-	uint64_t ud = io_uring_cqe_get_data64(cqe);
+	uint64_t ud = cqe->user_data;
 	struct slice_buf *b;
 	struct slice_writer *w;
 	int res = cqe->res;
@@ -664,17 +659,10 @@ void slice_writer_stats(const struct slice_writer *w, struct slice_writer_stats 
 /* Ask the kernel to cancel the write in flight; its CQE still comes. */
 static void writer_cancel_head(struct slice_writer *w)
 {
-	struct io_uring_sqe *sqe = io_uring_get_sqe(w->ring);
-
-	if (!sqe) {
-		io_uring_submit(w->ring);
-		sqe = io_uring_get_sqe(w->ring);
-		if (!sqe)
-			return; /* the write completes on its own, or is orphaned */
-	}
-	io_uring_prep_cancel64(sqe, (uint64_t)(uintptr_t)w->head | SLICE_UDATA_WRITE, 0);
-	io_uring_sqe_set_data64(sqe, SLICE_UDATA_CANCEL);
-	io_uring_submit(w->ring);
+	if (io_engine_cancel(w->io, (uint64_t)(uintptr_t)w->head | SLICE_UDATA_WRITE,
+			     SLICE_UDATA_CANCEL))
+		return; /* the write completes on its own, or is orphaned */
+	io_engine_submit(w->io);
 }
 
 /*
@@ -710,13 +698,13 @@ static bool writer_wait_failed(struct slice_writer *w, int err, unsigned int tri
 	return true;
 }
 
-/* Reap CQEs until this series has nothing queued or in flight. */
+/* Reap completions until this series has nothing queued or in flight. */
 static void writer_wait_idle(struct slice_writer *w)
 {
 	unsigned int tries = 0;
 
 	while (w->head) {
-		struct io_uring_cqe *cqe;
+		struct io_engine_cqe cqe;
 		int err;
 
 		/* A flush that found the SQ full left its write unsubmitted. */
@@ -724,7 +712,7 @@ static void writer_wait_idle(struct slice_writer *w)
 			writer_drop_queue(w, -EBUSY); /* nothing in flight */
 			break;
 		}
-		err = io_uring_wait_cqe(w->ring, &cqe);
+		err = io_engine_wait(w->io, -1);
 		if (err == -EINTR)
 			continue;
 		if (err) {
@@ -732,8 +720,8 @@ static void writer_wait_idle(struct slice_writer *w)
 				break;
 			continue;
 		}
-		slice_writer_handle_cqe(cqe);
-		io_uring_cqe_seen(w->ring, cqe);
+		while (w->head && io_engine_peek(w->io, &cqe))
+			slice_writer_handle_cqe(&cqe);
 	}
 }
 

@@ -3,20 +3,22 @@
  * Writer of one slice series (<dir>/<series>.slice_<n>, format in
  * user/include/prof/npuprof/slice.h), private to the drain.  Records collect in
  * blocks, each encoded (slice_model.h: version-3 frames) and compressed as
- * one zstd frame; a
- * flush ends the open block and queues the frames as an IORING_OP_WRITE on an io_uring the caller owns and reaps.  The caller
- * passes every CQE to slice_writer_handle_cqe(), which recognises the
- * writes by bit 0 of user_data (SLICE_UDATA_WRITE): other users of the ring
- * must keep that bit clear.
+ * one zstd frame; a flush ends the open block and queues the frames as a
+ * write on an I/O engine the caller owns and reaps (io_engine.h: io_uring,
+ * or the pwrite fallback).  The caller passes every completion to
+ * slice_writer_handle_cqe(), which recognises the writes by bit 0 of
+ * user_data (SLICE_UDATA_WRITE): other users of the engine must keep that
+ * bit clear.
  */
 #ifndef NPUPROF_SLICE_WRITER_H
 #define NPUPROF_SLICE_WRITER_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <liburing.h>
 
 #include <npuprof/record.h>
+
+#include "io_engine.h"
 
 /* Bit 0 of a CQE's user_data: the CQE belongs to a slice write. */
 #define SLICE_UDATA_WRITE 1ULL
@@ -80,13 +82,13 @@ struct slice_writer;
 
 /**
  * slice_writer_open() - set up a series; no file exists until the first record
- * @ring: io_uring for the writes; must outlive the writer
+ * @io:   I/O engine for the writes; must outlive the writer
  * @cfg:  copied
  * @out:  the writer
  *
  * Return: 0; -ENOMEM; -errno of opening @cfg->dir.
  */
-int slice_writer_open(struct io_uring *ring, const struct slice_writer_cfg *cfg,
+int slice_writer_open(struct io_engine *io, const struct slice_writer_cfg *cfg,
 		      struct slice_writer **out);
 
 /**
@@ -95,7 +97,7 @@ int slice_writer_open(struct io_uring *ring, const struct slice_writer_cfg *cfg,
  * slices and .done files are made below it as new files, never through a
  * symlink (npuprof/prof_fs.h).  Return: 0; -ENOMEM; -errno of the dup.
  */
-int slice_writer_open_at(struct io_uring *ring, const struct slice_writer_cfg *cfg, int dir_fd,
+int slice_writer_open_at(struct io_engine *io, const struct slice_writer_cfg *cfg, int dir_fd,
 			 struct slice_writer **out);
 
 /**
@@ -147,7 +149,7 @@ int slice_writer_flush_aged(struct slice_writer *w, uint64_t now_ns, uint64_t ma
  *
  * Return: true when the CQE was a slice write or cancel (of any series).
  */
-bool slice_writer_handle_cqe(const struct io_uring_cqe *cqe);
+bool slice_writer_handle_cqe(const struct io_engine_cqe *cqe);
 
 /** slice_writer_busy() - true while the series has writes queued or in flight. */
 bool slice_writer_busy(const struct slice_writer *w);
@@ -160,7 +162,7 @@ void slice_writer_stats(const struct slice_writer *w, struct slice_writer_stats 
  * @w:  the writer; freed on return
  * @st: final totals, may be NULL
  *
- * Waits on the ring itself: CQEs that are not slice writes are consumed and
+ * Waits on the engine itself: completions that are not slice writes are consumed and
  * dropped, so call it only when nothing else is pending on the ring that
  * matters (the drain does at stop).  If waiting fails, the write in flight
  * is cancelled and its CQE awaited: its buffer is never freed while the

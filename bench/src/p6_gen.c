@@ -32,7 +32,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <liburing.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +90,7 @@ struct gen {
 	uint32_t task_id[GEN_MAX_DEV];
 	uint64_t written[2][GEN_MAX_CPUS];	     /* [kmod, bpf] records per ring */
 	struct pend_q host_q, dev_q[GEN_MAX_DEV];
-	struct io_uring ring;
+	struct io_engine *io;
 	struct slice_writer *host_w, *dev_w[GEN_MAX_DEV];
 	uint64_t end_ns;
 };
@@ -159,20 +158,18 @@ static int any_busy(struct gen *g)
 /* Complete every write queued so far (the generator waits; the drain would not). */
 static int reap(struct gen *g)
 {
-	struct io_uring_cqe *cqe;
+	struct io_engine_cqe cqe;
 	int err;
 
-	while (!io_uring_peek_cqe(&g->ring, &cqe)) {
-		slice_writer_handle_cqe(cqe);
-		io_uring_cqe_seen(&g->ring, cqe);
-	}
+	while (io_engine_peek(g->io, &cqe))
+		slice_writer_handle_cqe(&cqe);
 	while (any_busy(g)) {
-		io_uring_submit(&g->ring); /* frames queued while the ring was full */
-		err = io_uring_wait_cqe(&g->ring, &cqe);
+		/* submits frames queued while the engine was full */
+		err = io_engine_wait(g->io, -1);
 		if (err)
 			return err;
-		slice_writer_handle_cqe(cqe);
-		io_uring_cqe_seen(&g->ring, cqe);
+		while (io_engine_peek(g->io, &cqe))
+			slice_writer_handle_cqe(&cqe);
 	}
 	return 0;
 }
@@ -542,7 +539,7 @@ static int open_writers(struct gen *g, const char *prof)
 	cfg.source = NPUPROF_SRC_BPF;
 	cfg.device = -1;
 	if (!err)
-		err = slice_writer_open(&g->ring, &cfg, &g->host_w);
+		err = slice_writer_open(g->io, &cfg, &g->host_w);
 	for (unsigned int d = 0; !err && d < g->devices; d++) {
 		snprintf(series, sizeof(series), "device_%u", d);
 		err = mkdirs(prof, series, dev, sizeof(dev));
@@ -553,7 +550,7 @@ static int open_writers(struct gen *g, const char *prof)
 		cfg.source = NPUPROF_SRC_KMOD;
 		cfg.device = (int)d;
 		if (!err)
-			err = slice_writer_open(&g->ring, &cfg, &g->dev_w[d]);
+			err = slice_writer_open(g->io, &cfg, &g->dev_w[d]);
 	}
 	return err;
 }
@@ -625,7 +622,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "p6_gen: %s: %s\n", prof, strerror(errno));
 		return 1;
 	}
-	err = io_uring_queue_init(64, &g.ring, 0);
+	err = io_engine_open(IO_ENGINE_URING, 64, &g.io);
 	if (!err)
 		err = open_writers(&g, prof);
 	if (!err)

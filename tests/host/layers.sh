@@ -30,10 +30,12 @@ breach() { echo "layer breach: $*" >&2; bad=1; }
 
 # Header names a file of the PROF format or the exporter may not include.
 recorder_hdrs=" $(cd user/include/recorder/npuprof && echo *.h) "
-# user/'s private headers of the PROF format: x.h of a PROF_SRCS x.c.
+# user/'s private headers of the PROF format: x.h of a PROF_SRCS x.c, and
+# x_int.h, what the parts of x share among themselves.
 prof_private=" "
 for c in $prof_srcs; do
 	[[ -f ${c%.c}.h ]] && prof_private+="$(basename "${c%.c}.h") "
+	[[ -f ${c%.c}_int.h ]] && prof_private+="$(basename "${c%.c}_int.h") "
 done
 
 # check_file FILE KIND: KIND prof (a user/ PROF source or its header) or export.

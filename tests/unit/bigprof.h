@@ -18,31 +18,18 @@
 #ifndef NPUPROF_TEST_BIGPROF_H
 #define NPUPROF_TEST_BIGPROF_H
 
-#include <liburing.h>
-
 #include "test_export_fixture.h"
-#include "../../user/slice_writer.h"
+#include "io_engine_test.h"
 
 #define BIG_STEP_NS 10000ull
 
-/* Reap the CQEs of @ring's writes that are done. */
-static inline void big_reap(struct io_uring *ring)
-{
-	struct io_uring_cqe *cqe;
-
-	while (!io_uring_peek_cqe(ring, &cqe)) {
-		slice_writer_handle_cqe(cqe);
-		io_uring_cqe_seen(ring, cqe);
-	}
-}
-
-static inline int big_series(struct io_uring *ring, const char *dir, const char *series,
+static inline int big_series(struct io_engine *io, const char *dir, const char *series,
 			     int source, int device, struct slice_writer **w)
 {
 	struct slice_writer_cfg cfg = { .dir = dir, .series = series, .slice_bytes = 16ull << 20,
 					.zstd_level = 1, .source = source, .device = device };
 
-	return slice_writer_open(ring, &cfg, w);
+	return slice_writer_open(io, &cfg, w);
 }
 
 /* Task @i's records, appended to @api and @dev. */
@@ -93,45 +80,43 @@ static inline int big_end_info(const char *prof, uint64_t n)
 
 /*
  * Start <root>/FX_PROF_NAME: its directories and control files, end_info
- * @end_ns after FX_T0, @ring and the writers of the host and device 0
+ * @end_ns after FX_T0, @io and the writers of the host and device 0
  * series.  Return 0 or a negative errno; @prof gets the path.
  */
 static inline int big_begin(const char *root, char *prof, size_t size, uint64_t end_ns,
-			    struct io_uring *ring, struct slice_writer **api,
+			    struct io_engine **io, struct slice_writer **api,
 			    struct slice_writer **dev)
 {
 	char hdir[1100], ddir[1100];
 	int err;
 
 	*api = *dev = NULL;
-	memset(ring, 0, sizeof(*ring));
-	ring->ring_fd = -1; /* big_finish(): nothing to tear down yet */
+	*io = NULL; /* big_finish(): nothing to tear down yet */
 	snprintf(prof, size, "%s/" FX_PROF_NAME, root);
 	err = fx_mkdirs(prof);
 	err = err ? err : fx_control_files(prof);
 	err = err ? err : big_end_info(prof, end_ns / BIG_STEP_NS);
 	if (err)
 		return err;
-	if (io_uring_queue_init(64, ring, 0)) {
-		ring->ring_fd = -1;
+	if (test_io_engine_open(64, io)) {
+		*io = NULL;
 		return -EIO;
 	}
 	snprintf(hdir, sizeof(hdir), "%s/host/data", prof);
 	snprintf(ddir, sizeof(ddir), "%s/device_0/data", prof);
-	err = big_series(ring, hdir, "npuprof.api", NPUPROF_SRC_BPF, -1, api);
-	return err ? err : big_series(ring, ddir, "npuprof.task.0", NPUPROF_SRC_KMOD, 0, dev);
+	err = big_series(*io, hdir, "npuprof.api", NPUPROF_SRC_BPF, -1, api);
+	return err ? err : big_series(*io, ddir, "npuprof.task.0", NPUPROF_SRC_KMOD, 0, dev);
 }
 
 /* Close what big_begin() opened.  Return: @err, else -EIO if a close failed. */
-static inline int big_finish(struct io_uring *ring, struct slice_writer *api,
+static inline int big_finish(struct io_engine *io, struct slice_writer *api,
 			     struct slice_writer *dev, int err)
 {
 	if (api && slice_writer_close(api, NULL) && !err)
 		err = -EIO;
 	if (dev && slice_writer_close(dev, NULL) && !err)
 		err = -EIO;
-	if (ring->ring_fd >= 0)
-		io_uring_queue_exit(ring);
+	io_engine_close(io);
 	return err;
 }
 
@@ -142,15 +127,15 @@ static inline int big_finish(struct io_uring *ring, struct slice_writer *api,
 static inline int big_build(const char *root, char *prof, size_t size, uint64_t n)
 {
 	struct slice_writer *api, *dev;
-	struct io_uring ring;
-	int err = big_begin(root, prof, size, n * BIG_STEP_NS, &ring, &api, &dev);
+	struct io_engine *io;
+	int err = big_begin(root, prof, size, n * BIG_STEP_NS, &io, &api, &dev);
 
 	for (uint64_t i = 0; !err && i < n; i++) {
 		err = big_task(api, dev, i);
 		if (i % 4096 == 4095)
-			big_reap(&ring);
+			test_io_reap_ready(io);
 	}
-	return big_finish(&ring, api, dev, err);
+	return big_finish(io, api, dev, err);
 }
 
 #endif /* NPUPROF_TEST_BIGPROF_H */

@@ -59,8 +59,8 @@ static int info_with_samples(const char *prof)
 static int build(const char *root, char *prof, size_t size, int late)
 {
 	struct slice_writer *api, *dev;
-	struct io_uring ring;
-	int err = big_begin(root, prof, size, 61 * 1000000000ull, &ring, &api, &dev);
+	struct io_engine *io;
+	int err = big_begin(root, prof, size, 61 * 1000000000ull, &io, &api, &dev);
 
 	err = err ? err : info_with_samples(prof);
 	for (int i = 0; !err && i < N_TASKS; i++) {
@@ -89,7 +89,7 @@ static int build(const char *root, char *prof, size_t size, int late)
 			err = slice_writer_append(dev, &k.hdr);
 		}
 	}
-	return big_finish(&ring, api, dev, err);
+	return big_finish(io, api, dev, err);
 }
 
 /* Export @prof, stdout into @log; Return: the slurped timeline, or NULL. */

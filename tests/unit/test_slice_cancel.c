@@ -3,9 +3,11 @@
  * Description: when waiting for CQEs fails while a slice write is in
  * flight, the writer never frees that write's buffer before its CQE.  The
  * slice is a FIFO whose pipe is full, so the write stays in flight;
- * io_uring's wait is made to fail (this test defines __io_uring_get_cqe,
- * which io_uring_wait_cqe() calls, and fails it on demand; and
- * io_uring_submit, to hold the cancel request back in case 2).
+ * io_uring's wait is made to fail (this test defines
+ * io_uring_submit_and_wait, which the io_uring engine waits with, and
+ * fails it on demand; and io_uring_submit, to hold the cancel request back
+ * in case 2).  io_uring's own cancel is what is tested: the test runs on
+ * the io_uring engine whatever NPUPROF_WRITER says.
  *  1. One failed wait: close cancels the write, waits for its CQE, returns
  *     the error; the pipe holds only the test's filler; the .done says 0.
  *  2. Every wait fails and the cancel is not submitted: close gives up and
@@ -22,11 +24,12 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <liburing.h>
 
 #include "check.h"
 #include "recgen.h"
 #include "tmpdir.h"
-#include "../../user/slice_writer.h"
+#include "io_engine_test.h"
 
 /*
  * The writer makes each file with npuprof_prof_create(), which refuses a
@@ -46,14 +49,12 @@ static int fail_waits;	 /* waits still to fail */
 static int failed_waits; /* waits failed so far */
 static int hold_submits; /* io_uring_submit() leaves SQEs queued */
 
-typedef int (*get_cqe_fn)(struct io_uring *, struct io_uring_cqe **, unsigned, unsigned,
-			  sigset_t *);
+typedef int (*submit_wait_fn)(struct io_uring *, unsigned);
 
 /* Stands in for liburing's: fails blocking waits while fail_waits > 0. */
-int __io_uring_get_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr, unsigned submit,
-		       unsigned wait_nr, sigset_t *sigmask)
+int io_uring_submit_and_wait(struct io_uring *ring, unsigned wait_nr)
 {
-	static get_cqe_fn real;
+	static submit_wait_fn real;
 
 	if (wait_nr && fail_waits > 0) {
 		fail_waits--;
@@ -61,8 +62,8 @@ int __io_uring_get_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr, uns
 		return -EIO;
 	}
 	if (!real)
-		real = (get_cqe_fn)dlsym(RTLD_NEXT, "__io_uring_get_cqe");
-	return real(ring, cqe_ptr, submit, wait_nr, sigmask);
+		real = (submit_wait_fn)dlsym(RTLD_NEXT, "io_uring_submit_and_wait");
+	return real(ring, wait_nr);
 }
 
 typedef int (*submit_fn)(struct io_uring *);
@@ -140,7 +141,7 @@ static long long done_size(const struct fifo *p)
 }
 
 /* A writer with one frame queued on the FIFO, its write in flight. */
-static struct slice_writer *start_stuck_write(struct io_uring *ring, const char *dir)
+static struct slice_writer *start_stuck_write(struct io_engine *io, const char *dir)
 {
 	struct slice_writer_cfg cfg = { .dir = dir, .series = "npuprof.api",
 					.slice_bytes = 1 << 20, .zstd_level = 3,
@@ -148,7 +149,7 @@ static struct slice_writer *start_stuck_write(struct io_uring *ring, const char 
 	struct slice_writer *w;
 	uint8_t buf[RECGEN_MAX];
 
-	CHECK_EQ(slice_writer_open(ring, &cfg, &w), 0);
+	CHECK_EQ(slice_writer_open(io, &cfg, &w), 0);
 	for (uint64_t i = 0; i < 100; i++) {
 		recgen_make(buf, i);
 		CHECK_EQ(slice_writer_append(w, (void *)buf), 0);
@@ -160,19 +161,19 @@ static struct slice_writer *start_stuck_write(struct io_uring *ring, const char 
 }
 
 /* Reap every CQE left on the ring; each must be a slice write or cancel. */
-static int reap_rest(struct io_uring *ring, int want)
+static int reap_rest(struct io_engine *io, int want)
 {
-	struct io_uring_cqe *cqe;
+	struct io_engine_cqe cqe;
 	int n = 0;
 
-	while (n < want && io_uring_wait_cqe(ring, &cqe) == 0) {
-		CHECK(slice_writer_handle_cqe(cqe));
-		io_uring_cqe_seen(ring, cqe);
-		n++;
+	while (n < want && io_engine_wait(io, -1) == 0) {
+		while (io_engine_peek(io, &cqe)) {
+			CHECK(slice_writer_handle_cqe(&cqe));
+			n++;
+		}
 	}
-	while (io_uring_peek_cqe(ring, &cqe) == 0) {
-		CHECK(slice_writer_handle_cqe(cqe));
-		io_uring_cqe_seen(ring, cqe);
+	while (io_engine_peek(io, &cqe)) {
+		CHECK(slice_writer_handle_cqe(&cqe));
 		n++;
 	}
 	return n;
@@ -181,14 +182,14 @@ static int reap_rest(struct io_uring *ring, int want)
 static void test_one_failed_wait(const char *dir)
 {
 	struct slice_writer_stats st;
-	struct io_uring ring;
+	struct io_engine *io;
 	struct slice_writer *w;
 	struct fifo p;
 	int foreign;
 
-	CHECK_EQ(io_uring_queue_init(8, &ring, 0), 0);
+	CHECK_EQ(io_engine_open(IO_ENGINE_URING, 8, &io), 0);
 	CHECK_EQ(fifo_setup(dir, &p), 0);
-	w = start_stuck_write(&ring, dir);
+	w = start_stuck_write(io, dir);
 	fail_waits = 1;
 	failed_waits = 0;
 	CHECK_EQ(slice_writer_close(w, &st), -EIO);
@@ -196,27 +197,27 @@ static void test_one_failed_wait(const char *dir)
 	CHECK_EQ(st.error, -EIO);
 	CHECK_EQ(st.file_bytes, 0);
 	CHECK_EQ(done_size(&p), 0); /* closed once the cancelled write came back */
-	CHECK(reap_rest(&ring, 0) <= 1); /* at most the cancel request's own CQE */
+	CHECK(reap_rest(io, 0) <= 1); /* at most the cancel request's own CQE */
 	CHECK_EQ(fifo_drain(&p, &foreign), p.filler);
 	CHECK_EQ(foreign, 0);
 	close(p.rfd);
 	unlink(p.path);
 	strcat(p.path, ".done");
 	unlink(p.path);
-	io_uring_queue_exit(&ring);
+	io_engine_close(io);
 }
 
 static void test_waits_keep_failing(const char *dir)
 {
 	struct slice_writer_stats st;
-	struct io_uring ring;
+	struct io_engine *io;
 	struct slice_writer *w;
 	struct fifo p;
 	int foreign;
 
-	CHECK_EQ(io_uring_queue_init(8, &ring, 0), 0);
+	CHECK_EQ(io_engine_open(IO_ENGINE_URING, 8, &io), 0);
 	CHECK_EQ(fifo_setup(dir, &p), 0);
-	w = start_stuck_write(&ring, dir);
+	w = start_stuck_write(io, dir);
 	fail_waits = 1000;
 	failed_waits = 0;
 	hold_submits = 1; /* the cancel request stays queued: no CQE comes */
@@ -227,13 +228,13 @@ static void test_waits_keep_failing(const char *dir)
 	/* The buffer is the kernel's until its CQE: the slice is not closed. */
 	CHECK_EQ(done_size(&p), -1);
 	/* Submitting the cancel brings the write's CQE and the cancel's. */
-	CHECK_EQ(io_uring_submit(&ring), 1);
-	CHECK_EQ(reap_rest(&ring, 2), 2);
+	CHECK_EQ(io_engine_submit(io), 0);
+	CHECK_EQ(reap_rest(io, 2), 2);
 	CHECK_EQ(done_size(&p), 0);
 	CHECK_EQ(fifo_drain(&p, &foreign), p.filler);
 	CHECK_EQ(foreign, 0);
 	close(p.rfd);
-	io_uring_queue_exit(&ring);
+	io_engine_close(io);
 }
 
 int main(void)

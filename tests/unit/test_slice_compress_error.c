@@ -11,6 +11,7 @@
  * (This test defines ZSTD_compressStream2 to fail on demand.)
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <zstd.h>
@@ -19,7 +20,7 @@
 #include "check.h"
 #include "recgen.h"
 #include "tmpdir.h"
-#include "../../user/slice_writer.h"
+#include "io_engine_test.h"
 #include <npuprof/slice.h>
 
 /* Raw bytes of records 50..69 of recgen (5 rounds of 104+88+88+40): the
@@ -47,14 +48,9 @@ size_t ZSTD_compressStream2(ZSTD_CCtx *cctx, ZSTD_outBuffer *out, ZSTD_inBuffer 
 	return real(cctx, out, in, end);
 }
 
-static void wait_writes(struct io_uring *ring, struct slice_writer *w)
+static void wait_writes(struct io_engine *io, struct slice_writer *w)
 {
-	struct io_uring_cqe *cqe;
-
-	while (slice_writer_busy(w) && io_uring_wait_cqe(ring, &cqe) == 0) {
-		slice_writer_handle_cqe(cqe);
-		io_uring_cqe_seen(ring, cqe);
-	}
+	test_io_wait_idle(io, w);
 }
 
 static int append(struct slice_writer *w, uint64_t seq)
@@ -79,13 +75,13 @@ static void run(const char *dir, int where, uint64_t want_records)
 	struct slice_writer_stats st;
 	struct npuprof_read_report rep;
 	struct slice_writer *w;
-	struct io_uring ring;
+	struct io_engine *io;
 	struct recgen_got g = { 0 };
 	uint64_t i = 0;
 	int before;
 
-	CHECK_EQ(io_uring_queue_init(8, &ring, 0), 0);
-	CHECK_EQ(slice_writer_open(&ring, &cfg, &w), 0);
+	CHECK_EQ(test_io_engine_open(8, &io), 0);
+	CHECK_EQ(slice_writer_open(io, &cfg, &w), 0);
 	if (where == 0) {
 		CHECK_EQ(append(w, 0), 0);
 		fail_next = 1;
@@ -94,7 +90,7 @@ static void run(const char *dir, int where, uint64_t want_records)
 		for (; i < 50; i++)
 			CHECK_EQ(append(w, i), 0);
 		CHECK_EQ(slice_writer_flush(w), 0);
-		wait_writes(&ring, w);
+		wait_writes(io, w);
 		for (; i < 100; i++) {
 			fail_next = where == 1 && i == 70;
 			if (append(w, i))
@@ -119,7 +115,7 @@ static void run(const char *dir, int where, uint64_t want_records)
 	CHECK_EQ(g.hdrs, want_records ? 1 : 0);
 	CHECK_EQ(g.bad, 0);
 	CHECK_EQ(rep.truncated_bytes, 0);
-	io_uring_queue_exit(&ring);
+	io_engine_close(io);
 }
 
 int main(void)

@@ -12,7 +12,7 @@
 #include "check.h"
 #include "recgen.h"
 #include "tmpdir.h"
-#include "../../user/slice_writer.h"
+#include "io_engine_test.h"
 #include <npuprof/clock.h>
 #include <npuprof/slice.h>
 
@@ -28,14 +28,9 @@ static long long file_size(const char *dir)
 }
 
 /* Reap the writes in flight. */
-static void reap(struct io_uring *ring, struct slice_writer *w)
+static void reap(struct io_engine *io, struct slice_writer *w)
 {
-	struct io_uring_cqe *cqe;
-
-	while (slice_writer_busy(w) && io_uring_wait_cqe(ring, &cqe) == 0) {
-		CHECK(slice_writer_handle_cqe(cqe));
-		io_uring_cqe_seen(ring, cqe);
-	}
+	test_io_wait_idle(io, w);
 }
 
 int main(void)
@@ -47,13 +42,13 @@ int main(void)
 	struct recgen_got g = { 0 };
 	uint8_t buf[RECGEN_MAX];
 	struct slice_writer *w;
-	struct io_uring ring;
+	struct io_engine *io;
 	uint64_t t0;
 
 	if (!mkdtemp(dir))
 		CHECK_SKIP("no temp dir");
-	CHECK_EQ(io_uring_queue_init(8, &ring, 0), 0);
-	CHECK_EQ(slice_writer_open(&ring, &cfg, &w), 0);
+	CHECK_EQ(test_io_engine_open(8, &io), 0);
+	CHECK_EQ(slice_writer_open(io, &cfg, &w), 0);
 	CHECK_EQ(slice_writer_flush_aged(w, npuprof_mono_ns() + 2 * AGE_NS, AGE_NS), 0);
 	CHECK(!slice_writer_busy(w));
 	t0 = npuprof_mono_ns();
@@ -68,10 +63,10 @@ int main(void)
 	CHECK(!slice_writer_busy(w));
 	CHECK_EQ(slice_writer_flush_aged(w, npuprof_mono_ns() + AGE_NS, AGE_NS), 0);
 	CHECK(slice_writer_busy(w));
-	reap(&ring, w);
+	reap(io, w);
 	CHECK(file_size(dir) > 0);
 	CHECK_EQ(slice_writer_close(w, NULL), 0);
-	io_uring_queue_exit(&ring);
+	io_engine_close(io);
 	CHECK_EQ(npuprof_slice_read_series(dir, "npuprof.api", recgen_check, &g, &rep), 0);
 	CHECK_EQ(g.seq, 50);
 	CHECK_EQ(g.bad, 0);

@@ -15,7 +15,7 @@
 #include "recgen.h"
 #include "tmpdir.h"
 #include "../../user/slice_model.h"
-#include "../../user/slice_writer.h"
+#include "io_engine_test.h"
 #include <npuprof/slice.h>
 
 #define MAX_FRAMES 256
@@ -54,13 +54,13 @@ int main(void)
 	uint16_t v[MAX_FRAMES];
 	uint8_t buf[RECGEN_MAX];
 	struct slice_writer *w;
-	struct io_uring ring;
+	struct io_engine *io;
 	unsigned int n, plain = 0;
 
 	if (!mkdtemp(dir))
 		CHECK_SKIP("no temp dir");
-	CHECK_EQ(io_uring_queue_init(8, &ring, 0), 0);
-	CHECK_EQ(slice_writer_open(&ring, &cfg, &w), 0);
+	CHECK_EQ(test_io_engine_open(8, &io), 0);
+	CHECK_EQ(slice_writer_open(io, &cfg, &w), 0);
 	for (uint64_t i = 0; i < 500; i++) {
 		recgen_make(buf, i);
 		CHECK_EQ(slice_writer_append(w, (void *)buf), 0);
@@ -68,7 +68,7 @@ int main(void)
 			CHECK_EQ(slice_writer_flush(w), 0);
 	}
 	CHECK_EQ(slice_writer_close(w, NULL), 0);
-	io_uring_queue_exit(&ring);
+	io_engine_close(io);
 	snprintf(path, sizeof(path), "%s/npuprof.api.slice_0", dir);
 	n = frame_versions(path, v);
 	CHECK(n > 20);

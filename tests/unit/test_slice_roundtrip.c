@@ -14,7 +14,7 @@
 #include "check.h"
 #include "recgen.h"
 #include "tmpdir.h"
-#include "../../user/slice_writer.h"
+#include "io_engine_test.h"
 #include <npuprof/slice.h>
 
 #define NR_RECORDS 3000
@@ -87,14 +87,14 @@ int main(void)
 	struct slice_writer_stats st;
 	struct npuprof_read_report rep;
 	struct slice_writer *w;
-	struct io_uring ring;
+	struct io_engine *io;
 	struct got g = { 0 };
 	uint64_t raw = 0;
 	uint8_t buf[RECGEN_MAX];
 
-	if (!mkdtemp(dir) || io_uring_queue_init(8, &ring, 0))
-		CHECK_SKIP("no temp dir or no io_uring");
-	CHECK_EQ(slice_writer_open(&ring, &cfg, &w), 0);
+	if (!mkdtemp(dir) || test_io_engine_open(8, &io))
+		CHECK_SKIP("no temp dir or no I/O engine");
+	CHECK_EQ(slice_writer_open(io, &cfg, &w), 0);
 	for (uint64_t i = 0; i < NR_RECORDS; i++) {
 		raw += recgen_make(buf, i);
 		CHECK_EQ(slice_writer_append(w, (void *)buf), 0);
@@ -117,7 +117,7 @@ int main(void)
 	CHECK_EQ(check_done_files(dir, st.slices), st.file_bytes);
 	CHECK_EQ(npuprof_slice_read_series(dir, "npuprof.api", check_rec, &g, NULL), -ENOENT);
 
-	io_uring_queue_exit(&ring);
+	io_engine_close(io);
 	if (!check_failures)
 		tmpdir_remove(dir);
 	return CHECK_DONE();

@@ -16,7 +16,7 @@
 #include "recgen.h"
 #include "tmpdir.h"
 #include "../../user/slice_block.h"
-#include "../../user/slice_writer.h"
+#include "io_engine_test.h"
 #include <npuprof/slice.h>
 
 #define NR_RECORDS 600
@@ -28,11 +28,11 @@ static uint64_t write_series(const char *dir)
 					.zstd_level = 3, .source = NPUPROF_SRC_BPF, .device = -1 };
 	struct slice_writer_stats st = { 0 };
 	struct slice_writer *w;
-	struct io_uring ring;
+	struct io_engine *io;
 	uint8_t buf[RECGEN_MAX];
 
-	CHECK_EQ(io_uring_queue_init(8, &ring, 0), 0);
-	CHECK_EQ(slice_writer_open(&ring, &cfg, &w), 0);
+	CHECK_EQ(test_io_engine_open(8, &io), 0);
+	CHECK_EQ(slice_writer_open(io, &cfg, &w), 0);
 	for (uint64_t i = 0; i < NR_RECORDS; i++) {
 		recgen_make(buf, i);
 		CHECK_EQ(slice_writer_append(w, (void *)buf), 0);
@@ -40,7 +40,7 @@ static uint64_t write_series(const char *dir)
 			CHECK_EQ(slice_writer_flush(w), 0);
 	}
 	CHECK_EQ(slice_writer_close(w, &st), 0);
-	io_uring_queue_exit(&ring);
+	io_engine_close(io);
 	return st.slices;
 }
 

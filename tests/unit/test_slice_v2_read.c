@@ -10,13 +10,14 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include "check.h"
 #include "recgen.h"
 #include "tmpdir.h"
 #include "../../user/slice_block.h"
-#include "../../user/slice_writer.h"
+#include "io_engine_test.h"
 #include <npuprof/slice.h>
 
 #define NR 300
@@ -66,10 +67,10 @@ static void write_current(const char *dir, const char *path, uint64_t first, uin
 	char made[600];
 	uint8_t buf[RECGEN_MAX];
 	struct slice_writer *w;
-	struct io_uring ring;
+	struct io_engine *io;
 
-	CHECK_EQ(io_uring_queue_init(8, &ring, 0), 0);
-	CHECK_EQ(slice_writer_open(&ring, &cfg, &w), 0);
+	CHECK_EQ(test_io_engine_open(8, &io), 0);
+	CHECK_EQ(slice_writer_open(io, &cfg, &w), 0);
 	for (uint32_t i = 0; i < nr; i++) {
 		recgen_make(buf, first + i);
 		CHECK_EQ(slice_writer_append(w, (void *)buf), 0);
@@ -77,7 +78,7 @@ static void write_current(const char *dir, const char *path, uint64_t first, uin
 			CHECK_EQ(slice_writer_flush(w), 0);
 	}
 	CHECK_EQ(slice_writer_close(w, NULL), 0);
-	io_uring_queue_exit(&ring);
+	io_engine_close(io);
 	snprintf(made, sizeof(made), "%s/tmp.api.slice_0", dir);
 	CHECK_EQ(rename(made, path), 0);
 	strcat(made, ".done");

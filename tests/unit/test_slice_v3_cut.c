@@ -22,7 +22,7 @@
 #include "taskgen.h"
 #include "tmpdir.h"
 #include "../../user/slice_model.h"
-#include "../../user/slice_writer.h"
+#include "io_engine_test.h"
 #include <npuprof/slice.h>
 
 #define NR 140
@@ -63,13 +63,13 @@ static void write_slice(void)
 					.slice_bytes = 1 << 20, .zstd_level = 1,
 					.source = NPUPROF_SRC_KMOD, .device = 0 };
 	struct slice_writer *w;
-	struct io_uring ring;
+	struct io_engine *io;
 	struct taskgen g[2];
 
 	taskgen_init(&g[0], 7, 0, 0);
 	taskgen_init(&g[1], 8, 1, 0);
-	CHECK_EQ(io_uring_queue_init(8, &ring, 0), 0);
-	CHECK_EQ(slice_writer_open(&ring, &cfg, &w), 0);
+	CHECK_EQ(test_io_engine_open(8, &io), 0);
+	CHECK_EQ(slice_writer_open(io, &cfg, &w), 0);
 	for (int i = 0; i < NR; i++) {
 		int k = (i / 3) % 2;
 
@@ -80,7 +80,7 @@ static void write_slice(void)
 			CHECK_EQ(slice_writer_flush(w), 0);
 	}
 	CHECK_EQ(slice_writer_close(w, NULL), 0);
-	io_uring_queue_exit(&ring);
+	io_engine_close(io);
 }
 
 static uint8_t *read_all(size_t *len)

@@ -18,7 +18,7 @@
 #include "check.h"
 #include "recgen.h"
 #include "tmpdir.h"
-#include "../../user/slice_writer.h"
+#include "io_engine_test.h"
 
 /*
  * The writer makes each file with npuprof_prof_create(), which refuses a
@@ -50,14 +50,9 @@ static void on_lost(void *ctx, uint32_t cpu, uint16_t type, uint64_t records)
 }
 
 /* Reap until the series has no write in flight, as the drain loop would. */
-static void wait_writes(struct io_uring *ring, struct slice_writer *w)
+static void wait_writes(struct io_engine *io, struct slice_writer *w)
 {
-	struct io_uring_cqe *cqe;
-
-	while (slice_writer_busy(w) && io_uring_wait_cqe(ring, &cqe) == 0) {
-		slice_writer_handle_cqe(cqe);
-		io_uring_cqe_seen(ring, cqe);
-	}
+	test_io_wait_idle(io, w);
 }
 
 int main(void)
@@ -71,26 +66,26 @@ int main(void)
 	struct slice_writer_stats st;
 	struct npuprof_read_report rep;
 	struct slice_writer *w;
-	struct io_uring ring;
+	struct io_engine *io;
 	struct recgen_got g = { 0 };
 	struct stat sb;
 	uint8_t buf[RECGEN_MAX];
 	int err = 0;
 	uint64_t i;
 
-	if (!mkdtemp(dir) || io_uring_queue_init(8, &ring, 0))
-		CHECK_SKIP("no temp dir or no io_uring");
+	if (!mkdtemp(dir) || test_io_engine_open(8, &io))
+		CHECK_SKIP("no temp dir or no I/O engine");
 	snprintf(link, sizeof(link), "%s/npuprof.api.slice_1", dir);
 	if (symlink("/dev/full", link))
 		CHECK_SKIP("cannot link to /dev/full");
-	CHECK_EQ(slice_writer_open(&ring, &cfg, &w), 0);
+	CHECK_EQ(slice_writer_open(io, &cfg, &w), 0);
 	for (i = 0; i < 100000 && !err; i++) {
 		recgen_make(buf, i);
 		err = slice_writer_append(w, (void *)buf);
 		taken += !err;
 		if (!err && i % FLUSH_EVERY == FLUSH_EVERY - 1)
 			err = slice_writer_flush(w);
-		wait_writes(&ring, w);
+		wait_writes(io, w);
 	}
 	CHECK_EQ(err, -ENOSPC);
 	CHECK_EQ(slice_writer_flush(w), -ENOSPC);
@@ -118,7 +113,7 @@ int main(void)
 	CHECK_EQ(lost_by_cpu[1], want[1]);
 	CHECK_EQ(lost_other, 0);
 
-	io_uring_queue_exit(&ring);
+	io_engine_close(io);
 	if (!check_failures)
 		tmpdir_remove(dir);
 	return CHECK_DONE();

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Which writer a capture gets (npuprof/drain.h, enum npuprof_writer), and
+ * why io_uring is refused where it is: asked before anything is launched
+ * or attached, so a host or container without io_uring is said once, up
+ * front, and captured with the pwrite fallback instead of failing at
+ * start.  The causes a default container profile and a hardened host
+ * give: a seccomp filter (Docker's and containerd's default profiles
+ * answer io_uring_setup with EPERM), kernel.io_uring_disabled (Linux 6.6),
+ * a security module, RLIMIT_MEMLOCK (kernels before 5.12 charge the rings
+ * to it).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/capability.h>
+#include <liburing.h>
+
+#include <npuprof/drain.h>
+
+#define URING_DISABLED_FILE "/proc/sys/kernel/io_uring_disabled"
+
+int npuprof_writer_env(void)
+{
+	const char *v = getenv("NPUPROF_WRITER");
+
+	if (!v || !*v || !strcmp(v, "auto"))
+		return NPUPROF_WRITER_AUTO;
+	if (!strcmp(v, "io_uring"))
+		return NPUPROF_WRITER_IO_URING;
+	if (!strcmp(v, "pwrite"))
+		return NPUPROF_WRITER_PWRITE;
+	return -EINVAL;
+}
+
+/*
+ * The integer in @base after "@key" at the start of a line of @path;
+ * @dflt when there is none.
+ */
+static long long read_number(const char *path, const char *key, int base, long long dflt)
+{
+	char line[256];
+	size_t klen = strlen(key);
+	long long v = dflt;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return dflt;
+	while (fgets(line, sizeof(line), f)) {
+		char *end;
+		long long n;
+
+		if (strncmp(line, key, klen))
+			continue;
+		n = strtoll(line + klen, &end, base);
+		if (end != line + klen)
+			v = n;
+		break;
+	}
+	fclose(f);
+	return v;
+}
+
+/* Whether this process has CAP_SYS_ADMIN in its effective set. */
+static int has_sys_admin(void)
+{
+	long long eff = read_number("/proc/self/status", "CapEff:", 16, 0);
+
+	return (eff >> CAP_SYS_ADMIN) & 1;
+}
+
+/* Why setting io_uring up failed with @err (-errno). */
+static int refusal_of(int err, int disabled)
+{
+	if (!err)
+		return NPUPROF_URING_AVAILABLE;
+	if (err == -ENOMEM)
+		return NPUPROF_URING_MEMLOCK;
+	if (err == -EPERM && (disabled == 2 || (disabled == 1 && !has_sys_admin())))
+		return NPUPROF_URING_DISABLED;
+	if (err != -EPERM && err != -EACCES && err != -ENOSYS)
+		return NPUPROF_URING_OTHER;
+	if (read_number("/proc/self/status", "Seccomp:", 10, 0) == 2)
+		return NPUPROF_URING_SECCOMP;
+	return err == -ENOSYS ? NPUPROF_URING_NO_KERNEL : NPUPROF_URING_DENIED;
+}
+
+void npuprof_writer_classify(struct npuprof_writer_probe *p, int err)
+{
+	p->error = err;
+	p->disabled = (int)read_number(URING_DISABLED_FILE, "", 10, -1);
+	p->refusal = refusal_of(err, p->disabled);
+}
+
+int npuprof_writer_probe(int want, struct npuprof_writer_probe *out)
+{
+	int env = want == NPUPROF_WRITER_AUTO ? npuprof_writer_env() : want;
+	struct io_uring ring;
+	int err;
+
+	*out = (struct npuprof_writer_probe){ .writer = NPUPROF_WRITER_AUTO, .disabled = -1 };
+	if (env < 0)
+		return env;
+	out->forced = env != NPUPROF_WRITER_AUTO;
+	if (env == NPUPROF_WRITER_PWRITE) {
+		out->writer = env;
+		return 0;
+	}
+	err = io_uring_queue_init(2, &ring, 0);
+	if (!err)
+		io_uring_queue_exit(&ring);
+	npuprof_writer_classify(out, err);
+	out->writer = err && !out->forced ? NPUPROF_WRITER_PWRITE : env;
+	return 0;
+}
+
+const char *npuprof_writer_name(int writer)
+{
+	return writer == NPUPROF_WRITER_PWRITE ? "pwrite" : "io_uring";
+}
+
+/* The cause of a refusal, in words. */
+static const char *refusal_words(const struct npuprof_writer_probe *p, char *buf, size_t size)
+{
+	switch (p->refusal) {
+	case NPUPROF_URING_DISABLED:
+		if (p->disabled == 2)
+			return "kernel.io_uring_disabled=2 allows it to nobody";
+		return "kernel.io_uring_disabled=1 allows it only to CAP_SYS_ADMIN and kernel.io_uring_group";
+	case NPUPROF_URING_SECCOMP:
+		return "blocked by a seccomp filter, as a container's default profile does";
+	case NPUPROF_URING_DENIED:
+		return "refused by a security module or the kernel's settings";
+	case NPUPROF_URING_NO_KERNEL:
+		return "the kernel has no io_uring";
+	case NPUPROF_URING_MEMLOCK:
+		return "RLIMIT_MEMLOCK is too small for its rings (kernels before 5.12 charge them to it: raise ulimit -l)";
+	}
+	snprintf(buf, size, "%s", strerror(-p->error));
+	return buf;
+}
+
+char *npuprof_writer_words(const struct npuprof_writer_probe *p, char *buf, size_t size)
+{
+	char why[128];
+	const char *name = strerrorname_np(-p->error);
+
+	buf[0] = '\0';
+	if (p->writer != NPUPROF_WRITER_PWRITE)
+		return buf;
+	if (p->forced)
+		snprintf(buf, size, "NPUPROF_WRITER=pwrite: writing with the fallback writer (pwrite from a writer thread)");
+	else
+		snprintf(buf, size, "io_uring unavailable (%s: %s): writing with the fallback writer (pwrite from a writer thread)",
+			 name ? name : "error", refusal_words(p, why, sizeof(why)));
+	return buf;
+}
