@@ -252,11 +252,11 @@ static json_t *data_devices(uint64_t devices)
  */
 static json_t *drain_json(const struct npuprof_ctrl_drain *d)
 {
-	json_t *shared = json_array();
+	json_t *shared = json_array(), *o;
 
 	for (unsigned int i = 0; i < d->nr_shared; i++)
 		json_array_append_new(shared, json_integer(d->shared[i]));
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:o}",
+	o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:o}",
 			 "records", (json_int_t)d->records, "api_records",
 			 (json_int_t)d->api_records, "task_records", (json_int_t)d->task_records,
 			 "raw_bytes", (json_int_t)d->raw_bytes, "file_bytes",
@@ -266,6 +266,9 @@ static json_t *drain_json(const struct npuprof_ctrl_drain *d)
 			 "staleKmodBytes", (json_int_t)d->stale_kmod_bytes, "staleBpfRecords",
 			 (json_int_t)d->stale_bpf_records, "write_error", d->write_error,
 			 "sharedWith", shared);
+	if (o && d->writer)
+		json_object_set_new(o, "writer", json_string(d->writer));
+	return o;
 }
 
 /* "storageLimit" (with --storage-limit only): the limit, what ageing removed. */

@@ -661,7 +661,8 @@ static int start_drain(struct npuprof_session *s)
 	struct npuprof_drain_source srcs[2];
 	struct npuprof_drain_config cfg = { .routes = routes,
 					    .nr_routes = s->nr_members,
-					    .storage_limit = s->opts.storage_limit };
+					    .storage_limit = s->opts.storage_limit,
+					    .writer = s->opts.writer };
 	unsigned int n = 0, i;
 
 	if (alloc_cpu_loss(s))

@@ -253,6 +253,7 @@ static void drain_facts(const struct npuprof_session *s, const struct npuprof_dr
 		.stale_bpf_records = s->acl ? npuprof_acl_trace_stale(s->acl) : 0,
 		.write_error = rst->write_error,
 		.shared = shared,
+		.writer = npuprof_writer_name(st->writer),
 	};
 	for (unsigned int i = 0; i < s->nr_members; i++)
 		if (s->members[i].in_window)

@@ -136,6 +136,8 @@ struct msprof_target {
  *                  (CANN's behaviour), not captured from the kernel side
  * @untraced_warned: the ACL functions the library lacks have been named
  * @runtime_warned: the warning that the app maps no libruntime.so was given
+ * @writer:         enum npuprof_writer the preflight chose for the session
+ *                  (io_uring refused here: the pwrite fallback)
  */
 struct msprof_dyn {
 	struct msprof_target t[MSPROF_MAX_TARGETS];
@@ -161,6 +163,7 @@ struct msprof_dyn {
 	int require_server;
 	int untraced_warned;
 	int runtime_warned;
+	int writer;
 };
 
 /* msprof_cmd_run_line() results */

@@ -28,6 +28,7 @@
 
 #include <npuprof/acl_trace.h>
 #include <npuprof/clock.h>
+#include <npuprof/drain.h>
 #include <dynprof_wire.h>
 #include <npuprof/msg.h>
 #include <npuprof/name_text.h>
@@ -224,6 +225,7 @@ int msprof_create_session(const struct msprof_options *o, const char *params, st
 		.params_json = params,
 		.follow = o->app_argv != NULL, /* launch and app mode follow the job */
 		.storage_limit = (uint64_t)o->storage_limit_mb << 20,
+		.writer = d->writer,
 	};
 	int rc = npuprof_session_create(&opts, &d->s);
 
@@ -620,6 +622,25 @@ static int may_capture_here(const struct msprof_options *o)
 	return 0;
 }
 
+/*
+ * Which writer the drain gets, found out before anything is launched or
+ * attached: where io_uring is refused (a container's default seccomp
+ * profile, kernel.io_uring_disabled, RLIMIT_MEMLOCK before 5.12) the
+ * capture goes on with the pwrite fallback, said once here with the
+ * cause, never as a failure at start.  NPUPROF_WRITER (checked with the
+ * options) may choose instead.
+ */
+static void choose_writer(struct msprof_dyn *d)
+{
+	struct npuprof_writer_probe p;
+	char words[512];
+
+	npuprof_writer_probe(NPUPROF_WRITER_AUTO, &p);
+	d->writer = p.writer;
+	if (p.writer == NPUPROF_WRITER_PWRITE)
+		npuprof_info("%s", npuprof_writer_words(&p, words, sizeof(words)));
+}
+
 char *msprof_begin_run(const struct msprof_options *o, struct msprof_dyn *d)
 {
 	char *params;
@@ -627,6 +648,7 @@ char *msprof_begin_run(const struct msprof_options *o, struct msprof_dyn *d)
 	d->out_fd = -1;
 	if (!may_capture_here(o) || open_output(o, d))
 		return NULL;
+	choose_writer(d);
 	params = msprof_params_json(o, getpid());
 	if (!params) {
 		npuprof_err("building the profiling parameters: %s", strerror(ENOMEM));

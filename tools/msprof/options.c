@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <npuprof/drain.h>
 #include <npuprof/proc_id.h>
 
 #include "options.h"
@@ -635,6 +636,17 @@ static int check_task_capture(const struct msprof_options *o, char *err)
 		    v);
 }
 
+/* NPUPROF_WRITER (npuprof/drain.h), likewise a usage error when bad. */
+static int check_writer(const struct msprof_options *o, char *err)
+{
+	const char *v = getenv("NPUPROF_WRITER");
+
+	if (o->export_on || npuprof_writer_env() >= 0)
+		return 0;
+	return fail(err, "NPUPROF_WRITER=%s (environment) is not valid: use io_uring, pwrite or auto.",
+		    v);
+}
+
 int msprof_options_check(struct msprof_options *o, char *err)
 {
 	int rc;
@@ -645,6 +657,8 @@ int msprof_options_check(struct msprof_options *o, char *err)
 	rc = check_mode(o, err);
 	if (!rc)
 		rc = check_task_capture(o, err);
+	if (!rc)
+		rc = check_writer(o, err);
 	if (rc)
 		return rc;
 	rc = resolve_output(o, err);

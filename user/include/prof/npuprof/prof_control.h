@@ -202,6 +202,8 @@ struct npuprof_ctrl_ring {
  *                 dropped at start (shared)
  * @write_error:   the drain's first write error here, -errno, 0 none
  * @shared, @nr_shared: "sharedWith": the pids sharing the session's rings
+ * @writer:        "writer": the I/O engine that wrote the slices,
+ *                 "io_uring" or "pwrite" (the fallback); NULL: not written
  */
 struct npuprof_ctrl_drain {
 	uint64_t records, api_records, task_records;
@@ -211,6 +213,7 @@ struct npuprof_ctrl_drain {
 	int write_error;
 	const pid_t *shared;
 	unsigned int nr_shared;
+	const char *writer;
 };
 
 /**

@@ -79,6 +79,10 @@ enum npuprof_task_path {
  *               0 for no limit: the oldest slices are removed beyond it
  *               (npuprof_drain_config.storage_limit); info.json
  *               "storageLimit" says what went
+ * @writer:      enum npuprof_writer (npuprof/drain.h) for every window's
+ *               drain; AUTO (0) lets NPUPROF_WRITER decide, else io_uring
+ *               with the pwrite fallback; info.json "drain" "writer" says
+ *               which ran
  */
 struct npuprof_session_opts {
 	const char *output;
@@ -91,6 +95,7 @@ struct npuprof_session_opts {
 	int follow;
 	int task_capture;
 	uint64_t storage_limit;
+	int writer;
 };
 
 /* Room for the words of npuprof_task_capture_info.reason. */
