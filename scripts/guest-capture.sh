@@ -29,7 +29,8 @@
 # ioctl); the two are never loaded together.  E2E_DRIVER_ARGS: more
 # parameters for its insmod (task_id_bits=8: task ids reused every 256).
 # E2E_MSPROF_ARGS: more msprof options for launch and attach mode
-# (--runtime-api=on).  E2E_NOSERVER, E2E_LATE_RANK: see start_ranks.  E2E_KMOD=0: npuprof.ko is not loaded, so msprof
+# (--runtime-api=on).  E2E_MSPROF_WRAP: a command msprof runs under in
+# launch, attach and app-ranks mode (build/tests/vm/seccomp_deny ... --).  E2E_NOSERVER, E2E_LATE_RANK: see start_ranks.  E2E_KMOD=0: npuprof.ko is not loaded, so msprof
 # captures device tasks through BPF.
 set -eu
 mode=$1
@@ -303,8 +304,8 @@ time.sleep(600)' "$HOME/dynamic_profiling_socket_1" &
 	echo $rc >"$out/inside-launch.rc"
 	;;
 launch)
-	# shellcheck disable=SC2086 # E2E_MSPROF_ARGS: words, unquoted
-	commands | build/bin/msprof --dynamic=on --output="$out" ${E2E_MSPROF_ARGS:-} \
+	# shellcheck disable=SC2086 # E2E_MSPROF_ARGS, E2E_MSPROF_WRAP: words, unquoted
+	commands | ${E2E_MSPROF_WRAP:-} build/bin/msprof --dynamic=on --output="$out" ${E2E_MSPROF_ARGS:-} \
 		"${E2E_APP:-build/bin/ai_task}" "$@" >"$out/msprof.log" 2>"$out/msprof.err"
 	;;
 attach)
@@ -312,7 +313,7 @@ attach)
 	app=$!
 	wait_socket "$app"
 	# shellcheck disable=SC2086
-	commands | build/bin/msprof --dynamic=on --pid="$app" --output="$out" ${E2E_MSPROF_ARGS:-} \
+	commands | ${E2E_MSPROF_WRAP:-} build/bin/msprof --dynamic=on --pid="$app" --output="$out" ${E2E_MSPROF_ARGS:-} \
 		>"$out/msprof.log" 2>"$out/msprof.err"
 	wait "$app"
 	;;
@@ -320,7 +321,8 @@ app-ranks)
 	rc=0
 	delay=
 	[ "$before" = 0 ] || delay=--delay=$before
-	build/bin/msprof --output="$out" --result="$out/result.jsonl" $delay --duration="$window" \
+	# shellcheck disable=SC2086
+	${E2E_MSPROF_WRAP:-} build/bin/msprof --output="$out" --result="$out/result.jsonl" $delay --duration="$window" \
 		build/bin/ai_task --ranks="$ranks" --spawn=exec "$@" </dev/null \
 		>"$out/msprof.log" 2>"$out/msprof.err" || rc=$?
 	echo $rc >"$out/msprof.rc"

@@ -3,7 +3,10 @@
  * The drain: moves records from the producers' ring buffers into PROF_XXX
  * slice files (routing in user/include/recorder/npuprof/drain.h).
  *
- * Design.  One thread, one io_uring, no locks:
+ * Design.  One thread, one I/O engine, no locks.  The engine
+ * (io_engine.h) is io_uring, or where io_uring is refused the pwrite
+ * fallback with the same completions (ppoll and a writer thread); below,
+ * the io_uring names, which the fallback imitates:
  *  - Every source fd has a one-shot IORING_OP_POLL_ADD for POLLIN, re-armed
  *    after the source was read; one-shot polls are level checks when armed,
  *    so data that arrived while reading fires the new poll at once.  A

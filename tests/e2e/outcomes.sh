@@ -4,9 +4,10 @@
 # module with NPUPROF_TASK_CAPTURE=kmod (refused), no socket, odd command orders,
 # the app exiting mid-capture, rmmod during capture, not root, app mode's
 # job ending before --delay, a launcher leaving its rank behind, --output
-# under /proc, a full disk (in dynamic and in app mode), the only process
+# under /proc, a full disk (in dynamic and in app mode; on both writers, io_uring
+# and the pwrite fallback), the only process
 # dying before "stop", symlinks planted in a PROF dir, msprof killed
-# mid-capture (see guest/outcomes.sh).
+# mid-capture (both writers too; see guest/outcomes.sh).
 set -u
 cd "$(dirname "$0")/../.."
 mkdir -p build/e2e

@@ -7,6 +7,7 @@
  * NPUPROF_TASK_CAPTURE=yes (found by a new user: it used to fail only after
  * the app was launched, with status 1) is a usage error naming the
  * allowed values; kmod, bpf, auto and empty pass; export ignores it.
+ * NPUPROF_WRITER likewise (io_uring, pwrite, auto, empty).
  * --query=on follows msprof's analysis-mode rules: it needs --output (an
  * existing one), and is refused with --export, --dynamic, an app and
  * --result.
@@ -308,12 +309,31 @@ static void test_task_capture(void)
 	unsetenv("NPUPROF_TASK_CAPTURE");
 }
 
+static void test_writer(void)
+{
+	const char *ok[] = { "io_uring", "pwrite", "auto", "" };
+	char output[sizeof(tmp) + 16];
+	unsigned int i;
+
+	snprintf(output, sizeof(output), "--output=%s", tmp);
+	setenv("NPUPROF_WRITER", "uring", 1);
+	BAD("NPUPROF_WRITER=uring (environment) is not valid: use io_uring, pwrite or auto.",
+	    "--dynamic=on", output, "./app");
+	CHECK_EQ(run("--export=on", output, NULL), 0);
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		setenv("NPUPROF_WRITER", ok[i], 1);
+		CHECK_EQ(run("--dynamic=on", output, "./app", NULL), 0);
+	}
+	unsetenv("NPUPROF_WRITER");
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmp))
 		CHECK_SKIP("mkdtemp failed");
 	test_modes();
 	test_task_capture();
+	test_writer();
 	test_output();
 	test_no_dir_on_usage_error();
 	test_storage_limit();

@@ -232,18 +232,28 @@ else
 fi
 
 # 11. a disk that fills up during the capture (a 96 KiB tmpfs): the data
-#     that fit is saved, the write error named, exit 3 (incomplete).
-mkdir -p /tmp/full && mount -t tmpfs -o size=96k tmpfs /tmp/full
-{ sleep 2; echo start; sleep 6; echo stop; echo quit; } |
-	$msprof --dynamic=on --output=/tmp/full $app --steps=600 --step-gap-ms=5 --streams=4 --quiet \
-		>"$out/full.log" 2>&1
-rc=$?
-if [ $rc = 3 ] && has "$out/full.log" "No space left on device" && has "$out/full.log" "PROF data saved in"; then
-	ok "disk full during capture: named, data so far saved, exit 3"
-else
-	fail "disk full (rc=$rc)"; show "$out/full.log"
-fi
-umount /tmp/full
+#     that fit is saved, the write error named, exit 3 (incomplete).  On
+#     both writers (io_uring and the pwrite fallback): the same outcome.
+case_disk_full() {
+	w=$1
+	mkdir -p /tmp/full && mount -t tmpfs -o size=96k tmpfs /tmp/full
+	{ sleep 2; echo start; sleep 6; echo stop; echo quit; } |
+		$msprof --dynamic=on --output=/tmp/full $app --steps=600 --step-gap-ms=5 --streams=4 --quiet \
+			>"$out/full.$w.log" 2>&1
+	rc=$?
+	if [ $rc = 3 ] && has "$out/full.$w.log" "No space left on device" && has "$out/full.$w.log" "PROF data saved in"; then
+		ok "disk full during capture ($w writer): named, data so far saved, exit 3"
+	else
+		fail "disk full ($w writer, rc=$rc)"; show "$out/full.$w.log"
+	fi
+	umount /tmp/full
+}
+for w in io_uring pwrite; do
+	NPUPROF_WRITER=$w
+	export NPUPROF_WRITER
+	case_disk_full $w
+	unset NPUPROF_WRITER
+done
 
 # stopper FIFO SECONDS: a command writer that says start, then stop only
 # after SECONDS (or when $out/go appears); its pid in $writer.  FIFOs live
@@ -354,80 +364,98 @@ print(sum(e.get("ph") == "X" and e["pid"] in cann for e in ev))' "$1"
 # 15. msprof killed with SIGKILL mid-capture: its PROF dir has start_info
 #     only and slices without .done.  The export exports every complete
 #     frame (as many API calls as the slices hold), names each reason the
-#     data is incomplete and exits 3.
-fifo=/tmp/killed.in # not on 9p, which has no fifos
-mkfifo $fifo
-$msprof --dynamic=on --output="$out/killed" $app --steps=250 --step-gap-ms=20 --quiet \
-	<$fifo >"$out/killed.log" 2>&1 &
-mp=$!
-exec 4>$fifo
-sleep 2
-echo start >&4
-i=0
-while [ $i -lt 100 ] && [ -z "$(find "$out/killed" -name 'npuprof.api.slice_0' -size +0 2>/dev/null)" ]; do
-	sleep 0.1; i=$((i + 1))
+#     data is incomplete and exits 3.  Both writers.
+case_killed() {
+	w=$1
+	fifo=/tmp/killed.in # not on 9p, which has no fifos
+	mkfifo $fifo
+	$msprof --dynamic=on --output="$out/killed.$w" $app --steps=250 --step-gap-ms=20 --quiet \
+		<$fifo >"$out/killed.$w.log" 2>&1 &
+	mp=$!
+	exec 4>$fifo
+	sleep 2
+	echo start >&4
+	i=0
+	while [ $i -lt 100 ] && [ -z "$(find "$out/killed.$w" -name 'npuprof.api.slice_0' -size +0 2>/dev/null)" ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	sleep 1
+	kill -9 $mp
+	wait $mp 2>/dev/null
+	exec 4>&-
+	rm -f $fifo
+	prof=$(ls -d "$out"/killed.$w/PROF_* 2>/dev/null | head -n 1)
+	# the app (its pid ends the PROF dir's name) runs on to its end
+	apid=$(basename "${prof:-x}" | sed -n 's/.*_0*\([0-9][0-9]*\)[A-R]\{8\}$/\1/p')
+	i=0
+	while [ -n "$apid" ] && kill -0 "$apid" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	$msprof --export=on --output="$prof" >"$out/killed_export.$w.log" 2>&1
+	rc=$?
+	dumped=$(count_api "$prof")
+	exported=$(exported_calls "$prof" 2>/dev/null)
+	name=$(basename "${prof:-x}")
+	if [ -n "$prof" ] && [ $rc = 3 ] &&
+		has "$out/killed_export.$w.log" "$name is incomplete: collector stopped abruptly (or could not write it): no end_info" &&
+		has "$out/killed_export.$w.log" "$name is incomplete: no info.json: the records lost and the device clock samples are unknown" &&
+		has "$out/killed_export.$w.log" "$name is incomplete: slice host/data/npuprof.api.slice_0 has no .done file: it was never closed" &&
+		has "$out/killed_export.$w.log" "Data incomplete, " &&
+		[ -n "$dumped" ] && [ "$dumped" -gt 0 ] && [ "$dumped" = "$exported" ]; then
+		ok "msprof killed mid-capture ($w writer): export exit 3, reasons named, $exported API calls exported"
+	else
+		fail "export after kill -9 ($w writer, rc=$rc, $dumped API records, $exported exported)"
+		show "$out/killed.$w.log" "$out/killed_export.$w.log"
+	fi
+}
+for w in io_uring pwrite; do
+	NPUPROF_WRITER=$w
+	export NPUPROF_WRITER
+	case_killed $w
+	unset NPUPROF_WRITER
 done
-sleep 1
-kill -9 $mp
-wait $mp 2>/dev/null
-exec 4>&-
-rm -f $fifo
-prof=$(ls -d "$out"/killed/PROF_* 2>/dev/null | head -n 1)
-# the app (its pid ends the PROF dir's name) runs on to its end
-apid=$(basename "${prof:-x}" | sed -n 's/.*_0*\([0-9][0-9]*\)[A-R]\{8\}$/\1/p')
-i=0
-while [ -n "$apid" ] && kill -0 "$apid" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
-$msprof --export=on --output="$prof" >"$out/killed_export.log" 2>&1
-rc=$?
-dumped=$(count_api "$prof")
-exported=$(exported_calls "$prof" 2>/dev/null)
-name=$(basename "${prof:-x}")
-if [ -n "$prof" ] && [ $rc = 3 ] &&
-	has "$out/killed_export.log" "$name is incomplete: collector stopped abruptly (or could not write it): no end_info" &&
-	has "$out/killed_export.log" "$name is incomplete: no info.json: the records lost and the device clock samples are unknown" &&
-	has "$out/killed_export.log" "$name is incomplete: slice host/data/npuprof.api.slice_0 has no .done file: it was never closed" &&
-	has "$out/killed_export.log" "Data incomplete, " &&
-	[ -n "$dumped" ] && [ "$dumped" -gt 0 ] && [ "$dumped" = "$exported" ]; then
-	ok "msprof killed mid-capture: export exit 3, reasons named, $exported API calls exported"
-else
-	fail "export after kill -9 (rc=$rc, $dumped API records, $exported exported)"
-	show "$out/killed.log" "$out/killed_export.log"
-fi
 
 # 16. --output on a full disk (a 96 KiB tmpfs), app mode with the whole job
 #     in the window and API capture only: every API call the app made is in
 #     the files or counted lost.  The stop line, --result and the export
 #     (after the tmpfs grew) all give lost = produced - written exactly (in
-#     --result also summed over its CPUs), and both msprof runs exit 3.
-mkdir -p /tmp/full && mount -t tmpfs -o size=96k npuprof_full /tmp/full
-$msprof --output=/tmp/full --result="$out/full.result" --task-time=off $app --steps=1500 \
-	--step-gap-ms=0 --bytes=4096 --quiet >"$out/full.log" 2>&1 </dev/null
-rc=$?
-produced=$(grep '^{' "$out/full.log" | head -n 1 | python3 -c 'import json,sys; print(sum(json.load(sys.stdin)["api"].values()))')
-mount -o remount,size=64m /tmp/full
-prof=$(ls -d /tmp/full/PROF_* 2>/dev/null | head -n 1)
-written=$(count_api "$prof")
-lost=$((${produced:-0} - ${written:-0}))
-saved=$(grep -o "PROF data saved in [^:]*: [0-9]* api records, 0 device task events, [0-9]* records lost" "$out/full.log" | head -n 1)
-# --result: the total, and the same total over its CPUs
-result_lost=$(python3 -c 'import json,sys
+#     --result also summed over its CPUs), and both msprof runs exit 3.  Both writers.
+case_full_app() {
+	w=$1
+	mkdir -p /tmp/full && mount -t tmpfs -o size=96k npuprof_full /tmp/full
+	$msprof --output=/tmp/full --result="$out/full.result.$w" --task-time=off $app --steps=1500 \
+		--step-gap-ms=0 --bytes=4096 --quiet >"$out/full.log.$w" 2>&1 </dev/null
+	rc=$?
+	produced=$(grep '^{' "$out/full.log.$w" | head -n 1 | python3 -c 'import json,sys; print(sum(json.load(sys.stdin)["api"].values()))')
+	mount -o remount,size=64m /tmp/full
+	prof=$(ls -d /tmp/full/PROF_* 2>/dev/null | head -n 1)
+	written=$(count_api "$prof")
+	lost=$((${produced:-0} - ${written:-0}))
+	saved=$(grep -o "PROF data saved in [^:]*: [0-9]* api records, 0 device task events, [0-9]* records lost" "$out/full.log.$w" | head -n 1)
+	# --result: the total, and the same total over its CPUs
+	result_lost=$(python3 -c 'import json,sys
 l = json.loads(open(sys.argv[1]).readline())["lost"]
 print(l["total"] if l["total"] == sum(c["total"] for c in l["byCpu"]) else "byCpu %s" % l["byCpu"])' \
-	"$out/full.result" 2>/dev/null)
-$msprof --export=on --output="$prof" >"$out/full_export.log" 2>&1
-rc2=$?
-if [ $rc = 3 ] && [ $rc2 = 3 ] && [ -n "$produced" ] && [ "$lost" -gt 0 ] &&
-	[ "$saved" = "PROF data saved in $prof: $written api records, 0 device task events, $lost records lost" ] &&
-	[ "$result_lost" = "$lost" ] && has "$out/full.log" "No space left on device" &&
-	has "$out/full_export.log" "  Records lost: $lost (ring full: " &&
-	has "$out/full_export.log" "is incomplete: $lost records lost (ring full: " &&
-	has "$out/full_export.log" "is incomplete: a write failed during the capture: No space left on device"; then
-	ok "full disk: $produced API calls, $written written, $lost lost in the stop line, --result and export; exit 3"
-else
-	fail "full disk (rc=$rc, export rc=$rc2, produced $produced, written $written, --result lost $result_lost)"
-	echo "  stop line: $saved"; show "$out/full.log" "$out/full_export.log"
-fi
-umount /tmp/full
+		"$out/full.result.$w" 2>/dev/null)
+	$msprof --export=on --output="$prof" >"$out/full_export.log.$w" 2>&1
+	rc2=$?
+	if [ $rc = 3 ] && [ $rc2 = 3 ] && [ -n "$produced" ] && [ "$lost" -gt 0 ] &&
+		[ "$saved" = "PROF data saved in $prof: $written api records, 0 device task events, $lost records lost" ] &&
+		[ "$result_lost" = "$lost" ] && has "$out/full.log.$w" "No space left on device" &&
+		has "$out/full_export.log.$w" "  Records lost: $lost (ring full: " &&
+		has "$out/full_export.log.$w" "is incomplete: $lost records lost (ring full: " &&
+		has "$out/full_export.log.$w" "is incomplete: a write failed during the capture: No space left on device"; then
+		ok "full disk ($w writer): $produced API calls, $written written, $lost lost in the stop line, --result and export; exit 3"
+	else
+		fail "full disk ($w writer, rc=$rc, export rc=$rc2, produced $produced, written $written, --result lost $result_lost)"
+		echo "  stop line: $saved"; show "$out/full.log.$w" "$out/full_export.log.$w"
+	fi
+	umount /tmp/full
+}
+for w in io_uring pwrite; do
+	NPUPROF_WRITER=$w
+	export NPUPROF_WRITER
+	case_full_app $w
+	unset NPUPROF_WRITER
+done
 
 # 17. pid reuse: an app attached without a server is killed, and a new
 #     process is given its pid (ns_last_pid) before "start": msprof never
