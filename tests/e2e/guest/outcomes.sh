@@ -116,9 +116,10 @@ else
 fi
 
 # 3. stop before start, start twice, quit while running: warnings, one
-#    PROF dir, saved at quit.
+#    PROF dir, saved at quit.  The app runs 8 s, so "quit" (at 3 s) finds
+#    it running even on a loaded host.
 { sleep 2; echo stop; echo start; echo start; sleep 1; echo quit; } |
-	$msprof --dynamic=on --output="$out/cmds" $app --steps=200 --step-gap-ms=20 --quiet \
+	$msprof --dynamic=on --output="$out/cmds" $app --steps=400 --step-gap-ms=20 --quiet \
 		>"$out/cmds.log" 2>&1
 rc=$?
 n=$(ls -d "$out"/cmds/PROF_* 2>/dev/null | wc -l)
