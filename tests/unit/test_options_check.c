@@ -291,40 +291,42 @@ static void test_pid(void)
 	unlink(addr.sun_path);
 }
 
-static void test_task_capture(void)
+/*
+ * An environment variable msprof checks with its options (@var): @bad is
+ * a usage error with @msg, exported data ignores it, each of @ok passes.
+ */
+static void test_env_choice(const char *var, const char *bad, const char *msg,
+			    const char *const *ok, unsigned int nr_ok)
 {
-	const char *ok[] = { "kmod", "bpf", "auto", "" };
 	char output[sizeof(tmp) + 16];
-	unsigned int i;
 
 	snprintf(output, sizeof(output), "--output=%s", tmp);
-	setenv("NPUPROF_TASK_CAPTURE", "yes", 1);
-	BAD("NPUPROF_TASK_CAPTURE=yes (environment) is not valid: use kmod, bpf or auto.",
-	    "--dynamic=on", output, "./app");
+	setenv(var, bad, 1);
+	BAD(msg, "--dynamic=on", output, "./app");
 	CHECK_EQ(run("--export=on", output, NULL), 0);
-	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
-		setenv("NPUPROF_TASK_CAPTURE", ok[i], 1);
+	for (unsigned int i = 0; i < nr_ok; i++) {
+		setenv(var, ok[i], 1);
 		CHECK_EQ(run("--dynamic=on", output, "./app", NULL), 0);
 	}
-	unsetenv("NPUPROF_TASK_CAPTURE");
+	unsetenv(var);
+}
+
+static void test_task_capture(void)
+{
+	static const char *const ok[] = { "kmod", "bpf", "auto", "" };
+
+	test_env_choice("NPUPROF_TASK_CAPTURE", "yes",
+			"NPUPROF_TASK_CAPTURE=yes (environment) is not valid: use kmod, bpf or auto.",
+			ok, 4);
 }
 
 static void test_writer(void)
 {
-	const char *ok[] = { "io_uring", "pwrite", "auto", "" };
-	char output[sizeof(tmp) + 16];
-	unsigned int i;
+	static const char *const ok[] = { "io_uring", "pwrite", "auto", "" };
 
-	snprintf(output, sizeof(output), "--output=%s", tmp);
-	setenv("NPUPROF_WRITER", "uring", 1);
-	BAD("NPUPROF_WRITER=uring (environment) is not valid: use io_uring, pwrite or auto.",
-	    "--dynamic=on", output, "./app");
-	CHECK_EQ(run("--export=on", output, NULL), 0);
-	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
-		setenv("NPUPROF_WRITER", ok[i], 1);
-		CHECK_EQ(run("--dynamic=on", output, "./app", NULL), 0);
-	}
-	unsetenv("NPUPROF_WRITER");
+	test_env_choice("NPUPROF_WRITER", "uring",
+			"NPUPROF_WRITER=uring (environment) is not valid: use io_uring, pwrite or auto.",
+			ok, 4);
 }
 
 int main(void)
