@@ -160,7 +160,7 @@ static int full_fifo(const char *path, int *wfd)
 
 static void test_pwrite_queue_cancel(const char *dir)
 {
-	static char buf[4096];
+	static char buf[4096], sink[4096];
 	struct io_engine *io;
 	struct io_engine_cqe c;
 	char path[600];
@@ -182,7 +182,7 @@ static void test_pwrite_queue_cancel(const char *dir)
 	CHECK_EQ(c.user_data, 24);
 	CHECK_EQ(c.res, -EALREADY);
 	/* reading the FIFO lets the stuck write through */
-	while (read(rfd, buf, sizeof(buf)) > 0)
+	while (read(rfd, sink, sizeof(sink)) > 0)
 		;
 	CHECK_EQ(next(io, &c), 0);
 	CHECK_EQ(c.user_data, 21);
