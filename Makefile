@@ -348,6 +348,10 @@ VM_BINS := $(VM_SRCS:tests/vm/%.c=$(BUILD)/tests/vm/%)
 $(BUILD)/tests/vm/%: tests/vm/%.c $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascendcl.so
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/lib/libnpuprof.a -L$(BUILD)/lib -lascendcl $(ACL_LINK) -Wl,-rpath,'$$ORIGIN/../../lib' $(LDLIBS_NPUPROF)
+# The stand-in for a container's default seccomp profile: libseccomp only.
+$(BUILD)/tests/vm/seccomp_deny: tests/vm/seccomp_deny.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< -lseccomp
 
 # make bench's programs: linked like the tests, with the runtime library.
 $(BUILD)/bench/%: bench/src/%.c $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascendcl.so $(BENCH_SKELS)

@@ -38,8 +38,10 @@ PKGS=(
 	gcc-aarch64-linux-gnu qemu-system-arm mmdebstrap
 	# pahole: writes the BTF 6.12's module build asks for.
 	dwarves
+	# tests/vm/seccomp_deny.c: a container's default seccomp profile.
+	libseccomp-dev
 	libbpf-dev:arm64 liburing-dev:arm64 libzstd-dev:arm64 libelf-dev:arm64
-	zlib1g-dev:arm64 libjansson-dev:arm64 libsqlite3-dev:arm64
+	zlib1g-dev:arm64 libjansson-dev:arm64 libsqlite3-dev:arm64 libseccomp-dev:arm64
 )
 
 say() { printf 'install-deps: %s\n' "$*"; }

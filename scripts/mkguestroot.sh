@@ -30,11 +30,13 @@ MIRROR=http://deb.debian.org/debian
 
 # What the guest-side scripts (tests/*/guest/, scripts/guest-capture.sh,
 # the test programs) run, and the libraries msprof, ai_task and
-# libascendcl.so link (Makefile: LDLIBS_NPUPROF).
+# libascendcl.so link (Makefile: LDLIBS_NPUPROF), and libseccomp2 for
+# tests/vm/seccomp_deny.
 PACKAGES=(
 	base-files base-passwd bash coreutils dash diffutils findutils grep
 	gzip mawk sed tar util-linux mount procps psmisc iproute2 kmod python3
 	libc-bin libbpf1 libelf1 liburing2 libzstd1 libjansson4 zlib1g
+	libseccomp2
 )
 
 die() { printf '%s: %s\n' "$ME" "$*" >&2; exit 1; }
