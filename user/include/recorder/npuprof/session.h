@@ -79,6 +79,10 @@ enum npuprof_task_path {
  *               0 for no limit: the oldest slices are removed beyond it
  *               (npuprof_drain_config.storage_limit); info.json
  *               "storageLimit" says what went
+ * @api_off:     why API calls asked for are not captured (msprof's
+ *               preflight: "bpf() is refused (...)"), with @ascendcl and
+ *               @runtime_api 0; info.json "apiNotCaptured" keeps it.  NULL
+ *               or "": not written.  Must live as long as the session.
  */
 struct npuprof_session_opts {
 	const char *output;
@@ -91,6 +95,7 @@ struct npuprof_session_opts {
 	int follow;
 	int task_capture;
 	uint64_t storage_limit;
+	const char *api_off;
 };
 
 /* Room for the words of npuprof_task_capture_info.reason. */
