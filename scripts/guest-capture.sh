@@ -29,7 +29,9 @@
 # ioctl); the two are never loaded together.  E2E_DRIVER_ARGS: more
 # parameters for its insmod (task_id_bits=8: task ids reused every 256).
 # E2E_MSPROF_ARGS: more msprof options for launch and attach mode
-# (--runtime-api=on).  E2E_NOSERVER, E2E_LATE_RANK: see start_ranks.  E2E_KMOD=0: npuprof.ko is not loaded, so msprof
+# (--runtime-api=on).  E2E_MSPROF_WRAP: words run before msprof in launch
+# and attach mode, e.g. build/tests/vm/seccomp_deny --deny=bpf -- (a
+# container's seccomp profile).  E2E_NOSERVER, E2E_LATE_RANK: see start_ranks.  E2E_KMOD=0: npuprof.ko is not loaded, so msprof
 # captures device tasks through BPF.
 set -eu
 mode=$1
@@ -304,7 +306,7 @@ time.sleep(600)' "$HOME/dynamic_profiling_socket_1" &
 	;;
 launch)
 	# shellcheck disable=SC2086 # E2E_MSPROF_ARGS: words, unquoted
-	commands | build/bin/msprof --dynamic=on --output="$out" ${E2E_MSPROF_ARGS:-} \
+	commands | ${E2E_MSPROF_WRAP:-} build/bin/msprof --dynamic=on --output="$out" ${E2E_MSPROF_ARGS:-} \
 		"${E2E_APP:-build/bin/ai_task}" "$@" >"$out/msprof.log" 2>"$out/msprof.err"
 	;;
 attach)
@@ -312,8 +314,8 @@ attach)
 	app=$!
 	wait_socket "$app"
 	# shellcheck disable=SC2086
-	commands | build/bin/msprof --dynamic=on --pid="$app" --output="$out" ${E2E_MSPROF_ARGS:-} \
-		>"$out/msprof.log" 2>"$out/msprof.err"
+	commands | ${E2E_MSPROF_WRAP:-} build/bin/msprof --dynamic=on --pid="$app" --output="$out" \
+		${E2E_MSPROF_ARGS:-} >"$out/msprof.log" 2>"$out/msprof.err"
 	wait "$app"
 	;;
 app-ranks)
