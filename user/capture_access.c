@@ -17,6 +17,7 @@
 
 #include <npuprof/capture_access.h>
 #include <npuprof/kring.h>
+#include <npuprof/proc_id.h>
 
 #include "uprobe_multi.h"
 
@@ -24,6 +25,23 @@
 #define CAP_BIT_SYS_ADMIN 21
 #define CAP_BIT_PERFMON 38
 #define CAP_BIT_BPF 39
+
+/* Above this kernel.perf_event_paranoid, Debian's kernels ask for CAP_SYS_ADMIN. */
+#define PERF_PARANOID_MAX 2
+
+/* kernel.perf_event_paranoid, or 0 when unreadable. */
+static int perf_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int level = 0;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%d", &level) != 1)
+		level = 0;
+	fclose(f);
+	return level;
+}
 
 /* What /proc/self/status says of this process's filters and capabilities. */
 struct self_status {
@@ -120,8 +138,12 @@ void npuprof_capture_access_probe(const char *kdev, struct npuprof_capture_acces
 	      &st);
 	judge(&a->perf, try_perf(),
 	      has_cap(&st, CAP_BIT_SYS_ADMIN) || has_cap(&st, CAP_BIT_PERFMON), &st);
+	if (a->perf.err == -EACCES && a->perf.cause == NPUPROF_ACCESS_OTHER &&
+	    !has_cap(&st, CAP_BIT_SYS_ADMIN) && perf_paranoid() > PERF_PARANOID_MAX)
+		a->perf.cause = NPUPROF_ACCESS_PARANOID;
 	a->uprobe_multi = !a->bpf.err && uprobe_multi_supported();
 	a->root = geteuid() == 0;
+	a->host_pidns = npuprof_in_host_pid_ns();
 	a->kmod_err = npuprof_kring_open(kdev, &kr);
 	npuprof_kring_close(kr);
 }

@@ -6,7 +6,9 @@
  * stderr (one, or none when nothing asked for is lost), the return (0:
  * go on, -EPERM: nothing can be captured, nothing is started), the reason
  * info.json records for API calls not captured, and the task path the
- * session is told to use (npuprof.ko alone when bpf() is refused).  A
+ * session is told to use (npuprof.ko alone when bpf() is refused).
+ * Attaching from a container's pid namespace needs bpf() whatever else
+ * works: refused before anything is attached.  A
  * user other than root is left to the session's "needs root" words.
  */
 #include <errno.h>
@@ -37,40 +39,64 @@ struct row {
 };
 
 static const struct row rows[] = {
-	{ "nothing refused", 1, 1, { OK, OK, 0, false, true }, 0, "", "", NPUPROF_TASK_CAPTURE_AUTO },
-	{ "no module, BPF allowed: the usual BPF path", 1, 1, { OK, OK, -ENOENT, false, true }, 0, "", "",
+	{ "nothing refused", 1, 1, { OK, OK, 0, false, true, true }, 0, "", "", NPUPROF_TASK_CAPTURE_AUTO },
+	{ "no module, BPF allowed: the usual BPF path", 1, 1, { OK, OK, -ENOENT, false, true, true }, 0, "", "",
 	  NPUPROF_TASK_CAPTURE_AUTO },
-	{ "bpf and perf refused, module loaded", 1, 1, { SECCOMP, SECCOMP, 0, false, true }, 0,
+	{ "bpf and perf refused, module loaded", 1, 1, { SECCOMP, SECCOMP, 0, false, true, true }, 0,
 	  "[WARNING] msprof: bpf() and perf_event_open() are refused (" SC "): API calls are not "
 	  "captured; device tasks are captured through npuprof.ko\n",
 	  "bpf() and perf_event_open() are refused (" SC ")", NPUPROF_TASK_CAPTURE_KMOD },
-	{ "bpf refused, perf allowed, module loaded", 1, 1, { SECCOMP, OK, 0, false, true }, 0,
+	{ "bpf refused, perf allowed, module loaded", 1, 1, { SECCOMP, OK, 0, false, true, true }, 0,
 	  "[WARNING] msprof: bpf() is refused (" SC "): API calls are not captured; device tasks "
 	  "are captured through npuprof.ko\n",
 	  "bpf() is refused (" SC ")", NPUPROF_TASK_CAPTURE_KMOD },
-	{ "bpf refused, no API asked: nothing lost", 0, 1, { SECCOMP, SECCOMP, 0, false, true }, 0, "",
+	{ "bpf refused, no API asked: nothing lost", 0, 1, { SECCOMP, SECCOMP, 0, false, true, true }, 0, "",
 	  "", NPUPROF_TASK_CAPTURE_KMOD },
-	{ "perf refused before 6.6, no module", 1, 1, { OK, SECCOMP, -ENOENT, false, true }, 0,
+	{ "perf refused before 6.6, no module", 1, 1, { OK, SECCOMP, -ENOENT, false, true, true }, 0,
 	  "[WARNING] msprof: perf_event_open() is refused (" SC "): API calls are not captured; "
 	  "device tasks are captured through BPF\n",
 	  "perf_event_open() is refused (" SC ")", NPUPROF_TASK_CAPTURE_AUTO },
-	{ "perf refused with uprobe_multi links: nothing lost", 1, 1, { OK, SECCOMP, 0, true, true }, 0,
+	{ "perf refused with uprobe_multi links: nothing lost", 1, 1, { OK, SECCOMP, 0, true, true, true }, 0,
 	  "", "", NPUPROF_TASK_CAPTURE_AUTO },
-	{ "capabilities dropped, module loaded", 1, 1, { NOCAPS, NOCAPS, 0, false, true }, 0,
+	{ "capabilities dropped, module loaded", 1, 1, { NOCAPS, NOCAPS, 0, false, true, true }, 0,
 	  "[WARNING] msprof: bpf() is refused (msprof has neither CAP_SYS_ADMIN nor CAP_BPF and "
 	  "CAP_PERFMON) and perf_event_open() is refused (msprof has neither CAP_SYS_ADMIN nor "
 	  "CAP_PERFMON): API calls are not captured; device tasks are captured through npuprof.ko\n",
 	  "bpf() is refused (msprof has neither CAP_SYS_ADMIN nor CAP_BPF and CAP_PERFMON) and "
 	  "perf_event_open() is refused (msprof has neither CAP_SYS_ADMIN nor CAP_PERFMON)",
 	  NPUPROF_TASK_CAPTURE_KMOD },
-	{ "bpf and perf refused, no module", 1, 1, { SECCOMP, SECCOMP, -ENOENT, false, true }, -EPERM,
+	{ "CAP_BPF and CAP_PERFMON kept, perf_event_paranoid 3", 1, 1,
+	  { OK, { -EACCES, NPUPROF_ACCESS_PARANOID }, 0, false, true, true }, 0,
+	  "[WARNING] msprof: perf_event_open() is refused (kernel.perf_event_paranoid is above 2: "
+	  "this kernel asks for CAP_SYS_ADMIN): API calls are not captured; device tasks are "
+	  "captured through npuprof.ko\n",
+	  "perf_event_open() is refused (kernel.perf_event_paranoid is above 2: this kernel asks "
+	  "for CAP_SYS_ADMIN)",
+	  NPUPROF_TASK_CAPTURE_AUTO },
+	{ "two other refusals, each its own words", 1, 1,
+	  { { -ENOSYS, NPUPROF_ACCESS_OTHER }, { -ENOENT, NPUPROF_ACCESS_OTHER }, 0, false, true, true }, 0,
+	  "[WARNING] msprof: bpf() is refused (Function not implemented) and perf_event_open() is "
+	  "refused (No such file or directory): API calls are not captured; device tasks are "
+	  "captured through npuprof.ko\n",
+	  "bpf() is refused (Function not implemented) and perf_event_open() is refused (No such "
+	  "file or directory)",
+	  NPUPROF_TASK_CAPTURE_KMOD },
+	{ "attach from a container's pid namespace, bpf refused", 1, 1,
+	  { SECCOMP, SECCOMP, 0, false, true, false }, -EPERM,
+	  "[ERROR] msprof: bpf() and perf_event_open() are refused (" SC "): msprof runs in a pid "
+	  "namespace of its own (a container) and finds the host's pid of each --pid through BPF: "
+	  "nothing can be captured; nothing was started: run msprof on the host, or allow bpf() and "
+	  "perf_event_open() in the seccomp profile, or give the container CAP_BPF and CAP_PERFMON "
+	  "(the default profiles then allow them)\n",
+	  "", NPUPROF_TASK_CAPTURE_KMOD },
+	{ "bpf and perf refused, no module", 1, 1, { SECCOMP, SECCOMP, -ENOENT, false, true, true }, -EPERM,
 	  "[ERROR] msprof: bpf() and perf_event_open() are refused (" SC ") and npuprof.ko is not "
 	  "loaded (no /dev/npuprof): neither API calls nor device tasks can be captured; nothing "
 	  "was started: load npuprof.ko (modprobe npuprof), or allow bpf() and perf_event_open() "
 	  "in the seccomp profile, or give the container CAP_BPF and CAP_PERFMON (the default "
 	  "profiles then allow them)\n",
 	  "", NPUPROF_TASK_CAPTURE_KMOD },
-	{ "bpf refused, module not usable, no API asked", 0, 1, { SECCOMP, OK, -EACCES, false, true },
+	{ "bpf refused, module not usable, no API asked", 0, 1, { SECCOMP, OK, -EACCES, false, true, true },
 	  -EPERM,
 	  "[ERROR] msprof: bpf() is refused (" SC ") and npuprof.ko is not usable (/dev/npuprof: "
 	  "Permission denied): no device task can be captured; nothing was started: load "
@@ -78,8 +104,8 @@ static const struct row rows[] = {
 	  "container CAP_BPF and CAP_PERFMON (the default profiles then allow them)\n",
 	  "", NPUPROF_TASK_CAPTURE_KMOD },
 	{ "not root: left to the session's \"needs root\"", 1, 1,
-	  { NOCAPS, NOCAPS, -EACCES, false, false }, 0, "", "", NPUPROF_TASK_CAPTURE_AUTO },
-	{ "bpf refused, --task-time=off", 1, 0, { NOCAPS, OK, 0, true, true }, -EPERM,
+	  { NOCAPS, NOCAPS, -EACCES, false, false, true }, 0, "", "", NPUPROF_TASK_CAPTURE_AUTO },
+	{ "bpf refused, --task-time=off", 1, 0, { NOCAPS, OK, 0, true, true, true }, -EPERM,
 	  "[ERROR] msprof: bpf() is refused (msprof has neither CAP_SYS_ADMIN nor CAP_BPF and "
 	  "CAP_PERFMON): API calls cannot be captured, and --task-time=off asks for nothing else; "
 	  "nothing was started: give msprof CAP_BPF and CAP_PERFMON (a container: --cap-add)\n",

@@ -20,20 +20,18 @@
 
 #include "preflight.h"
 
-/* Why @x was refused, in words. */
-static const char *cause_words(const struct npuprof_access *x, const char *caps)
+/* Why @x was refused, in words, into @buf (@caps: the capabilities it needs). */
+static void cause_words(const struct npuprof_access *x, const char *caps, char *buf, size_t size)
 {
-	static char other[96];
-
-	switch (x->cause) {
-	case NPUPROF_ACCESS_SECCOMP:
-		return "blocked by a seccomp filter";
-	case NPUPROF_ACCESS_CAPS:
-		return caps;
-	default:
-		snprintf(other, sizeof(other), "%s", strerror(-x->err));
-		return other;
-	}
+	if (x->cause == NPUPROF_ACCESS_SECCOMP)
+		snprintf(buf, size, "blocked by a seccomp filter");
+	else if (x->cause == NPUPROF_ACCESS_CAPS)
+		snprintf(buf, size, "%s", caps);
+	else if (x->cause == NPUPROF_ACCESS_PARANOID)
+		snprintf(buf, size,
+			 "kernel.perf_event_paranoid is above 2: this kernel asks for CAP_SYS_ADMIN");
+	else
+		snprintf(buf, size, "%s", strerror(-x->err));
 }
 
 #define BPF_CAPS "msprof has neither CAP_SYS_ADMIN nor CAP_BPF and CAP_PERFMON"
@@ -47,10 +45,10 @@ static const char *cause_words(const struct npuprof_access *x, const char *caps)
 static void refused_words(const struct npuprof_capture_access *a, bool bpf, bool perf, char *buf,
 			  size_t size)
 {
-	const char *cb = cause_words(&a->bpf, BPF_CAPS);
-	char cp[96];
+	char cb[96], cp[96];
 
-	snprintf(cp, sizeof(cp), "%s", cause_words(&a->perf, PERF_CAPS));
+	cause_words(&a->bpf, BPF_CAPS, cb, sizeof(cb));
+	cause_words(&a->perf, PERF_CAPS, cp, sizeof(cp));
 	if (bpf && perf && a->bpf.cause == a->perf.cause && a->bpf.err == a->perf.err &&
 	    a->bpf.cause != NPUPROF_ACCESS_CAPS)
 		snprintf(buf, size, "bpf() and perf_event_open() are refused (%s)", cb);
@@ -96,6 +94,8 @@ int msprof_preflight_judge(const struct msprof_options *o, const struct npuprof_
 	bool api_ok = bpf_ok && (a->uprobe_multi || !a->perf.err);
 	bool lose_api = want_api && !api_ok, lose_tasks = want_tasks && !kmod_ok && !bpf_ok;
 	bool perf_costs = want_api && a->perf.err && !a->uprobe_multi;
+	/* attach from a container's pid namespace finds the host's pids with BPF */
+	bool pids_lost = !bpf_ok && !a->host_pidns && !o->app_argv;
 	char refused[MSPROF_API_OFF_LEN], kmod[96], remedy[320];
 
 	pf->api_off[0] = '\0';
@@ -103,9 +103,15 @@ int msprof_preflight_judge(const struct msprof_options *o, const struct npuprof_
 	/* not root: the session says "needs root", as README's table has it */
 	if (!a->root)
 		pf->task_capture = NPUPROF_TASK_CAPTURE_AUTO;
-	if (!a->root || (!lose_api && !lose_tasks))
+	if (!a->root || (!lose_api && !lose_tasks && !pids_lost))
 		return 0;
 	refused_words(a, !bpf_ok, perf_costs, refused, sizeof(refused));
+	if (pids_lost) {
+		remedy_words(a, perf_costs, false, remedy, sizeof(remedy));
+		npuprof_err("%s: msprof runs in a pid namespace of its own (a container) and finds the host's pid of each --pid through BPF: nothing can be captured; nothing was started: run msprof on the host, or %s",
+			    refused, remedy);
+		return -EPERM;
+	}
 	if (want_tasks && !lose_tasks) {
 		/* API calls are lost (tasks cannot be while they are kept) */
 		snprintf(pf->api_off, sizeof(pf->api_off), "%s", refused);

@@ -6,7 +6,9 @@
  * npuprof.ko may be missing.  Each refusal that costs something is said
  * in one line naming what is refused and what still works; the run then
  * captures what it still can, or, when nothing asked for can be
- * captured, stops before the app is touched.  A user other than root is
+ * captured (also: attaching from a container's pid namespace without
+ * bpf(), which finds the host's pids), stops before the app is touched.
+ * A user other than root is
  * left to the session, which says msprof needs root.
  */
 #ifndef MSPROF_PREFLIGHT_H

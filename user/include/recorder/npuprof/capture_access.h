@@ -23,12 +23,17 @@
  *                          capabilities the call needs (bpf(): CAP_BPF and
  *                          CAP_PERFMON, or CAP_SYS_ADMIN; perf_event_open():
  *                          CAP_PERFMON or CAP_SYS_ADMIN)
+ * @NPUPROF_ACCESS_PARANOID: perf_event_open() answered EACCES to a process
+ *                          with CAP_PERFMON but not CAP_SYS_ADMIN while
+ *                          kernel.perf_event_paranoid is above 2 (Debian's
+ *                          kernels then ask for CAP_SYS_ADMIN)
  * @NPUPROF_ACCESS_OTHER:   another refusal: the errno says
  */
 enum npuprof_access_cause {
 	NPUPROF_ACCESS_OK = 0,
 	NPUPROF_ACCESS_SECCOMP,
 	NPUPROF_ACCESS_CAPS,
+	NPUPROF_ACCESS_PARANOID,
 	NPUPROF_ACCESS_OTHER,
 };
 
@@ -53,6 +58,9 @@ struct npuprof_access {
  *                runtime-API uprobes need no perf_event_open(); false
  *                when bpf() is refused (nothing tells then)
  * @root:         the effective uid is 0 (with or without the capabilities)
+ * @host_pidns:   this process runs in the host's pid namespace
+ *                (npuprof_in_host_pid_ns()); from one of its own, the
+ *                host's pid of an attached process is found with BPF
  */
 struct npuprof_capture_access {
 	struct npuprof_access bpf;
@@ -60,6 +68,7 @@ struct npuprof_capture_access {
 	int kmod_err;
 	bool uprobe_multi;
 	bool root;
+	bool host_pidns;
 };
 
 /**
