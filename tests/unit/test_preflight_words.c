@@ -73,6 +73,13 @@ static const struct row rows[] = {
 	  "perf_event_open() is refused (kernel.perf_event_paranoid is above 2: this kernel asks "
 	  "for CAP_SYS_ADMIN)",
 	  NPUPROF_TASK_CAPTURE_AUTO },
+	{ "perf_event_paranoid 3, --task-time=off", 1, 0,
+	  { OK, { -EACCES, NPUPROF_ACCESS_PARANOID }, 0, false, true, true }, -EPERM,
+	  "[ERROR] msprof: perf_event_open() is refused (kernel.perf_event_paranoid is above 2: "
+	  "this kernel asks for CAP_SYS_ADMIN): API calls cannot be captured, and --task-time=off "
+	  "asks for nothing else; nothing was started: give msprof CAP_SYS_ADMIN, or set "
+	  "kernel.perf_event_paranoid to 2\n",
+	  "", NPUPROF_TASK_CAPTURE_AUTO },
 	{ "two other refusals, each its own words", 1, 1,
 	  { { -ENOSYS, NPUPROF_ACCESS_OTHER }, { -ENOENT, NPUPROF_ACCESS_OTHER }, 0, false, true, true }, 0,
 	  "[WARNING] msprof: bpf() is refused (Function not implemented) and perf_event_open() is "

@@ -77,7 +77,11 @@ static void remedy_words(const struct npuprof_capture_access *a, bool perf, bool
 	const char *calls = perf ? "bpf() and perf_event_open()" : "bpf()";
 	const char *load = kmod ? "load npuprof.ko (modprobe npuprof), or " : "";
 
-	if (a->bpf.cause == NPUPROF_ACCESS_CAPS || (!a->bpf.err && a->perf.cause == NPUPROF_ACCESS_CAPS))
+	if (!a->bpf.err && a->perf.cause == NPUPROF_ACCESS_PARANOID)
+		snprintf(buf, size,
+			 "%sgive msprof CAP_SYS_ADMIN, or set kernel.perf_event_paranoid to 2", load);
+	else if (a->bpf.cause == NPUPROF_ACCESS_CAPS ||
+		 (!a->bpf.err && a->perf.cause == NPUPROF_ACCESS_CAPS))
 		snprintf(buf, size, "%sgive msprof CAP_BPF and CAP_PERFMON (a container: --cap-add)",
 			 load);
 	else
