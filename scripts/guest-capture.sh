@@ -29,8 +29,9 @@
 # ioctl); the two are never loaded together.  E2E_DRIVER_ARGS: more
 # parameters for its insmod (task_id_bits=8: task ids reused every 256).
 # E2E_MSPROF_ARGS: more msprof options for launch and attach mode
-# (--runtime-api=on).  E2E_MSPROF_WRAP: a command msprof runs under in
-# launch, attach and app-ranks mode (build/tests/vm/seccomp_deny ... --).  E2E_NOSERVER, E2E_LATE_RANK: see start_ranks.  E2E_KMOD=0: npuprof.ko is not loaded, so msprof
+# (--runtime-api=on).  E2E_MSPROF_WRAP: words run before msprof in launch,
+# attach and app-ranks mode, e.g. build/tests/vm/seccomp_deny --deny=bpf --
+# (a container's seccomp profile).  E2E_NOSERVER, E2E_LATE_RANK: see start_ranks.  E2E_KMOD=0: npuprof.ko is not loaded, so msprof
 # captures device tasks through BPF.
 set -eu
 mode=$1
@@ -313,8 +314,8 @@ attach)
 	app=$!
 	wait_socket "$app"
 	# shellcheck disable=SC2086
-	commands | ${E2E_MSPROF_WRAP:-} build/bin/msprof --dynamic=on --pid="$app" --output="$out" ${E2E_MSPROF_ARGS:-} \
-		>"$out/msprof.log" 2>"$out/msprof.err"
+	commands | ${E2E_MSPROF_WRAP:-} build/bin/msprof --dynamic=on --pid="$app" --output="$out" \
+		${E2E_MSPROF_ARGS:-} >"$out/msprof.log" 2>"$out/msprof.err"
 	wait "$app"
 	;;
 app-ranks)

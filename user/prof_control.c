@@ -404,6 +404,8 @@ json_t *npuprof_ctrl_info_json(const struct npuprof_ctrl_identity *id,
 				    json_integer((json_int_t)info->follow_missed));
 	if (doc && info->untraced && info->untraced[0])
 		json_object_set_new(doc, "untracedFunctions", untraced_json(info->untraced));
+	if (doc && info->api_off && info->api_off[0])
+		json_object_set_new(doc, "apiNotCaptured", json_string(info->api_off));
 	return doc;
 }
 

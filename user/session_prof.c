@@ -311,6 +311,7 @@ static void info_facts(struct npuprof_session *s, const struct npuprof_drain_sta
 	info->has_follow = s->follow;
 	info->follow_missed = s->follow ? follow_missed(s) : 0;
 	info->untraced = s->untraced;
+	info->api_off = s->opts.api_off;
 }
 
 static int write_info(struct npuprof_session *s, const struct session_member *m,

@@ -44,6 +44,10 @@ app.json by the pid in its info.json, or by the threads of its records):
     tasks they submitted (CANN_API JOIN TASK ON connectionId) its task
     counts per type, and their kernels (TASK JOIN COMPUTE_TASK_INFO ON
     globalTaskId) its kernel counts per name, all exactly.
+  - a capture of device tasks alone (info.json "apiLevels" [], e.g. msprof
+    refused bpf()) has no API record and no flow arrow; its database is
+    checked for no CANN_API row of the step (its tasks, joined through
+    CANN_API, cannot be; the records' are, above);
   - E2E_API_LEVELS (environment, comma-separated), when set, is exactly
     info.json's "apiLevels" (absent there: AscendCL alone, as before the
     runtime level existed).
@@ -286,6 +290,8 @@ def check_db(prof, inside, levels):
     for s in inside:
         args = (s["tid"], s["begin_ns"] + off, s["end_ns"] + off)
         for what, sql in DB_QUERIES.items():
+            if what != "api" and not levels:
+                continue  # joined through CANN_API, which is empty
             got = dict(db.execute(sql + DB_STEP, args))
             if what == "api":  # a call at each level captured, as in the records
                 want = want_api_calls(s["api"], levels)
@@ -312,7 +318,7 @@ def check_task_events(prof, events, recs):
              f"than life cycles in the records, e.g. {diff[0]} (timeline, records)")
 
 
-def check_timeline(prof, recs):
+def check_timeline(prof, recs, levels):
     files = glob.glob(os.path.join(prof, "mindstudio_profiler_output", "msprof_*.json"))
     if len(files) != 1:
         fail(f"{prof}: {len(files)} msprof_*.json files, want 1")
@@ -321,8 +327,10 @@ def check_timeline(prof, recs):
     events = doc["traceEvents"] if isinstance(doc, dict) else doc
     starts = {e["id"]: us(e["ts"]) for e in events if e.get("ph") == "s"}
     ends = {e["id"]: us(e["ts"]) for e in events if e.get("ph") == "f"}
-    if not starts:
+    if levels and not starts:
         fail(f"{prof}: timeline has no launch -> task flow arrows")
+    if not levels and starts:
+        fail(f"{prof}: {len(starts)} flow arrows in a capture without API calls")
     early = [e for e in events if e.get("ph") == "X" and "Submit Time(us)" in e.get("args", {})
              and us(e["ts"]) < us(e["args"]["Submit Time(us)"])]
     if early:
@@ -452,9 +460,10 @@ def main():
         check_device_ctrl(prof)
         inside = check_steps(prof, recs, app)
         steps += len(inside)
-        check_timeline(prof, recs)
-        check_db(prof, inside, json.load(open(os.path.join(prof, "host", "info.json"))).get(
-            "apiLevels", ["AscendCL"]))
+        levels = json.load(open(os.path.join(prof, "host", "info.json"))).get(
+            "apiLevels", ["AscendCL"])
+        check_timeline(prof, recs, levels)
+        check_db(prof, inside, levels)
     if want_procs is not None and (len(per_pid) != want_procs or set(per_pid.values()) != {1}):
         fail(f"{out}: PROF dirs per pid {dict(per_pid)}, want one for each of {want_procs} processes")
     print(f"{len(profs)} PROF dirs, {steps} steps checked, {len(bad)} findings")

@@ -33,6 +33,11 @@ e2e_layout() {
 # checker.
 e2e_run() {
 	e2e_capture "$@" || return 1
+	e2e_check
+}
+
+# e2e_check: e2e_run's checks of the capture in $out.
+e2e_check() {
 	local rc=0
 	build/bin/msprof --export=on --output="$out" >"$out/export.log" 2>&1 || rc=$?
 	cat "$out/export.log"

@@ -53,6 +53,7 @@ static const char want_info[] =
 	"    \"AscendCL\",\n"
 	"    \"Runtime\"\n"
 	"  ],\n"
+	"  \"apiNotCaptured\": \"perf_event_open() is refused (blocked by a seccomp filter)\",\n"
 	"  \"clockSamples\": [\n"
 	"    {\n"
 	"      \"device\": 2,\n"
@@ -288,6 +289,7 @@ static void facts(struct npuprof_ctrl_identity *id, struct npuprof_ctrl_info *in
 		.aged_records = 6, .has_uprobes = true, .uprobe_multi = true, .cookies = true,
 		.forced = true, .level_acl = true, .level_runtime = true, .has_follow = true,
 		.follow_missed = 5, .untraced = "aclrtFoo aclBar",
+		.api_off = "perf_event_open() is refused (blocked by a seccomp filter)",
 	};
 }
 

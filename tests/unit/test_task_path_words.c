@@ -19,25 +19,15 @@
 
 #include "check.h"
 #include "dynamic.h"
+#include "stderr_text.h"
 
 /* stderr of one msprof_say_task_path() call, into @buf. */
 static void say(const struct npuprof_task_capture_info *tc, const struct npu_host *h, char *buf,
 		size_t size)
 {
-	FILE *log = tmpfile();
-	int saved = dup(STDERR_FILENO);
-	size_t n;
-
-	fflush(stderr);
-	dup2(fileno(log), STDERR_FILENO);
+	stderr_text_begin();
 	msprof_say_task_path(tc, h);
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	rewind(log);
-	n = fread(buf, 1, size - 1, log);
-	buf[n] = '\0';
-	fclose(log);
+	stderr_text_end(buf, size);
 }
 
 int main(void)

@@ -24,6 +24,8 @@
 #include <npuprof/proc_id.h>
 #include <npuprof/session.h>
 
+#include "preflight.h"
+
 /** struct msprof_session_ops - the session.h calls the loop makes */
 struct msprof_session_ops {
 	int (*start)(struct npuprof_session *s);
@@ -164,6 +166,7 @@ struct msprof_dyn {
 	int untraced_warned;
 	int runtime_warned;
 	int writer;
+	struct msprof_preflight pf;
 };
 
 /* msprof_cmd_run_line() results */

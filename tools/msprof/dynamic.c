@@ -219,13 +219,15 @@ int msprof_create_session(const struct msprof_options *o, const char *params, st
 	struct npuprof_session_opts opts = {
 		.output = o->output_abs,
 		.output_fd = d->out_fd,
-		.ascendcl = o->ascendcl,
-		.runtime_api = o->runtime_api,
+		.ascendcl = o->ascendcl && !d->pf.api_off[0],
+		.runtime_api = o->runtime_api && !d->pf.api_off[0],
 		.task_time = o->task_time != MSPROF_TASK_TIME_OFF,
 		.params_json = params,
 		.follow = o->app_argv != NULL, /* launch and app mode follow the job */
+		.task_capture = d->pf.task_capture,
 		.storage_limit = (uint64_t)o->storage_limit_mb << 20,
 		.writer = d->writer,
+		.api_off = d->pf.api_off,
 	};
 	int rc = npuprof_session_create(&opts, &d->s);
 
@@ -641,6 +643,23 @@ static void choose_writer(struct msprof_dyn *d)
 		npuprof_info("%s", npuprof_writer_words(&p, words, sizeof(words)));
 }
 
+/*
+ * The parameters the app gets and sample.json keeps: the API levels off
+ * when the preflight found they cannot be captured, so sample.json says
+ * what the capture holds.
+ */
+static char *run_params_json(const struct msprof_options *o, const struct msprof_dyn *d)
+{
+	struct msprof_options eff;
+
+	if (!d->pf.api_off[0])
+		return msprof_params_json(o, getpid());
+	eff = *o;
+	eff.ascendcl = 0;
+	eff.runtime_api = 0;
+	return msprof_params_json(&eff, getpid());
+}
+
 char *msprof_begin_run(const struct msprof_options *o, struct msprof_dyn *d)
 {
 	char *params;
@@ -648,8 +667,12 @@ char *msprof_begin_run(const struct msprof_options *o, struct msprof_dyn *d)
 	d->out_fd = -1;
 	if (!may_capture_here(o) || open_output(o, d))
 		return NULL;
+	if (msprof_preflight_capture(o, &d->pf)) {
+		msprof_end_run(o, d, NULL);
+		return NULL;
+	}
 	choose_writer(d);
-	params = msprof_params_json(o, getpid());
+	params = run_params_json(o, d);
 	if (!params) {
 		npuprof_err("building the profiling parameters: %s", strerror(ENOMEM));
 		msprof_end_run(o, d, NULL);

@@ -68,8 +68,11 @@ int msprof_run_status(const struct msprof_dyn *d, int setup_rc);
  * @d: the run; @d->out_fd and @d->result are set here
  *
  * Refuses a pid namespace msprof cannot capture from, creates --output
- * and proves it writable, builds the parameters for the app and opens
- * the --result stream.  Return: the ProfileParams JSON (malloc'd; give
+ * and proves it writable, finds what a seccomp filter, missing
+ * capabilities or a missing npuprof.ko leave of the capture into @d->pf
+ * (preflight.h: said once; nothing capturable fails here), builds the
+ * parameters for the app (without the API levels that cannot be
+ * captured) and opens the --result stream.  Return: the ProfileParams JSON (malloc'd; give
  * it back with msprof_end_run()), or NULL after saying what failed.
  */
 char *msprof_begin_run(const struct msprof_options *o, struct msprof_dyn *d);

@@ -239,6 +239,8 @@ struct npuprof_ctrl_drain {
  *                 followed job a full filter could not take
  * @untraced:      "untracedFunctions": names separated by one space; ""
  *                 or NULL: not written
+ * @api_off:       "apiNotCaptured": why the API calls asked for were not
+ *                 captured; "" or NULL: not written
  */
 struct npuprof_ctrl_info {
 	const struct npuprof_ctrl_clocks *clocks;
@@ -260,6 +262,7 @@ struct npuprof_ctrl_info {
 	bool has_follow;
 	uint64_t follow_missed;
 	const char *untraced;
+	const char *api_off;
 };
 
 /**

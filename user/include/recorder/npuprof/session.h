@@ -83,6 +83,10 @@ enum npuprof_task_path {
  *               drain; AUTO (0) lets NPUPROF_WRITER decide, else io_uring
  *               with the pwrite fallback; info.json "drain" "writer" says
  *               which ran
+ * @api_off:     why API calls asked for are not captured (msprof's
+ *               preflight: "bpf() is refused (...)"), with @ascendcl and
+ *               @runtime_api 0; info.json "apiNotCaptured" keeps it.  NULL
+ *               or "": not written.  Must live as long as the session.
  */
 struct npuprof_session_opts {
 	const char *output;
@@ -96,6 +100,7 @@ struct npuprof_session_opts {
 	int task_capture;
 	uint64_t storage_limit;
 	int writer;
+	const char *api_off;
 };
 
 /* Room for the words of npuprof_task_capture_info.reason. */
