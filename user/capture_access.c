@@ -29,28 +29,20 @@
 /* Above this kernel.perf_event_paranoid, Debian's kernels ask for CAP_SYS_ADMIN. */
 #define PERF_PARANOID_MAX 2
 
-/* kernel.perf_event_paranoid, or 0 when unreadable. */
-static int perf_paranoid(void)
+int npuprof_sysctl_int(const char *path, int dflt)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int level = 0;
+	FILE *f = fopen(path, "re");
+	int v;
 
 	if (!f)
-		return 0;
-	if (fscanf(f, "%d", &level) != 1)
-		level = 0;
+		return dflt;
+	if (fscanf(f, "%d", &v) != 1)
+		v = dflt;
 	fclose(f);
-	return level;
+	return v;
 }
 
-/* What /proc/self/status says of this process's filters and capabilities. */
-struct self_status {
-	bool seccomp_filter; /* "Seccomp: 2" */
-	uint64_t cap_eff;    /* "CapEff" */
-};
-
-/* Read /proc/self/status; unreadable: no filter, every capability. */
-static void read_self_status(struct self_status *st)
+void npuprof_self_status_read(struct npuprof_self_status *st)
 {
 	unsigned long long caps;
 	char line[256];
@@ -59,7 +51,7 @@ static void read_self_status(struct self_status *st)
 
 	st->seccomp_filter = false;
 	st->cap_eff = UINT64_MAX;
-	f = fopen("/proc/self/status", "r");
+	f = fopen("/proc/self/status", "re");
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
@@ -71,7 +63,7 @@ static void read_self_status(struct self_status *st)
 	fclose(f);
 }
 
-static bool has_cap(const struct self_status *st, int bit)
+static bool has_cap(const struct npuprof_self_status *st, int bit)
 {
 	return st->cap_eff & (1ull << bit);
 }
@@ -81,7 +73,7 @@ static bool has_cap(const struct self_status *st, int bit)
  * is refused by its profile and by the kernel alike, and granting them is
  * what helps), then a filter.
  */
-static void judge(struct npuprof_access *a, int err, bool caps_ok, const struct self_status *st)
+static void judge(struct npuprof_access *a, int err, bool caps_ok, const struct npuprof_self_status *st)
 {
 	a->err = err;
 	if (!err)
@@ -129,9 +121,9 @@ static int try_perf(void)
 void npuprof_capture_access_probe(const char *kdev, struct npuprof_capture_access *a)
 {
 	struct npuprof_kring *kr = NULL;
-	struct self_status st;
+	struct npuprof_self_status st;
 
-	read_self_status(&st);
+	npuprof_self_status_read(&st);
 	judge(&a->bpf, try_bpf(),
 	      has_cap(&st, CAP_BIT_SYS_ADMIN) ||
 		      (has_cap(&st, CAP_BIT_BPF) && has_cap(&st, CAP_BIT_PERFMON)),
@@ -139,7 +131,7 @@ void npuprof_capture_access_probe(const char *kdev, struct npuprof_capture_acces
 	judge(&a->perf, try_perf(),
 	      has_cap(&st, CAP_BIT_SYS_ADMIN) || has_cap(&st, CAP_BIT_PERFMON), &st);
 	if (a->perf.err == -EACCES && a->perf.cause == NPUPROF_ACCESS_OTHER &&
-	    !has_cap(&st, CAP_BIT_SYS_ADMIN) && perf_paranoid() > PERF_PARANOID_MAX)
+	    !has_cap(&st, CAP_BIT_SYS_ADMIN) && npuprof_sysctl_int("/proc/sys/kernel/perf_event_paranoid", 0) > PERF_PARANOID_MAX)
 		a->perf.cause = NPUPROF_ACCESS_PARANOID;
 	a->uprobe_multi = !a->bpf.err && uprobe_multi_supported();
 	a->root = geteuid() == 0;

@@ -17,6 +17,7 @@
 #include <linux/capability.h>
 #include <liburing.h>
 
+#include <npuprof/capture_access.h>
 #include <npuprof/drain.h>
 
 #define URING_DISABLED_FILE "/proc/sys/kernel/io_uring_disabled"
@@ -34,54 +35,22 @@ int npuprof_writer_env(void)
 	return -EINVAL;
 }
 
-/*
- * The integer in @base after "@key" at the start of a line of @path;
- * @dflt when there is none.
- */
-static long long read_number(const char *path, const char *key, int base, long long dflt)
-{
-	char line[256];
-	size_t klen = strlen(key);
-	long long v = dflt;
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return dflt;
-	while (fgets(line, sizeof(line), f)) {
-		char *end;
-		long long n;
-
-		if (strncmp(line, key, klen))
-			continue;
-		n = strtoll(line + klen, &end, base);
-		if (end != line + klen)
-			v = n;
-		break;
-	}
-	fclose(f);
-	return v;
-}
-
-/* Whether this process has CAP_SYS_ADMIN in its effective set. */
-static int has_sys_admin(void)
-{
-	long long eff = read_number("/proc/self/status", "CapEff:", 16, 0);
-
-	return (eff >> CAP_SYS_ADMIN) & 1;
-}
-
 /* Why setting io_uring up failed with @err (-errno). */
 static int refusal_of(int err, int disabled)
 {
+	struct npuprof_self_status st;
+
 	if (!err)
 		return NPUPROF_URING_AVAILABLE;
 	if (err == -ENOMEM)
 		return NPUPROF_URING_MEMLOCK;
-	if (err == -EPERM && (disabled == 2 || (disabled == 1 && !has_sys_admin())))
+	npuprof_self_status_read(&st);
+	if (err == -EPERM &&
+	    (disabled == 2 || (disabled == 1 && !((st.cap_eff >> CAP_SYS_ADMIN) & 1))))
 		return NPUPROF_URING_DISABLED;
 	if (err != -EPERM && err != -EACCES && err != -ENOSYS)
 		return NPUPROF_URING_OTHER;
-	if (read_number("/proc/self/status", "Seccomp:", 10, 0) == 2)
+	if (st.seccomp_filter)
 		return NPUPROF_URING_SECCOMP;
 	return err == -ENOSYS ? NPUPROF_URING_NO_KERNEL : NPUPROF_URING_DENIED;
 }
@@ -89,7 +58,7 @@ static int refusal_of(int err, int disabled)
 void npuprof_writer_classify(struct npuprof_writer_probe *p, int err)
 {
 	p->error = err;
-	p->disabled = (int)read_number(URING_DISABLED_FILE, "", 10, -1);
+	p->disabled = npuprof_sysctl_int(URING_DISABLED_FILE, -1);
 	p->refusal = refusal_of(err, p->disabled);
 }
 

@@ -72,6 +72,27 @@ struct npuprof_capture_access {
 };
 
 /**
+ * struct npuprof_self_status - what /proc/self/status says of this process
+ * @seccomp_filter: "Seccomp: 2": a seccomp filter is installed
+ * @cap_eff:        "CapEff": the effective capabilities, bit N for
+ *                  capability N (all set when the file is unreadable)
+ */
+struct npuprof_self_status {
+	bool seccomp_filter;
+	uint64_t cap_eff;
+};
+
+/** npuprof_self_status_read() - fill @st; unreadable: no filter, every capability. */
+void npuprof_self_status_read(struct npuprof_self_status *st);
+
+/**
+ * npuprof_sysctl_int() - the integer a /proc/sys file (@path) holds, e.g.
+ * "/proc/sys/kernel/io_uring_disabled"; @dflt when it is missing (the
+ * kernel has no such setting) or unreadable
+ */
+int npuprof_sysctl_int(const char *path, int dflt);
+
+/**
  * npuprof_capture_access_probe() - ask the kernel, now, each call capture
  * needs, and fill @a
  * @kdev: npuprof.ko's device node, NULL for /dev/npuprof
