@@ -29,6 +29,8 @@
 static struct msprof_options o;
 static char err[MSPROF_ERR_MAX];
 static char tmp[] = "/tmp/test_options_check.XXXXXX";
+/* The HOME this process was started with: its server's, were it an app. */
+static const char *start_home;
 
 /* Parse then check a NULL-terminated list of words after "msprof". */
 static int run(const char *first, ...)
@@ -255,7 +257,8 @@ static void test_pid(void)
 	/*
 	 * This process exists but has no socket: by default it is captured
 	 * from the kernel side (accepted here); --require-server=on refuses
-	 * it as CANN's msprof does.
+	 * it as CANN's msprof does, naming the socket in the HOME it was
+	 * started with (else in msprof's $HOME).
 	 */
 	snprintf(arg, sizeof(arg), "--pid=%d", (int)getpid());
 	CHECK_EQ(run("--dynamic=on", arg, NULL), 0);
@@ -266,7 +269,7 @@ static void test_pid(void)
 		 "Argument --pid=%d: no dynamic profiling socket %s/dynamic_profiling_socket_%d: the process was "
 		 "not started with PROFILING_MODE=dynamic, or has not called aclInit yet (--require-server=off "
 		 "captures it from the kernel side).",
-		 (int)getpid(), tmp, (int)getpid());
+		 (int)getpid(), start_home && start_home[0] == '/' ? start_home : tmp, (int)getpid());
 	BAD(want, "--dynamic=on", arg, "--require-server=on");
 
 	/* A plain file of that name is not a socket either. */
@@ -310,6 +313,7 @@ static void test_task_capture(void)
 
 int main(void)
 {
+	start_home = getenv("HOME");
 	if (!mkdtemp(tmp))
 		CHECK_SKIP("mkdtemp failed");
 	test_modes();

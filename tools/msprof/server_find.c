@@ -125,8 +125,10 @@ int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size)
 		key = id.nspid[id.nr_nspid - 1];
 	if (other_mount_ns(pid))
 		snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
-	if (!root[0] && key == pid)
-		return msprof_socket_find(uid, key, buf, size);
+	/*
+	 * The HOME it was started with is where its server binds, whoever
+	 * runs it (a job's HOME=/srv/job, not its user's passwd home).
+	 */
 	have_home = !environ_home(pid, home, sizeof(home));
 	/* no HOME: its server takes the passwd entry's, in its own tree */
 	if (!have_home && root[0])
@@ -134,14 +136,16 @@ int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size)
 	if (have_home) {
 		/* the path the app binds is within sun_path; ours may be longer */
 		rc = dynprof_socket_path(inner, sizeof(inner), home, key);
-		if (!rc && (size_t)snprintf(buf, size, "%s%s", root, inner) >= size)
+		if (rc) /* its server cannot bind it: named, for the message */
+			snprintf(buf, size, "%s%s/%s%ld", root, home, DYNPROF_SOCKET_PREFIX, key);
+		else if ((size_t)snprintf(buf, size, "%s%s", root, inner) >= size)
 			rc = -ENAMETOOLONG;
 		if (rc || is_socket(buf))
 			return rc;
 		if (root[0]) /* our homes mean nothing in its tree: the one it has */
 			return -ENOENT;
 	}
-	if (!root[0]) { /* another pid namespace only: the usual homes too */
+	if (!root[0]) { /* our tree: the usual homes too */
 		rc = msprof_socket_find(uid, key, inner, sizeof(inner));
 		if (!rc || !have_home)
 			snprintf(buf, size, "%s", inner);

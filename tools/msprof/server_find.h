@@ -37,16 +37,19 @@ int msprof_socket_find(uid_t uid, long key, char *buf, size_t size);
  *
  * The server names its socket $HOME/dynamic_profiling_socket_<pid> with
  * the HOME of its own environment and the pid it sees itself as (the last
- * NSpid of /proc/@pid/status).  A process in msprof's mount and pid
- * namespaces is looked up as msprof_socket_find() does.  One in another
- * mount namespace is reached through /proc/@pid/root, in the HOME read
- * from /proc/@pid/environ (msprof's own homes only when that cannot be
- * read); one in another pid namespace only, under its inner pid, in that
- * HOME first, then the homes msprof_socket_find() tries.  The socket
- * found may be another process's (a process of another pid namespace with
- * the same inner pid): the caller checks who serves it.  Return: as
- * msprof_socket_find(); -ENOENT names the HOME of its environment when
- * known.
+ * NSpid of /proc/@pid/status).  It is looked for in the HOME read from
+ * /proc/@pid/environ first: a job run by another user with a HOME of its
+ * own (HOME=/srv/job) has its socket there, not in the passwd home.  A
+ * process in msprof's mount namespace is then looked up as
+ * msprof_socket_find() does (under its inner pid when it runs in another
+ * pid namespace).  One in another mount namespace is reached through
+ * /proc/@pid/root: in the HOME of its environment, else its passwd
+ * entry's in its own tree (msprof's own homes only when neither can be
+ * read).  The socket found may be another process's (a process of
+ * another pid namespace with the same inner pid): the caller checks who
+ * serves it.  Return: as msprof_socket_find(); -ENOENT names the HOME of
+ * its environment when known; -ENAMETOOLONG when the socket path of that
+ * HOME passes sun_path (its server cannot have bound it), @buf naming it.
  */
 int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size);
 
