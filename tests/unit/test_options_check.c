@@ -284,13 +284,38 @@ static void test_pid(void)
 	CHECK_EQ(o.pid, getpid());
 	CHECK_EQ(o.require_server, 1);
 
-	/* The strict switch is for attach mode; its values are named. */
-	BAD("Argument --require-server=on is for attach mode: give --pid (a launched app always has its server).",
-	    "--dynamic=on", "--require-server=on", "./app");
+	/* The strict switch is for dynamic mode; its values are named. */
+	BAD("Argument --require-server=on is for dynamic mode: give --pid, or the app to launch with --dynamic=on (app mode talks to no server).",
+	    "--require-server=on", "./app");
 	BAD("Argument --require-server: invalid value: maybe. Please input 'on' or 'off'.", "--dynamic=on", arg,
 	    "--require-server=maybe");
 	close(s);
 	unlink(addr.sun_path);
+}
+
+/*
+ * Launch mode, --require-server=on: the app would bind its socket in our
+ * $HOME, named after our pid; a path past sun_path's 107 bytes means it
+ * can have no server: refused before anything is launched.  A shorter
+ * $HOME passes; without the switch the long one does too (kernel side).
+ */
+static void test_launch_server(void)
+{
+	char home[128], sock[256], want[1024];
+	size_t n = (size_t)snprintf(home, sizeof(home), "%s/", tmp);
+
+	memset(home + n, 'h', 96 - n);
+	home[96] = '\0';
+	setenv("HOME", home, 1);
+	n = (size_t)snprintf(sock, sizeof(sock), "%s/dynamic_profiling_socket_%d", home, (int)getpid());
+	snprintf(want, sizeof(want),
+		 "Argument --require-server=on: the socket path %s is too long for a Unix socket: %zu bytes, the limit is 107, so ./app can have no dynamic-profiling server: use a shorter $HOME, or --require-server=off to capture it from the kernel side.",
+		 sock, n);
+	BAD(want, "--dynamic=on", "--require-server=on", "./app");
+	CHECK_EQ(run("--dynamic=on", "./app", NULL), 0);
+	setenv("HOME", tmp, 1);
+	CHECK_EQ(run("--dynamic=on", "--require-server=on", "./app", NULL), 0);
+	CHECK_EQ(o.require_server, 1);
 }
 
 static void test_task_capture(void)
@@ -322,6 +347,7 @@ int main(void)
 	test_no_dir_on_usage_error();
 	test_storage_limit();
 	test_pid();
+	test_launch_server();
 	test_pid_not_process();
 	tmpdir_remove(tmp);
 	return CHECK_DONE();

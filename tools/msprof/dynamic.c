@@ -8,7 +8,9 @@
  * a process another msprof already profiles is refused at once, naming
  * that msprof, and its server is never disturbed.  With several pids each
  * one's trouble is named and the others go on.  Launch mode keeps looking
- * for servers the job's other ranks open under their own pids.
+ * for servers the job's other ranks open under their own pids; a job that
+ * can have no server (its socket path too long) is captured from the
+ * kernel side, as attach mode captures a process without one.
  *
  * The capture itself (npuprof.ko rings, BPF uprobes, PROF_XXX writing) is
  * session.h's; starting the job is launch.c's, talking to a server
@@ -249,6 +251,27 @@ static int add_pid(struct msprof_dyn *d, pid_t pid)
 }
 
 /*
+ * Launch mode, the app can have no server: its socket path @sock passes
+ * sun_path (a long $HOME), so CANN's runtime cannot bind it and runs on
+ * without.  As attach mode does for a process without one, the job's
+ * first process that loads the runtime is captured from the kernel side,
+ * said once.
+ */
+static int launch_kernel_side(const struct msprof_options *o, struct msprof_dyn *d,
+			      struct msprof_target *t, const char *sock)
+{
+	pid_t pid = msprof_wait_job_runtime(o, d);
+
+	if (pid < 0)
+		return pid;
+	t->app_pid = pid;
+	t->kernel_only = 1;
+	npuprof_proc_id_read(pid, NULL, &t->id);
+	msprof_say_no_server(pid, -ENAMETOOLONG, sock, 0, NULL);
+	return add_pid(d, pid);
+}
+
+/*
  * Launch mode: fork the app held at its gate, open the session and follow
  * the app (so every process it starts is captured from its birth), let it
  * run, connect to the first server (the one that took msprof's key) and
@@ -260,11 +283,14 @@ static int set_up_launch(const struct msprof_options *o, const char *params, str
 {
 	struct msprof_target *t = &d->t[0];
 	struct msprof_launched l = { .gate_fd = -1, .err_fd = -1 };
-	int rc, rc2;
+	char sock[PATH_MAX];
+	int rc, rc2, no_server;
 
 	rc = msprof_check_runnable(o);
 	if (rc)
 		return rc;
+	/* the app binds its socket in our $HOME, named after us (exec_app()) */
+	no_server = msprof_socket_find(getuid(), getpid(), sock, sizeof(sock)) == -ENAMETOOLONG;
 	rc = msprof_launch_app(o, params, &l);
 	if (rc)
 		return rc;
@@ -292,6 +318,8 @@ static int set_up_launch(const struct msprof_options *o, const char *params, str
 		return rc;
 	d->nr_targets = 1;
 	t->app_pid = d->child;
+	if (no_server)
+		return launch_kernel_side(o, d, t, sock);
 	rc = msprof_connect_launched(o, d, t);
 	if (rc)
 		return rc;

@@ -39,7 +39,9 @@ int msprof_connect_target(struct msprof_target *t, const char *path);
  *
  * Tries every MSPROF_CONNECT_RETRY_MS for up to MSPROF_CONNECT_TIMEOUT_MS
  * while the child lives.  Return: 0, or -errno after saying why
- * (-ESRCH: the app ended first; -ETIMEDOUT; -ENAMETOOLONG).
+ * (-ESRCH: the app ended first; -ETIMEDOUT); -ENAMETOOLONG, not said:
+ * the socket path passes sun_path, so the app can have no server (the
+ * caller looks first, with msprof_socket_find()).
  */
 int msprof_connect_launched(const struct msprof_options *o, struct msprof_dyn *d,
 			    struct msprof_target *t);

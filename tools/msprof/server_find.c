@@ -14,12 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <dynprof_wire.h>
 #include <npuprof/proc_id.h>
 
 #include "server_find.h"
+
+/* The longest path a Unix socket can be bound at: sun_path, less its NUL. */
+#define SOCKET_PATH_LIMIT (sizeof(((struct sockaddr_un *)0)->sun_path) - 1)
 
 static int is_socket(const char *path)
 {
@@ -33,8 +37,8 @@ int msprof_socket_find(uid_t uid, long key, char *buf, size_t size)
 	const char *env_home = getenv("HOME"), *homes[2] = { NULL, NULL };
 	struct passwd *pw = getpwuid(uid);
 	const char *pw_home = pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
-	char first[PATH_MAX] = "";
-	int i, rc;
+	char path[PATH_MAX], first[PATH_MAX] = "";
+	int i, rc = -ENOENT;
 
 	if (!env_home || env_home[0] != '/')
 		env_home = NULL;
@@ -47,18 +51,26 @@ int msprof_socket_find(uid_t uid, long key, char *buf, size_t size)
 	if (homes[1] && !strcmp(homes[0], homes[1]))
 		homes[1] = NULL;
 	for (i = 0; i < 2 && homes[i]; i++) {
-		rc = dynprof_socket_path(buf, size, homes[i], key);
-		if (rc) {
-			snprintf(buf, size, "%s/%s%ld", homes[i], DYNPROF_SOCKET_PREFIX, key);
-			return rc;
-		}
-		if (is_socket(buf))
+		if (!dynprof_socket_path(path, sizeof(path), homes[i], key) && is_socket(path)) {
+			snprintf(buf, size, "%s", path);
 			return 0;
-		if (!first[0])
-			snprintf(first, sizeof(first), "%s", buf);
+		}
+		if (i)
+			continue;
+		/* the first names the failure; too long there: no server can bind it */
+		snprintf(first, sizeof(first), "%s/%s%ld", homes[0], DYNPROF_SOCKET_PREFIX, key);
+		if (strlen(first) > SOCKET_PATH_LIMIT)
+			rc = -ENAMETOOLONG;
 	}
 	snprintf(buf, size, "%s", first);
-	return -ENOENT;
+	return rc;
+}
+
+const char *msprof_socket_too_long(const char *path, char *buf, size_t size)
+{
+	snprintf(buf, size, "the socket path %s is too long for a Unix socket: %zu bytes, the limit is %zu",
+		 path, strlen(path), SOCKET_PATH_LIMIT);
+	return buf;
 }
 
 /* Whether @pid's mount namespace is another than ours (unknown: no). */
@@ -147,8 +159,9 @@ int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size)
 	}
 	if (!root[0]) { /* our tree: the usual homes too */
 		rc = msprof_socket_find(uid, key, inner, sizeof(inner));
-		if (!rc || !have_home)
-			snprintf(buf, size, "%s", inner);
+		if (rc && have_home) /* named already: the HOME it has */
+			return -ENOENT;
+		snprintf(buf, size, "%s", inner);
 		return rc;
 	}
 	/* its environment unreadable: our own homes' names, in its tree */

@@ -23,8 +23,11 @@
  * The server puts it in its home: $HOME or the password entry's.  For
  * our own uid try $HOME first, then the password entry; for another uid
  * (attaching as root to a user's app) that user's home first, then $HOME.
- * Return: 0 with @buf naming an existing socket; -ENOENT with @buf naming
- * the first candidate (for messages); -ENAMETOOLONG.
+ * A candidate too long for sun_path is passed over (no server can bind
+ * it).  Return: 0 with @buf naming an existing socket; -ENOENT with @buf
+ * naming the first candidate (for messages); -ENAMETOOLONG when that
+ * first candidate passes sun_path, @buf naming it: for our own uid, the
+ * socket an app launched with our $HOME cannot bind.
  */
 int msprof_socket_find(uid_t uid, long key, char *buf, size_t size);
 
@@ -52,5 +55,13 @@ int msprof_socket_find(uid_t uid, long key, char *buf, size_t size);
  * HOME passes sun_path (its server cannot have bound it), @buf naming it.
  */
 int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size);
+
+/**
+ * msprof_socket_too_long() - why a server cannot bind @path, for a
+ * message: "the socket path @path is too long for a Unix socket: N bytes,
+ * the limit is 107" (sun_path, its NUL excluded), into @buf (@size
+ * bytes).  Return: @buf.
+ */
+const char *msprof_socket_too_long(const char *path, char *buf, size_t size);
 
 #endif /* MSPROF_SERVER_FIND_H */
