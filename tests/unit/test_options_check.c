@@ -3,7 +3,11 @@
  * Description: msprof's mode and conflict checks with its exact texts,
  * --output checked without being created (a usage error leaves no
  * directory behind; prepare creates it), and --pid checked against
- * /proc/<pid> and the process's dynamic-profiling socket.
+ * /proc/<pid> and the process's dynamic-profiling socket (with
+ * --require-server=on: in the HOME it was started with; one whose socket
+ * path passes sun_path is named with its length).  In launch mode
+ * --require-server=on refuses an app whose socket path in our $HOME would
+ * pass sun_path, before it is launched.
  * NPUPROF_TASK_CAPTURE=yes (found by a new user: it used to fail only after
  * the app was launched, with status 1) is a usage error naming the
  * allowed values; kmod, bpf, auto and empty pass; export ignores it.
@@ -23,6 +27,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "home_child.h"
 #include "options.h"
 #include "tmpdir.h"
 
@@ -294,6 +299,31 @@ static void test_pid(void)
 }
 
 /*
+ * Attach mode, --require-server=on, a process started with a HOME whose
+ * socket path passes sun_path: its server cannot have bound it, said with
+ * the path and its length.
+ */
+static void test_pid_long_home(void)
+{
+	char home[128], arg[64], sock[256], want[1024];
+	size_t n = (size_t)snprintf(home, sizeof(home), "%s/", tmp);
+	pid_t child;
+
+	memset(home + n, 'p', 96 - n);
+	home[96] = '\0';
+	child = home_child_start(home);
+	CHECK(child > 0);
+	snprintf(arg, sizeof(arg), "--pid=%d", (int)child);
+	n = (size_t)snprintf(sock, sizeof(sock), "%s/dynamic_profiling_socket_%d", home, (int)child);
+	snprintf(want, sizeof(want),
+		 "Argument --pid=%d: the socket path %s is too long for a Unix socket: %zu bytes, the limit is 107 (--require-server=off captures it from the kernel side).",
+		 (int)child, sock, n);
+	BAD(want, "--dynamic=on", arg, "--require-server=on");
+	CHECK_EQ(run("--dynamic=on", arg, NULL), 0);
+	home_child_stop(child);
+}
+
+/*
  * Launch mode, --require-server=on: the app would bind its socket in our
  * $HOME, named after our pid; a path past sun_path's 107 bytes means it
  * can have no server: refused before anything is launched.  A shorter
@@ -347,6 +377,7 @@ int main(void)
 	test_no_dir_on_usage_error();
 	test_storage_limit();
 	test_pid();
+	test_pid_long_home();
 	test_launch_server();
 	test_pid_not_process();
 	tmpdir_remove(tmp);

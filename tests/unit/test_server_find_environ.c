@@ -14,55 +14,20 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "home_child.h"
 #include "server_find.h"
 #include "tmpdir.h"
 
 static char ours[64], theirs[64], long_home[200];
-
-/* A child sleeping with @home as its only environment (NULL: none). */
-static pid_t spawn_with_home(const char *home)
-{
-	char env[256];
-	char *envp[] = { env, NULL };
-	pid_t pid;
-
-	snprintf(env, sizeof(env), "HOME=%s", home ? home : "");
-	pid = fork();
-	if (pid == 0) {
-		execle("/bin/sleep", "sleep", "30", (char *)NULL, home ? envp : &envp[1]);
-		_exit(127);
-	}
-	return pid;
-}
-
-/* Wait until @pid runs sleep: its environ is the exec'd one, not ours. */
-static void wait_exec(pid_t pid)
-{
-	char path[64], comm[32] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	for (int i = 0; i < 500 && strncmp(comm, "sleep", 5); i++) {
-		f = fopen(path, "re");
-		if (f) {
-			if (!fgets(comm, sizeof(comm), f))
-				comm[0] = '\0';
-			fclose(f);
-		}
-		usleep(10000);
-	}
-}
 
 /* A bound Unix socket at @dir/dynamic_profiling_socket_@pid; its fd. */
 static int make_socket(const char *dir, pid_t pid)
@@ -84,12 +49,6 @@ static void drop_socket(int s, const char *dir, pid_t pid)
 	unlink(path);
 }
 
-static void stop(pid_t pid)
-{
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-}
-
 /* The look-up for @pid returns @rc with the socket path in @dir named. */
 static void expect(pid_t pid, int rc, const char *dir)
 {
@@ -102,10 +61,9 @@ static void expect(pid_t pid, int rc, const char *dir)
 
 static void test_own_home(void)
 {
-	pid_t pid = spawn_with_home(theirs);
+	pid_t pid = home_child_start(theirs);
 	int s1, s2;
 
-	wait_exec(pid);
 	/* the child's HOME wins over msprof's, which has one too */
 	s1 = make_socket(theirs, pid);
 	s2 = make_socket(ours, pid);
@@ -116,7 +74,7 @@ static void test_own_home(void)
 	/* in neither: the child's HOME is the one named */
 	drop_socket(s2, ours, pid);
 	expect(pid, -ENOENT, theirs);
-	stop(pid);
+	home_child_stop(pid);
 }
 
 /*
@@ -125,14 +83,13 @@ static void test_own_home(void)
  */
 static void test_one_home(const char *home, int rc, const char *dir)
 {
-	pid_t pid = spawn_with_home(home);
+	pid_t pid = home_child_start(home);
 	int s;
 
-	wait_exec(pid);
 	s = make_socket(ours, pid);
 	expect(pid, rc, dir);
 	drop_socket(s, ours, pid);
-	stop(pid);
+	home_child_stop(pid);
 }
 
 int main(void)
