@@ -148,8 +148,8 @@ int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size)
 	if (have_home) {
 		/* the path the app binds is within sun_path; ours may be longer */
 		rc = dynprof_socket_path(inner, sizeof(inner), home, key);
-		if (rc) /* its server cannot bind it: named, for the message */
-			snprintf(buf, size, "%s%s/%s%ld", root, home, DYNPROF_SOCKET_PREFIX, key);
+		if (rc) /* its server cannot bind it: named as it would have */
+			snprintf(buf, size, "%s/%s%ld", home, DYNPROF_SOCKET_PREFIX, key);
 		else if ((size_t)snprintf(buf, size, "%s%s", root, inner) >= size)
 			rc = -ENAMETOOLONG;
 		if (rc || is_socket(buf))
@@ -166,7 +166,11 @@ int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size)
 	}
 	/* its environment unreadable: our own homes' names, in its tree */
 	rc = msprof_socket_find(uid, key, inner, sizeof(inner)); /* names the candidate */
-	if (rc == -ENAMETOOLONG || (size_t)snprintf(buf, size, "%s%s", root, inner) >= size)
+	if (rc == -ENAMETOOLONG) {
+		snprintf(buf, size, "%s", inner);
+		return rc;
+	}
+	if ((size_t)snprintf(buf, size, "%s%s", root, inner) >= size)
 		return -ENAMETOOLONG;
 	return is_socket(buf) ? 0 : -ENOENT;
 }

@@ -52,7 +52,8 @@ int msprof_socket_find(uid_t uid, long key, char *buf, size_t size);
  * another pid namespace with the same inner pid): the caller checks who
  * serves it.  Return: as msprof_socket_find(); -ENOENT names the HOME of
  * its environment when known; -ENAMETOOLONG when the socket path of that
- * HOME passes sun_path (its server cannot have bound it), @buf naming it.
+ * HOME passes sun_path (its server cannot have bound it), @buf naming it
+ * as the process would (without /proc/@pid/root).
  */
 int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size);
 
