@@ -51,7 +51,7 @@ long_home() {
 	cat "$out/required.log"
 	[[ $(wc -l <"$out/required.log") == 2 ]] &&
 		too_long "$(head -n 1 "$out/required.log")" '\[ERROR\] msprof: Argument --require-server=on: ' \
-			', so build/bin/ai_task can have no dynamic-profiling server: use a shorter \$HOME, or --require-server=off to capture it from the kernel side\.' ||
+			', so build/bin/ai_task can have no dynamic-profiling server: set HOME to a short, writable directory, or --require-server=off to capture it from the kernel side\.' ||
 		{ echo "required.log is not the one refusal"; return 1; }
 	[[ $(cat "$out/required.rc") == 2 && ! -e $out/required ]] ||
 		{ echo "--require-server=on: exit $(cat "$out/required.rc"), want 2 and nothing created"; return 1; }

@@ -7,7 +7,7 @@
  * --require-server=on: in the HOME it was started with; one whose socket
  * path passes sun_path is named with its length).  In launch mode
  * --require-server=on refuses an app whose socket path in our $HOME would
- * pass sun_path, before it is launched.
+ * pass sun_path (or whose $HOME is missing), before it is launched.
  * NPUPROF_TASK_CAPTURE=yes (found by a new user: it used to fail only after
  * the app was launched, with status 1) is a usage error naming the
  * allowed values; kmod, bpf, auto and empty pass; export ignores it.
@@ -325,9 +325,10 @@ static void test_pid_long_home(void)
 
 /*
  * Launch mode, --require-server=on: the app would bind its socket in our
- * $HOME, named after our pid; a path past sun_path's 107 bytes means it
- * can have no server: refused before anything is launched.  A shorter
- * $HOME passes; without the switch the long one does too (kernel side).
+ * $HOME, named after our pid; a path past sun_path's 107 bytes, or a
+ * $HOME that does not exist, means it can have no server: refused before
+ * anything is launched.  A shorter $HOME passes; without the switch the
+ * others do too (kernel side).
  */
 static void test_launch_server(void)
 {
@@ -339,8 +340,16 @@ static void test_launch_server(void)
 	setenv("HOME", home, 1);
 	n = (size_t)snprintf(sock, sizeof(sock), "%s/dynamic_profiling_socket_%d", home, (int)getpid());
 	snprintf(want, sizeof(want),
-		 "Argument --require-server=on: the socket path %s is too long for a Unix socket: %zu bytes, the limit is 107, so ./app can have no dynamic-profiling server: use a shorter $HOME, or --require-server=off to capture it from the kernel side.",
+		 "Argument --require-server=on: the socket path %s is too long for a Unix socket: %zu bytes, the limit is 107, so ./app can have no dynamic-profiling server: set HOME to a short, writable directory, or --require-server=off to capture it from the kernel side.",
 		 sock, n);
+	BAD(want, "--dynamic=on", "--require-server=on", "./app");
+	CHECK_EQ(run("--dynamic=on", "./app", NULL), 0);
+	/* a HOME that does not exist: the socket cannot be made there either */
+	snprintf(home, sizeof(home), "%s/gone", tmp);
+	setenv("HOME", home, 1);
+	snprintf(want, sizeof(want),
+		 "Argument --require-server=on: the socket %s/dynamic_profiling_socket_%d cannot be created in %s: No such file or directory, so ./app can have no dynamic-profiling server: set HOME to a short, writable directory, or --require-server=off to capture it from the kernel side.",
+		 home, (int)getpid(), home);
 	BAD(want, "--dynamic=on", "--require-server=on", "./app");
 	CHECK_EQ(run("--dynamic=on", "./app", NULL), 0);
 	setenv("HOME", tmp, 1);

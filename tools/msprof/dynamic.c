@@ -9,8 +9,8 @@
  * that msprof, and its server is never disturbed.  With several pids each
  * one's trouble is named and the others go on.  Launch mode keeps looking
  * for servers the job's other ranks open under their own pids; a job that
- * can have no server (its socket path too long) is captured from the
- * kernel side, as attach mode captures a process without one.
+ * can have no server (it cannot bind its socket in $HOME) is captured
+ * from the kernel side, as attach mode captures a process without one.
  *
  * The capture itself (npuprof.ko rings, BPF uprobes, PROF_XXX writing) is
  * session.h's; starting the job is launch.c's, talking to a server
@@ -251,15 +251,16 @@ static int add_pid(struct msprof_dyn *d, pid_t pid)
 }
 
 /*
- * Launch mode, the app can have no server: its socket path @sock passes
- * sun_path (a long $HOME), so CANN's runtime cannot bind it and runs on
- * without.  As attach mode does for a process without one, the job's
- * first process that loads the runtime is captured from the kernel side,
- * said once.
+ * Launch mode, the app can have no server: it cannot bind its socket
+ * @sock (@why: msprof_launch_socket(); a long or missing $HOME), so CANN's
+ * runtime runs on without one.  As attach mode does for a process without
+ * one, the job's first process that loads the runtime is captured from
+ * the kernel side, said once.
  */
 static int launch_kernel_side(const struct msprof_options *o, struct msprof_dyn *d,
-			      struct msprof_target *t, const char *sock)
+			      struct msprof_target *t, const char *sock, int why)
 {
+	char words[2 * PATH_MAX + 96];
 	pid_t pid = msprof_wait_job_runtime(o, d);
 
 	if (pid < 0)
@@ -267,7 +268,7 @@ static int launch_kernel_side(const struct msprof_options *o, struct msprof_dyn 
 	t->app_pid = pid;
 	t->kernel_only = 1;
 	npuprof_proc_id_read(pid, NULL, &t->id);
-	msprof_say_no_server(pid, -ENAMETOOLONG, sock, 0, NULL);
+	msprof_say_kernel_side(pid, msprof_socket_unbindable(why, sock, words, sizeof(words)));
 	return add_pid(d, pid);
 }
 
@@ -277,20 +278,20 @@ static int launch_kernel_side(const struct msprof_options *o, struct msprof_dyn 
  * run, connect to the first server (the one that took msprof's key) and
  * place the uprobes through that process.  A session that cannot be had
  * lets the app run unprofiled.  The other ranks' servers are found later
- * (discover_ranks()).
+ * (discover_ranks()).  An app that cannot bind its socket (known before
+ * it runs) is captured from the kernel side (launch_kernel_side()).
  */
 static int set_up_launch(const struct msprof_options *o, const char *params, struct msprof_dyn *d)
 {
 	struct msprof_target *t = &d->t[0];
 	struct msprof_launched l = { .gate_fd = -1, .err_fd = -1 };
 	char sock[PATH_MAX];
-	int rc, rc2, no_server;
+	int rc, rc2, no_server; /* 0, or why the app cannot bind @sock */
 
 	rc = msprof_check_runnable(o);
 	if (rc)
 		return rc;
-	/* the app binds its socket in our $HOME, named after us (exec_app()) */
-	no_server = msprof_socket_find(getuid(), getpid(), sock, sizeof(sock)) == -ENAMETOOLONG;
+	no_server = msprof_launch_socket(sock, sizeof(sock));
 	rc = msprof_launch_app(o, params, &l);
 	if (rc)
 		return rc;
@@ -319,7 +320,7 @@ static int set_up_launch(const struct msprof_options *o, const char *params, str
 	d->nr_targets = 1;
 	t->app_pid = d->child;
 	if (no_server)
-		return launch_kernel_side(o, d, t, sock);
+		return launch_kernel_side(o, d, t, sock, no_server);
 	rc = msprof_connect_launched(o, d, t);
 	if (rc)
 		return rc;

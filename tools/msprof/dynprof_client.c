@@ -156,7 +156,7 @@ void msprof_say_connect_failed(pid_t pid, int rc, const char *path, pid_t peer)
 			    (int)pid, path);
 	else if (rc == -ENAMETOOLONG) /* its server could not bind it */
 		npuprof_err("cannot connect to server for pid %d: %s",
-			    (int)pid, msprof_socket_too_long(path, words, sizeof(words)));
+			    (int)pid, msprof_socket_unbindable(rc, path, words, sizeof(words)));
 	else
 		npuprof_err("cannot connect to server for pid %d: %s: %s", (int)pid, path, strerror(-rc));
 }
@@ -289,9 +289,14 @@ void msprof_say_no_server(pid_t pid, int rc, const char *path, pid_t peer, const
 		snprintf(why, sizeof(why), "%s: permission denied; run msprof as the app's user or as root to reach it",
 			 path);
 	else if (rc == -ENAMETOOLONG) /* its server could not bind it */
-		msprof_socket_too_long(path, why, sizeof(why));
+		msprof_socket_unbindable(rc, path, why, sizeof(why));
 	else
 		snprintf(why, sizeof(why), "%s: %s", path, strerror(-rc));
+	msprof_say_kernel_side(pid, why);
+}
+
+void msprof_say_kernel_side(pid_t pid, const char *why)
+{
 	npuprof_info("pid %d has no dynamic-profiling server (%s): capturing it from the kernel side only",
 		     (int)pid, why);
 }

@@ -288,7 +288,7 @@ static const struct opt_def opt_defs[] = {
 	{ "pid", set_pid, "PID[,PID...]", "none",
 	  "attach to running apps (up to 64; one PROF dir per process); one without a dynamic-profiling server is captured from the kernel side" },
 	{ "require-server", set_require_server, "on|off", "off",
-	  "refuse a process without a dynamic-profiling server (attach: not started with PROFILING_MODE=dynamic; launch: its socket path too long), as CANN's msprof does" },
+	  "refuse a process without a dynamic-profiling server (attach: not started with PROFILING_MODE=dynamic; launch: cannot bind its socket in $HOME), as CANN's msprof does" },
 	{ "output", set_output, "DIR", "current directory", "where PROF_XXX directories are written (created if missing)" },
 	{ "ascendcl", set_ascendcl, "on|off", "on", "record AscendCL API calls" },
 	{ "runtime-api", set_runtime_api, "on|off", "off", "record runtime API calls (libruntime.so, level Runtime)" },
@@ -576,7 +576,7 @@ static int check_pid(const struct msprof_options *o, char *err)
 		return 0;
 	rc = msprof_socket_find_pid(o->pid, st.st_uid, sock, sizeof(sock));
 	if (rc == -ENAMETOOLONG) {
-		msprof_socket_too_long(sock, why, sizeof(why));
+		msprof_socket_unbindable(rc, sock, why, sizeof(why));
 		return fail(err, "Argument --pid=%d: %s (--require-server=off captures it from the kernel side).",
 			    (int)o->pid, why);
 	}
@@ -588,19 +588,21 @@ static int check_pid(const struct msprof_options *o, char *err)
 }
 
 /*
- * Launch mode with --require-server=on: the app inherits our $HOME and
- * binds its socket there, named after our pid; a path too long for a Unix
- * socket means it can have no server, refused before it is launched.
- * (Without, the job is captured from the kernel side: dynamic.c.)
+ * Launch mode with --require-server=on: an app that cannot bind its
+ * socket (msprof_launch_socket(): a path too long for a Unix socket, a
+ * $HOME that is missing or not writable) can have no server: refused
+ * before it is launched.  (Without, the job is captured from the kernel
+ * side: dynamic.c.)
  */
 static int check_launch_server(const struct msprof_options *o, char *err)
 {
-	char sock[PATH_MAX], why[PATH_MAX + 96];
+	char sock[PATH_MAX], why[2 * PATH_MAX + 96];
+	int rc = msprof_launch_socket(sock, sizeof(sock));
 
-	if (msprof_socket_find(getuid(), getpid(), sock, sizeof(sock)) != -ENAMETOOLONG)
+	if (!rc)
 		return 0;
-	msprof_socket_too_long(sock, why, sizeof(why));
-	return fail(err, "Argument --require-server=on: %s, so %s can have no dynamic-profiling server: use a shorter $HOME, or --require-server=off to capture it from the kernel side.",
+	msprof_socket_unbindable(rc, sock, why, sizeof(why));
+	return fail(err, "Argument --require-server=on: %s, so %s can have no dynamic-profiling server: set HOME to a short, writable directory, or --require-server=off to capture it from the kernel side.",
 		    why, o->app_argv[0]);
 }
 

@@ -66,10 +66,31 @@ int msprof_socket_find(uid_t uid, long key, char *buf, size_t size)
 	return rc;
 }
 
-const char *msprof_socket_too_long(const char *path, char *buf, size_t size)
+int msprof_launch_socket(char *buf, size_t size)
 {
-	snprintf(buf, size, "the socket path %s is too long for a Unix socket: %zu bytes, the limit is %zu",
-		 path, strlen(path), SOCKET_PATH_LIMIT);
+	int rc = msprof_socket_find(getuid(), getpid(), buf, size);
+	char dir[PATH_MAX], *slash;
+
+	if (rc != -ENOENT)
+		return rc == -ENAMETOOLONG ? rc : 0;
+	/* bind() makes the socket's file: its directory must take one */
+	snprintf(dir, sizeof(dir), "%s", buf);
+	slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir] = '\0';
+	return access(dir, W_OK | X_OK) ? -errno : 0;
+}
+
+const char *msprof_socket_unbindable(int rc, const char *path, char *buf, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (rc == -ENAMETOOLONG)
+		snprintf(buf, size, "the socket path %s is too long for a Unix socket: %zu bytes, the limit is %zu",
+			 path, strlen(path), SOCKET_PATH_LIMIT);
+	else
+		snprintf(buf, size, "the socket %s cannot be created in %.*s: %s", path,
+			 slash && slash > path ? (int)(slash - path) : 1, path, strerror(-rc));
 	return buf;
 }
 

@@ -58,11 +58,25 @@ int msprof_socket_find(uid_t uid, long key, char *buf, size_t size);
 int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size);
 
 /**
- * msprof_socket_too_long() - why a server cannot bind @path, for a
- * message: "the socket path @path is too long for a Unix socket: N bytes,
- * the limit is 107" (sun_path, its NUL excluded), into @buf (@size
- * bytes).  Return: @buf.
+ * msprof_launch_socket() - the socket an app msprof launches binds, and
+ * whether it can: in our $HOME (the app inherits our environment), named
+ * after our pid (its DYNAMIC_PROFILING_KEY_PID)
+ * @buf:  output, @size bytes: the socket's path
+ *
+ * The app runs as we do, so what stops us stops it.  Return: 0 when it
+ * can bind it; -ENAMETOOLONG (the path passes sun_path) or the -errno of
+ * its directory (-ENOENT: no such directory; -EACCES; -EROFS) when it
+ * can have no server.
  */
-const char *msprof_socket_too_long(const char *path, char *buf, size_t size);
+int msprof_launch_socket(char *buf, size_t size);
+
+/**
+ * msprof_socket_unbindable() - why a server cannot bind @path, with @rc
+ * from msprof_launch_socket() or the look-ups above, for a message: "the
+ * socket path @path is too long for a Unix socket: N bytes, the limit is
+ * 107" (sun_path, its NUL excluded) or "the socket @path cannot be created
+ * in DIR: <error>", into @buf (@size bytes).  Return: @buf.
+ */
+const char *msprof_socket_unbindable(int rc, const char *path, char *buf, size_t size);
 
 #endif /* MSPROF_SERVER_FIND_H */
