@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * Finding the socket of an app's dynamic-profiling server (see
- * server_find.h): which home it was made in, what its name's pid is, and
+ * server_find.h): which home it was made in, what its name's pid is,
  * how msprof reaches it when the app runs in a container (another mount
- * or pid namespace).  Looking only: nothing here connects, so the options
- * check (options.c) and the dynamic-profiling client both ask it.
+ * or pid namespace), and whether an app msprof launches can bind one at
+ * all (and the words for why not).  Looking only: nothing here connects,
+ * so the options check (options.c) and the dynamic-profiling client both
+ * ask it.
  */
 #include <errno.h>
 #include <fcntl.h>
