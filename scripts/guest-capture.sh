@@ -22,6 +22,14 @@
 #   second        one msprof on rank 0, then a second one on the same pid:
 #                 refused at once (its output in OUT/second.log, status in
 #                 OUT/second.rc); the first capture goes on
+#   launch-longhome  launch mode with a HOME so long that the app's socket
+#                 path passes sun_path (its server cannot start): first
+#                 with --require-server=on (refused: OUT/required.log and
+#                 .rc), then captured from the kernel side (OUT/msprof.rc)
+#   app-longhome  app mode, one process, the whole run, with that HOME
+#   attach-user   attach mode to an app run as another user (nobody) with
+#                 HOME=/srv/job (a tmpfs), not that user's passwd home;
+#                 its pid in OUT/app.pid, msprof's status in OUT/msprof.rc
 # Timing knobs (seconds, environment): E2E_BEFORE (before "start"),
 # E2E_WINDOW (between "start" and "stop").  E2E_APP: the program launch
 # mode starts instead of build/bin/ai_task.  E2E_DRIVER: the simulated NPU
@@ -91,6 +99,15 @@ wait_runtime() {
 		[ $i -le 300 ] || { echo "pid $1 never mapped libascendcl.so" >&2; exit 1; }
 		sleep 0.1
 	done
+}
+
+# long_home: make and print a HOME whose socket path,
+# HOME/dynamic_profiling_socket_<pid>, passes sun_path's 108 bytes
+# (/root/ and 100 letters: 132 bytes and the pid's digits).
+long_home() {
+	h=/root/$(printf '%0100d' 0 | tr 0 h)
+	mkdir -p "$h"
+	echo "$h"
 }
 
 # start_ranks APP ARGS...: $ranks apps in attach mode, rank r on device r;
@@ -318,6 +335,44 @@ attach)
 		${E2E_MSPROF_ARGS:-} >"$out/msprof.log" 2>"$out/msprof.err"
 	wait "$app"
 	;;
+launch-longhome)
+	HOME=$(long_home)
+	export HOME
+	rc=0
+	printf 'start\nstop\nquit\n' | build/bin/msprof --dynamic=on --require-server=on \
+		--output="$out/required" "${E2E_APP:-build/bin/ai_task}" "$@" >"$out/required.log" 2>&1 || rc=$?
+	echo $rc >"$out/required.rc"
+	rc=0
+	# shellcheck disable=SC2086 # E2E_MSPROF_ARGS: words, unquoted
+	commands | build/bin/msprof --dynamic=on --output="$out" ${E2E_MSPROF_ARGS:-} \
+		"${E2E_APP:-build/bin/ai_task}" "$@" >"$out/msprof.log" 2>"$out/msprof.err" || rc=$?
+	echo $rc >"$out/msprof.rc"
+	;;
+app-longhome)
+	HOME=$(long_home)
+	export HOME
+	rc=0
+	build/bin/msprof --output="$out" "${E2E_APP:-build/bin/ai_task}" "$@" </dev/null \
+		>"$out/msprof.log" 2>"$out/msprof.err" || rc=$?
+	echo $rc >"$out/msprof.rc"
+	;;
+attach-user)
+	mount -t tmpfs job /srv
+	mkdir /srv/job
+	chown 65534:65534 /srv/job
+	HOME=/srv/job PROFILING_MODE=dynamic setpriv --reuid=65534 --regid=65534 --clear-groups \
+		build/bin/ai_task "$@" >"$out/app.out" 2>"$out/app.err" &
+	app=$!
+	echo $app >"$out/app.pid"
+	wait_socket "$app" "/srv/job/dynamic_profiling_socket_$app"
+	rc=0
+	# shellcheck disable=SC2086
+	commands | build/bin/msprof --dynamic=on --pid="$app" --output="$out" ${E2E_MSPROF_ARGS:-} \
+		>"$out/msprof.log" 2>"$out/msprof.err" || rc=$?
+	echo $rc >"$out/msprof.rc"
+	wait "$app"
+	umount /srv
+	;;
 app-ranks)
 	rc=0
 	delay=
@@ -385,13 +440,13 @@ second)
 	for p in $pids; do wait "$p"; done
 	;;
 *)
-	echo "usage: guest-capture.sh launch|attach|attach-ranks|launch-ranks|app-ranks|kill-rank|sessions|second|containers OUT [APP ARGS...]" >&2
+	echo "usage: guest-capture.sh launch|attach|attach-ranks|launch-ranks|app-ranks|kill-rank|sessions|second|containers|launch-longhome|app-longhome|attach-user OUT [APP ARGS...]" >&2
 	exit 2
 	;;
 esac
 # The app prints exactly one JSON line on stdout: its own count of calls.
 case $mode in
-launch | attach)
+launch | attach | launch-longhome | app-longhome | attach-user)
 	grep -h '^{' "$out/msprof.log" "$out/app.out" 2>/dev/null | tail -n 1 >"$out/app.json" ;;
 launch-ranks | app-ranks)
 	grep -h '^{' "$out/msprof.log" >"$out/app.json" ;;

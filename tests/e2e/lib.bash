@@ -6,15 +6,22 @@ cd "$(dirname "$0")/../.."
 shared_checker=../shared/checks/check_prof.py
 
 # e2e_capture MODE APP_ARGS...: the capture alone, into a new directory
-# $out (it stays set for the caller's own checks).
+# $out (it stays set for the caller's own checks).  Each mode E2E_ALSO
+# names (space separated) is captured after it in the same VM, with the
+# same APP_ARGS, into $out/<that mode>: one VM boot for them all.
 e2e_capture() {
-	local mode=$1
+	local mode=$1 also cmd
 	shift
 	mkdir -p build/e2e
 	out=$(mktemp -d "$PWD/build/e2e/$mode.XXXXXX")
 	echo "output: $out"
-	scripts/vm-run.sh --rw "$out" --timeout 600 -- scripts/guest-capture.sh "$mode" "$out" "$@" ||
-		{ echo "capture in the VM failed"; cat "$out"/msprof.* 2>/dev/null; return 1; }
+	cmd=(scripts/guest-capture.sh "$mode" "$out" "$@")
+	for also in ${E2E_ALSO:-}; do
+		mkdir "$out/$also"
+		cmd+=("&&" scripts/guest-capture.sh "$also" "$out/$also" "$@")
+	done
+	scripts/vm-run.sh --rw "$out" --timeout 600 -- "${cmd[@]}" ||
+		{ echo "capture in the VM failed"; cat "$out"/msprof.* "$out"/*/msprof.* 2>/dev/null; return 1; }
 	echo "--- msprof output"
 	cat "$out/msprof.log" "$out/msprof.err"
 }
@@ -32,11 +39,12 @@ e2e_layout() {
 # $out/export.log), check against the sample app's counts and the layout
 # checker.
 e2e_run() {
-	e2e_capture "$@" || return 1
-	e2e_check
+	e2e_capture "$@" && e2e_check
 }
 
-# e2e_check: e2e_run's checks of the capture in $out.
+# e2e_check: the capture in $out exported (its output also in
+# $out/export.log), checked against the sample app's counts and the
+# layout checker.
 e2e_check() {
 	local rc=0
 	build/bin/msprof --export=on --output="$out" >"$out/export.log" 2>&1 || rc=$?

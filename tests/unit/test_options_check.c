@@ -3,7 +3,11 @@
  * Description: msprof's mode and conflict checks with its exact texts,
  * --output checked without being created (a usage error leaves no
  * directory behind; prepare creates it), and --pid checked against
- * /proc/<pid> and the process's dynamic-profiling socket.
+ * /proc/<pid> and the process's dynamic-profiling socket (with
+ * --require-server=on: in the HOME it was started with; one whose socket
+ * path passes sun_path is named with its length).  In launch mode
+ * --require-server=on refuses an app whose socket path in our $HOME would
+ * pass sun_path (or whose $HOME is missing), before it is launched.
  * NPUPROF_TASK_CAPTURE=yes (found by a new user: it used to fail only after
  * the app was launched, with status 1) is a usage error naming the
  * allowed values; kmod, bpf, auto and empty pass; export ignores it.
@@ -24,12 +28,15 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "home_child.h"
 #include "options.h"
 #include "tmpdir.h"
 
 static struct msprof_options o;
 static char err[MSPROF_ERR_MAX];
 static char tmp[] = "/tmp/test_options_check.XXXXXX";
+/* The HOME this process was started with: its server's, were it an app. */
+static const char *start_home;
 
 /* Parse then check a NULL-terminated list of words after "msprof". */
 static int run(const char *first, ...)
@@ -256,7 +263,8 @@ static void test_pid(void)
 	/*
 	 * This process exists but has no socket: by default it is captured
 	 * from the kernel side (accepted here); --require-server=on refuses
-	 * it as CANN's msprof does.
+	 * it as CANN's msprof does, naming the socket in the HOME it was
+	 * started with (else in msprof's $HOME).
 	 */
 	snprintf(arg, sizeof(arg), "--pid=%d", (int)getpid());
 	CHECK_EQ(run("--dynamic=on", arg, NULL), 0);
@@ -267,7 +275,7 @@ static void test_pid(void)
 		 "Argument --pid=%d: no dynamic profiling socket %s/dynamic_profiling_socket_%d: the process was "
 		 "not started with PROFILING_MODE=dynamic, or has not called aclInit yet (--require-server=off "
 		 "captures it from the kernel side).",
-		 (int)getpid(), tmp, (int)getpid());
+		 (int)getpid(), start_home && start_home[0] == '/' ? start_home : tmp, (int)getpid());
 	BAD(want, "--dynamic=on", arg, "--require-server=on");
 
 	/* A plain file of that name is not a socket either. */
@@ -282,13 +290,72 @@ static void test_pid(void)
 	CHECK_EQ(o.pid, getpid());
 	CHECK_EQ(o.require_server, 1);
 
-	/* The strict switch is for attach mode; its values are named. */
-	BAD("Argument --require-server=on is for attach mode: give --pid (a launched app always has its server).",
-	    "--dynamic=on", "--require-server=on", "./app");
+	/* The strict switch is for dynamic mode; its values are named. */
+	BAD("Argument --require-server=on is for dynamic mode: give --pid, or the app to launch with --dynamic=on (app mode talks to no server).",
+	    "--require-server=on", "./app");
 	BAD("Argument --require-server: invalid value: maybe. Please input 'on' or 'off'.", "--dynamic=on", arg,
 	    "--require-server=maybe");
 	close(s);
 	unlink(addr.sun_path);
+}
+
+/*
+ * Attach mode, --require-server=on, a process started with a HOME whose
+ * socket path passes sun_path: its server cannot have bound it, said with
+ * the path and its length.
+ */
+static void test_pid_long_home(void)
+{
+	char home[128], arg[64], sock[256], want[1024];
+	size_t n = (size_t)snprintf(home, sizeof(home), "%s/", tmp);
+	pid_t child;
+
+	memset(home + n, 'p', 96 - n);
+	home[96] = '\0';
+	child = home_child_start(home);
+	CHECK(child > 0);
+	snprintf(arg, sizeof(arg), "--pid=%d", (int)child);
+	n = (size_t)snprintf(sock, sizeof(sock), "%s/dynamic_profiling_socket_%d", home, (int)child);
+	snprintf(want, sizeof(want),
+		 "Argument --pid=%d: the socket path %s is too long for a Unix socket: %zu bytes, the limit is 107 (--require-server=off captures it from the kernel side).",
+		 (int)child, sock, n);
+	BAD(want, "--dynamic=on", arg, "--require-server=on");
+	CHECK_EQ(run("--dynamic=on", arg, NULL), 0);
+	home_child_stop(child);
+}
+
+/*
+ * Launch mode, --require-server=on: the app would bind its socket in our
+ * $HOME, named after our pid; a path past sun_path's 107 bytes, or a
+ * $HOME that does not exist, means it can have no server: refused before
+ * anything is launched.  A shorter $HOME passes; without the switch the
+ * others do too (kernel side).
+ */
+static void test_launch_server(void)
+{
+	char home[128], sock[256], want[1024];
+	size_t n = (size_t)snprintf(home, sizeof(home), "%s/", tmp);
+
+	memset(home + n, 'h', 96 - n);
+	home[96] = '\0';
+	setenv("HOME", home, 1);
+	n = (size_t)snprintf(sock, sizeof(sock), "%s/dynamic_profiling_socket_%d", home, (int)getpid());
+	snprintf(want, sizeof(want),
+		 "Argument --require-server=on: the socket path %s is too long for a Unix socket: %zu bytes, the limit is 107, so ./app can have no dynamic-profiling server: set HOME to a short, writable directory, or --require-server=off to capture it from the kernel side.",
+		 sock, n);
+	BAD(want, "--dynamic=on", "--require-server=on", "./app");
+	CHECK_EQ(run("--dynamic=on", "./app", NULL), 0);
+	/* a HOME that does not exist: the socket cannot be made there either */
+	snprintf(home, sizeof(home), "%s/gone", tmp);
+	setenv("HOME", home, 1);
+	snprintf(want, sizeof(want),
+		 "Argument --require-server=on: the socket %s/dynamic_profiling_socket_%d cannot be created in %s: No such file or directory, so ./app can have no dynamic-profiling server: set HOME to a short, writable directory, or --require-server=off to capture it from the kernel side.",
+		 home, (int)getpid(), home);
+	BAD(want, "--dynamic=on", "--require-server=on", "./app");
+	CHECK_EQ(run("--dynamic=on", "./app", NULL), 0);
+	setenv("HOME", tmp, 1);
+	CHECK_EQ(run("--dynamic=on", "--require-server=on", "./app", NULL), 0);
+	CHECK_EQ(o.require_server, 1);
 }
 
 /*
@@ -331,6 +398,7 @@ static void test_writer(void)
 
 int main(void)
 {
+	start_home = getenv("HOME");
 	if (!mkdtemp(tmp))
 		CHECK_SKIP("mkdtemp failed");
 	test_modes();
@@ -340,6 +408,8 @@ int main(void)
 	test_no_dir_on_usage_error();
 	test_storage_limit();
 	test_pid();
+	test_pid_long_home();
+	test_launch_server();
 	test_pid_not_process();
 	tmpdir_remove(tmp);
 	return CHECK_DONE();

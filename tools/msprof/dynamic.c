@@ -8,7 +8,9 @@
  * a process another msprof already profiles is refused at once, naming
  * that msprof, and its server is never disturbed.  With several pids each
  * one's trouble is named and the others go on.  Launch mode keeps looking
- * for servers the job's other ranks open under their own pids.
+ * for servers the job's other ranks open under their own pids; a job that
+ * can have no server (it cannot bind its socket in $HOME) is captured
+ * from the kernel side, as attach mode captures a process without one.
  *
  * The capture itself (npuprof.ko rings, BPF uprobes, PROF_XXX writing) is
  * session.h's; starting the job is launch.c's, talking to a server
@@ -253,22 +255,47 @@ static int add_pid(struct msprof_dyn *d, pid_t pid)
 }
 
 /*
+ * Launch mode, the app can have no server: it cannot bind its socket
+ * @sock (@why: msprof_launch_socket(); a long or missing $HOME), so CANN's
+ * runtime runs on without one.  As attach mode does for a process without
+ * one, the job's first process that loads the runtime is captured from
+ * the kernel side, said once.
+ */
+static int launch_kernel_side(const struct msprof_options *o, struct msprof_dyn *d,
+			      struct msprof_target *t, const char *sock, int why)
+{
+	char words[2 * PATH_MAX + 96];
+	pid_t pid = msprof_wait_job_runtime(o, d);
+
+	if (pid < 0)
+		return pid;
+	t->app_pid = pid;
+	t->kernel_only = 1;
+	npuprof_proc_id_read(pid, NULL, &t->id);
+	msprof_say_kernel_side(pid, msprof_socket_unbindable(why, sock, words, sizeof(words)));
+	return add_pid(d, pid);
+}
+
+/*
  * Launch mode: fork the app held at its gate, open the session and follow
  * the app (so every process it starts is captured from its birth), let it
  * run, connect to the first server (the one that took msprof's key) and
  * place the uprobes through that process.  A session that cannot be had
  * lets the app run unprofiled.  The other ranks' servers are found later
- * (discover_ranks()).
+ * (discover_ranks()).  An app that cannot bind its socket (known before
+ * it runs) is captured from the kernel side (launch_kernel_side()).
  */
 static int set_up_launch(const struct msprof_options *o, const char *params, struct msprof_dyn *d)
 {
 	struct msprof_target *t = &d->t[0];
 	struct msprof_launched l = { .gate_fd = -1, .err_fd = -1 };
-	int rc, rc2;
+	char sock[PATH_MAX];
+	int rc, rc2, no_server; /* 0, or why the app cannot bind @sock */
 
 	rc = msprof_check_runnable(o);
 	if (rc)
 		return rc;
+	no_server = msprof_launch_socket(sock, sizeof(sock));
 	rc = msprof_launch_app(o, params, &l);
 	if (rc)
 		return rc;
@@ -296,6 +323,8 @@ static int set_up_launch(const struct msprof_options *o, const char *params, str
 		return rc;
 	d->nr_targets = 1;
 	t->app_pid = d->child;
+	if (no_server)
+		return launch_kernel_side(o, d, t, sock, no_server);
 	rc = msprof_connect_launched(o, d, t);
 	if (rc)
 		return rc;

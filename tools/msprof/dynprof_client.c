@@ -93,10 +93,8 @@ int msprof_connect_launched(const struct msprof_options *o, struct msprof_dyn *d
 
 	for (;;) {
 		rc = msprof_socket_find(getuid(), getpid(), path, sizeof(path));
-		if (rc == -ENAMETOOLONG) {
-			npuprof_err("the socket path %s is too long for a Unix socket: use a shorter $HOME", path);
+		if (rc == -ENAMETOOLONG) /* the caller looked first (no server possible) */
 			return rc;
-		}
 		if (!rc && !msprof_connect_target(t, path))
 			return 0;
 		if (!msprof_app_alive(d, t)) {
@@ -156,6 +154,9 @@ void msprof_say_connect_failed(pid_t pid, int rc, const char *path, pid_t peer)
 	else if (rc == -EACCES || rc == -EPERM)
 		npuprof_err("cannot connect to server for pid %d: %s: permission denied: run msprof as the app's user or as root",
 			    (int)pid, path);
+	else if (rc == -ENAMETOOLONG) /* its server could not bind it */
+		npuprof_err("cannot connect to server for pid %d: %s",
+			    (int)pid, msprof_socket_unbindable(rc, path, words, sizeof(words)));
 	else
 		npuprof_err("cannot connect to server for pid %d: %s: %s", (int)pid, path, strerror(-rc));
 }
@@ -287,8 +288,15 @@ void msprof_say_no_server(pid_t pid, int rc, const char *path, pid_t peer, const
 	else if (rc == -EACCES || rc == -EPERM)
 		snprintf(why, sizeof(why), "%s: permission denied; run msprof as the app's user or as root to reach it",
 			 path);
+	else if (rc == -ENAMETOOLONG) /* its server could not bind it */
+		msprof_socket_unbindable(rc, path, why, sizeof(why));
 	else
 		snprintf(why, sizeof(why), "%s: %s", path, strerror(-rc));
+	msprof_say_kernel_side(pid, why);
+}
+
+void msprof_say_kernel_side(pid_t pid, const char *why)
+{
 	npuprof_info("pid %d has no dynamic-profiling server (%s): capturing it from the kernel side only",
 		     (int)pid, why);
 }

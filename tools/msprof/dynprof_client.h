@@ -39,7 +39,9 @@ int msprof_connect_target(struct msprof_target *t, const char *path);
  *
  * Tries every MSPROF_CONNECT_RETRY_MS for up to MSPROF_CONNECT_TIMEOUT_MS
  * while the child lives.  Return: 0, or -errno after saying why
- * (-ESRCH: the app ended first; -ETIMEDOUT; -ENAMETOOLONG).
+ * (-ESRCH: the app ended first; -ETIMEDOUT); -ENAMETOOLONG, not said:
+ * the socket path passes sun_path, so the app can have no server (the
+ * caller looks first, with msprof_launch_socket()).
  */
 int msprof_connect_launched(const struct msprof_options *o, struct msprof_dyn *d,
 			    struct msprof_target *t);
@@ -125,5 +127,11 @@ void msprof_say_connect_failed(pid_t pid, int rc, const char *path, pid_t peer);
  * side captures it
  */
 void msprof_say_no_server(pid_t pid, int rc, const char *path, pid_t peer, const char *params_why);
+
+/**
+ * msprof_say_kernel_side() - that one [INFO] line, @why worded already
+ * (launch mode: msprof_socket_unbindable())
+ */
+void msprof_say_kernel_side(pid_t pid, const char *why);
 
 #endif /* MSPROF_DYNPROF_CLIENT_H */

@@ -10,8 +10,10 @@
  * that failed, so "cannot run" is told apart from an app that started and
  * exited.  The libraries are found before the job runs by asking the
  * program's dynamic loader for its list (as ldd does), then in
- * LD_LIBRARY_PATH.
+ * LD_LIBRARY_PATH.  A job without a server to wait for is waited for
+ * until one of its processes maps the runtime.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -23,11 +25,13 @@
 #include <unistd.h>
 
 #include <npuprof/acl_trace.h>
+#include <npuprof/clock.h>
 #include <npuprof/msg.h>
 #include <npuprof/proc_id.h>
 #include <npuprof/session.h>
 
 #include "dynamic.h"
+#include "dynprof_client.h"
 #include "error_words.h"
 #include "launch.h"
 
@@ -335,4 +339,52 @@ int msprof_descends_from(pid_t pid, pid_t root)
 			return 1;
 	}
 	return 0;
+}
+
+/* The launched job's first process (by pid) that maps libascendcl.so; 0: none. */
+static pid_t job_acl_process(pid_t child)
+{
+	pid_t found = 0;
+	struct dirent *de;
+	DIR *proc;
+
+	if (npuprof_acl_trace_pid_maps_acl(child))
+		return child;
+	proc = opendir("/proc");
+	if (!proc)
+		return 0;
+	while (!found && (de = readdir(proc))) {
+		pid_t pid = (pid_t)strtol(de->d_name, NULL, 10);
+
+		if (pid > 0 && msprof_descends_from(pid, getpid()) && npuprof_acl_trace_pid_maps_acl(pid))
+			found = pid;
+	}
+	closedir(proc);
+	return found;
+}
+
+pid_t msprof_wait_job_runtime(const struct msprof_options *o, struct msprof_dyn *d)
+{
+	int64_t deadline = npuprof_mono_ms() + MSPROF_CONNECT_TIMEOUT_MS;
+	struct msprof_target child = { .fd = -1, .app_pid = d->child };
+	char how[96];
+	pid_t pid;
+
+	for (;;) {
+		pid = job_acl_process(d->child);
+		if (pid > 0)
+			return pid;
+		if (!msprof_app_alive(d, &child)) {
+			msprof_describe_status(d->child_status, how, sizeof(how));
+			npuprof_err("%s (pid %d) %s before any process of it loaded libascendcl.so: see its own messages above",
+				    o->app_argv[0], (int)d->child, how);
+			return -ESRCH;
+		}
+		if (npuprof_mono_ms() >= deadline) {
+			npuprof_err("%s (pid %d): no process of it loaded libascendcl.so within %d s: does the app use AscendCL?",
+				    o->app_argv[0], (int)d->child, MSPROF_CONNECT_TIMEOUT_MS / 1000);
+			return -ETIMEDOUT;
+		}
+		usleep(MSPROF_CONNECT_RETRY_MS * 1000);
+	}
 }

@@ -99,4 +99,17 @@ void msprof_describe_status(int status, char *buf, size_t size);
  */
 int msprof_descends_from(pid_t pid, pid_t root);
 
+/**
+ * msprof_wait_job_runtime() - launch mode, the app can have no
+ * dynamic-profiling server: wait for the first process of the launched
+ * job (@d->child, or one it started) that maps libascendcl.so, the one
+ * captured from the kernel side
+ *
+ * Looks every MSPROF_CONNECT_RETRY_MS for up to MSPROF_CONNECT_TIMEOUT_MS
+ * while @d->child lives, as msprof_connect_launched() waits for a socket.
+ * Return: the pid, or -errno after saying why (-ESRCH: the app ended
+ * first; -ETIMEDOUT).
+ */
+pid_t msprof_wait_job_runtime(const struct msprof_options *o, struct msprof_dyn *d);
+
 #endif /* MSPROF_LAUNCH_H */

@@ -289,7 +289,7 @@ static const struct opt_def opt_defs[] = {
 	{ "pid", set_pid, "PID[,PID...]", "none",
 	  "attach to running apps (up to 64; one PROF dir per process); one without a dynamic-profiling server is captured from the kernel side" },
 	{ "require-server", set_require_server, "on|off", "off",
-	  "attach: refuse a process not started with PROFILING_MODE=dynamic (no dynamic-profiling server), as CANN's msprof does" },
+	  "refuse a process without a dynamic-profiling server (attach: not started with PROFILING_MODE=dynamic; launch: cannot bind its socket in $HOME), as CANN's msprof does" },
 	{ "output", set_output, "DIR", "current directory", "where PROF_XXX directories are written (created if missing)" },
 	{ "ascendcl", set_ascendcl, "on|off", "on", "record AscendCL API calls" },
 	{ "runtime-api", set_runtime_api, "on|off", "off", "record runtime API calls (libruntime.so, level Runtime)" },
@@ -473,8 +473,8 @@ static int check_mode(const struct msprof_options *o, char *err)
 	if ((o->delay_s || o->duration_s) && !o->app_argv)
 		return fail(err, "Argument --%s is for app mode: give the application to run.",
 			    o->delay_s ? "delay" : "duration");
-	if (o->require_server && !o->pid)
-		return fail(err, "Argument --require-server=on is for attach mode: give --pid (a launched app always has its server).");
+	if (o->require_server && !o->pid && !(o->dynamic && o->app_argv))
+		return fail(err, "Argument --require-server=on is for dynamic mode: give --pid, or the app to launch with --dynamic=on (app mode talks to no server).");
 	if (o->dynamic || o->export_on || o->query_on || o->app_argv)
 		return 0; /* an app without --dynamic: app mode */
 	return fail(err, "No valid argument found in --application --dynamic --query --export");
@@ -564,7 +564,7 @@ int msprof_pid_problem(pid_t pid, char *buf, size_t size)
  */
 static int check_pid(const struct msprof_options *o, char *err)
 {
-	char proc[64], sock[PATH_MAX];
+	char proc[64], sock[PATH_MAX], why[PATH_MAX + 96];
 	struct stat st;
 	int rc;
 
@@ -576,14 +576,35 @@ static int check_pid(const struct msprof_options *o, char *err)
 	if (!o->require_server)
 		return 0;
 	rc = msprof_socket_find_pid(o->pid, st.st_uid, sock, sizeof(sock));
-	if (rc == -ENAMETOOLONG)
-		return fail(err, "Argument --pid=%d: the socket path %s is too long for a Unix socket.",
-			    (int)o->pid, sock);
+	if (rc == -ENAMETOOLONG) {
+		msprof_socket_unbindable(rc, sock, why, sizeof(why));
+		return fail(err, "Argument --pid=%d: %s (--require-server=off captures it from the kernel side).",
+			    (int)o->pid, why);
+	}
 	if (rc)
 		return fail(err,
 			    "Argument --pid=%d: no dynamic profiling socket %s: the process was not started with PROFILING_MODE=dynamic, or has not called aclInit yet (--require-server=off captures it from the kernel side).",
 			    (int)o->pid, sock);
 	return 0;
+}
+
+/*
+ * Launch mode with --require-server=on: an app that cannot bind its
+ * socket (msprof_launch_socket(): a path too long for a Unix socket, a
+ * $HOME that is missing or not writable) can have no server: refused
+ * before it is launched.  (Without, the job is captured from the kernel
+ * side: dynamic.c.)
+ */
+static int check_launch_server(const struct msprof_options *o, char *err)
+{
+	char sock[PATH_MAX], why[2 * PATH_MAX + 96];
+	int rc = msprof_launch_socket(sock, sizeof(sock));
+
+	if (!rc)
+		return 0;
+	msprof_socket_unbindable(rc, sock, why, sizeof(why));
+	return fail(err, "Argument --require-server=on: %s, so %s can have no dynamic-profiling server: set HOME to a short, writable directory, or --require-server=off to capture it from the kernel side.",
+		    why, o->app_argv[0]);
 }
 
 /* --result: a regular file or none yet, in an existing writable directory. */
@@ -672,6 +693,8 @@ int msprof_options_check(struct msprof_options *o, char *err)
 	/* Several pids: each one's trouble is named at connect, the others go on. */
 	if (o->nr_pids == 1)
 		return check_pid(o, err);
+	if (o->dynamic && o->app_argv && o->require_server)
+		return check_launch_server(o, err);
 	return 0;
 }
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * Finding the socket of an app's dynamic-profiling server (see
- * server_find.h): which home it was made in, what its name's pid is, and
+ * server_find.h): which home it was made in, what its name's pid is,
  * how msprof reaches it when the app runs in a container (another mount
- * or pid namespace).  Looking only: nothing here connects, so the options
- * check (options.c) and the dynamic-profiling client both ask it.
+ * or pid namespace), and whether an app msprof launches can bind one at
+ * all (and the words for why not).  Looking only: nothing here connects,
+ * so the options check (options.c) and the dynamic-profiling client both
+ * ask it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,12 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <dynprof_wire.h>
 #include <npuprof/proc_id.h>
 
 #include "server_find.h"
+
+/* The longest path a Unix socket can be bound at: sun_path, less its NUL. */
+#define SOCKET_PATH_LIMIT (sizeof(((struct sockaddr_un *)0)->sun_path) - 1)
 
 static int is_socket(const char *path)
 {
@@ -33,8 +39,8 @@ int msprof_socket_find(uid_t uid, long key, char *buf, size_t size)
 	const char *env_home = getenv("HOME"), *homes[2] = { NULL, NULL };
 	struct passwd *pw = getpwuid(uid);
 	const char *pw_home = pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
-	char first[PATH_MAX] = "";
-	int i, rc;
+	char path[PATH_MAX], first[PATH_MAX] = "";
+	int i, rc = -ENOENT;
 
 	if (!env_home || env_home[0] != '/')
 		env_home = NULL;
@@ -47,18 +53,47 @@ int msprof_socket_find(uid_t uid, long key, char *buf, size_t size)
 	if (homes[1] && !strcmp(homes[0], homes[1]))
 		homes[1] = NULL;
 	for (i = 0; i < 2 && homes[i]; i++) {
-		rc = dynprof_socket_path(buf, size, homes[i], key);
-		if (rc) {
-			snprintf(buf, size, "%s/%s%ld", homes[i], DYNPROF_SOCKET_PREFIX, key);
-			return rc;
-		}
-		if (is_socket(buf))
+		if (!dynprof_socket_path(path, sizeof(path), homes[i], key) && is_socket(path)) {
+			snprintf(buf, size, "%s", path);
 			return 0;
-		if (!first[0])
-			snprintf(first, sizeof(first), "%s", buf);
+		}
+		if (i)
+			continue;
+		/* the first names the failure; too long there: no server can bind it */
+		snprintf(first, sizeof(first), "%s/%s%ld", homes[0], DYNPROF_SOCKET_PREFIX, key);
+		if (strlen(first) > SOCKET_PATH_LIMIT)
+			rc = -ENAMETOOLONG;
 	}
 	snprintf(buf, size, "%s", first);
-	return -ENOENT;
+	return rc;
+}
+
+int msprof_launch_socket(char *buf, size_t size)
+{
+	int rc = msprof_socket_find(getuid(), getpid(), buf, size);
+	char dir[PATH_MAX], *slash;
+
+	if (rc != -ENOENT)
+		return rc == -ENAMETOOLONG ? rc : 0;
+	/* bind() makes the socket's file: its directory must take one */
+	snprintf(dir, sizeof(dir), "%s", buf);
+	slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir] = '\0';
+	return access(dir, W_OK | X_OK) ? -errno : 0;
+}
+
+const char *msprof_socket_unbindable(int rc, const char *path, char *buf, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (rc == -ENAMETOOLONG)
+		snprintf(buf, size, "the socket path %s is too long for a Unix socket: %zu bytes, the limit is %zu",
+			 path, strlen(path), SOCKET_PATH_LIMIT);
+	else
+		snprintf(buf, size, "the socket %s cannot be created in %.*s: %s", path,
+			 slash && slash > path ? (int)(slash - path) : 1, path, strerror(-rc));
+	return buf;
 }
 
 /* Whether @pid's mount namespace is another than ours (unknown: no). */
@@ -125,8 +160,10 @@ int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size)
 		key = id.nspid[id.nr_nspid - 1];
 	if (other_mount_ns(pid))
 		snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
-	if (!root[0] && key == pid)
-		return msprof_socket_find(uid, key, buf, size);
+	/*
+	 * The HOME it was started with is where its server binds, whoever
+	 * runs it (a job's HOME=/srv/job, not its user's passwd home).
+	 */
 	have_home = !environ_home(pid, home, sizeof(home));
 	/* no HOME: its server takes the passwd entry's, in its own tree */
 	if (!have_home && root[0])
@@ -134,22 +171,29 @@ int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size)
 	if (have_home) {
 		/* the path the app binds is within sun_path; ours may be longer */
 		rc = dynprof_socket_path(inner, sizeof(inner), home, key);
-		if (!rc && (size_t)snprintf(buf, size, "%s%s", root, inner) >= size)
+		if (rc) /* its server cannot bind it: named as it would have */
+			snprintf(buf, size, "%s/%s%ld", home, DYNPROF_SOCKET_PREFIX, key);
+		else if ((size_t)snprintf(buf, size, "%s%s", root, inner) >= size)
 			rc = -ENAMETOOLONG;
 		if (rc || is_socket(buf))
 			return rc;
 		if (root[0]) /* our homes mean nothing in its tree: the one it has */
 			return -ENOENT;
 	}
-	if (!root[0]) { /* another pid namespace only: the usual homes too */
+	if (!root[0]) { /* our tree: the usual homes too */
 		rc = msprof_socket_find(uid, key, inner, sizeof(inner));
-		if (!rc || !have_home)
-			snprintf(buf, size, "%s", inner);
+		if (rc && have_home) /* named already: the HOME it has */
+			return -ENOENT;
+		snprintf(buf, size, "%s", inner);
 		return rc;
 	}
 	/* its environment unreadable: our own homes' names, in its tree */
 	rc = msprof_socket_find(uid, key, inner, sizeof(inner)); /* names the candidate */
-	if (rc == -ENAMETOOLONG || (size_t)snprintf(buf, size, "%s%s", root, inner) >= size)
+	if (rc == -ENAMETOOLONG) {
+		snprintf(buf, size, "%s", inner);
+		return rc;
+	}
+	if ((size_t)snprintf(buf, size, "%s%s", root, inner) >= size)
 		return -ENAMETOOLONG;
 	return is_socket(buf) ? 0 : -ENOENT;
 }

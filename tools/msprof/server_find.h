@@ -23,8 +23,11 @@
  * The server puts it in its home: $HOME or the password entry's.  For
  * our own uid try $HOME first, then the password entry; for another uid
  * (attaching as root to a user's app) that user's home first, then $HOME.
- * Return: 0 with @buf naming an existing socket; -ENOENT with @buf naming
- * the first candidate (for messages); -ENAMETOOLONG.
+ * A candidate too long for sun_path is passed over (no server can bind
+ * it).  Return: 0 with @buf naming an existing socket; -ENOENT with @buf
+ * naming the first candidate (for messages); -ENAMETOOLONG when that
+ * first candidate passes sun_path, @buf naming it: for our own uid, the
+ * socket an app launched with our $HOME cannot bind.
  */
 int msprof_socket_find(uid_t uid, long key, char *buf, size_t size);
 
@@ -37,17 +40,43 @@ int msprof_socket_find(uid_t uid, long key, char *buf, size_t size);
  *
  * The server names its socket $HOME/dynamic_profiling_socket_<pid> with
  * the HOME of its own environment and the pid it sees itself as (the last
- * NSpid of /proc/@pid/status).  A process in msprof's mount and pid
- * namespaces is looked up as msprof_socket_find() does.  One in another
- * mount namespace is reached through /proc/@pid/root, in the HOME read
- * from /proc/@pid/environ (msprof's own homes only when that cannot be
- * read); one in another pid namespace only, under its inner pid, in that
- * HOME first, then the homes msprof_socket_find() tries.  The socket
- * found may be another process's (a process of another pid namespace with
- * the same inner pid): the caller checks who serves it.  Return: as
- * msprof_socket_find(); -ENOENT names the HOME of its environment when
- * known.
+ * NSpid of /proc/@pid/status).  It is looked for in the HOME read from
+ * /proc/@pid/environ first: a job run by another user with a HOME of its
+ * own (HOME=/srv/job) has its socket there, not in the passwd home.  A
+ * process in msprof's mount namespace is then looked up as
+ * msprof_socket_find() does (under its inner pid when it runs in another
+ * pid namespace).  One in another mount namespace is reached through
+ * /proc/@pid/root: in the HOME of its environment, else its passwd
+ * entry's in its own tree (msprof's own homes only when neither can be
+ * read).  The socket found may be another process's (a process of
+ * another pid namespace with the same inner pid): the caller checks who
+ * serves it.  Return: as msprof_socket_find(); -ENOENT names the HOME of
+ * its environment when known; -ENAMETOOLONG when the socket path of that
+ * HOME passes sun_path (its server cannot have bound it), @buf naming it
+ * as the process would (without /proc/@pid/root).
  */
 int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size);
+
+/**
+ * msprof_launch_socket() - the socket an app msprof launches binds, and
+ * whether it can: in our $HOME (the app inherits our environment), named
+ * after our pid (its DYNAMIC_PROFILING_KEY_PID)
+ * @buf:  output, @size bytes: the socket's path
+ *
+ * The app runs as we do, so what stops us stops it.  Return: 0 when it
+ * can bind it; -ENAMETOOLONG (the path passes sun_path) or the -errno of
+ * its directory (-ENOENT: no such directory; -EACCES; -EROFS) when it
+ * can have no server.
+ */
+int msprof_launch_socket(char *buf, size_t size);
+
+/**
+ * msprof_socket_unbindable() - why a server cannot bind @path, with @rc
+ * from msprof_launch_socket() or the look-ups above, for a message: "the
+ * socket path @path is too long for a Unix socket: N bytes, the limit is
+ * 107" (sun_path, its NUL excluded) or "the socket @path cannot be created
+ * in DIR: <error>", into @buf (@size bytes).  Return: @buf.
+ */
+const char *msprof_socket_unbindable(int rc, const char *path, char *buf, size_t size);
 
 #endif /* MSPROF_SERVER_FIND_H */
