@@ -231,14 +231,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "p4_host: %s: %s\n", argv[1], strerror(-ret));
 		return 1;
 	}
+	/* The drain thread's CPU time: the process's less the producer's. */
+	cpu0 = clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0 - w.cpu_seconds;
 	snprintf(data, sizeof(data), "%s/device_0/data", argv[1]);
 	ret = npuprof_slice_read_series(data, "npuprof.task.0", count_rec, &rb, NULL);
 	if (ret && ret != -ENOENT) {
 		fprintf(stderr, "p4_host: reading %s: %s\n", data, strerror(-ret));
 		return 1;
 	}
-	/* The drain thread's CPU time: the process's less the producer's. */
-	cpu0 = clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0 - w.cpu_seconds;
 	lost = npuprof_loss_total(&st.loss);
 	printf("produced=%llu seconds=%.3f rate=%.0f written=%llu lost=%llu exact=%d drain_cpu_ns_per_record=%.1f\n",
 	       w.count, w.seconds, w.count / w.seconds, rb.n, lost,
