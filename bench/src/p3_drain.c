@@ -5,8 +5,15 @@
  * and .done) fed by producer threads that write realistic device task
  * records (tests/unit/taskgen.h) into in-memory rings of npuprof.ko's
  * layout (tests/unit/memring.h) as fast as the drain takes them.  In the
- * same run, on the same record bytes: zstd level 1 (the library, one
+ * same run, on the same record bytes: the same drain on the pwrite
+ * fallback writer (ppoll and a pwrite(2) writer thread instead of
+ * io_uring: enum npuprof_writer), zstd level 1 (the library, one
  * ZSTD_compressCCtx per 4 MiB chunk) and a plain read+write copy.
+ *
+ * The drain's CPU time is the process's less the producers' and the main
+ * thread's: the drain thread plus the threads its I/O engine runs, which
+ * getrusage() counts alive or exited (io_uring's io-wq workers, or the
+ * pwrite writer thread), so the two writers are charged alike.
  *
  *   p3_drain DIR RECORDS ROUNDS [kmod]
  *
@@ -16,13 +23,14 @@
  * events from this thread, pinned to the last CPU, in chunks as fast as
  * the drain takes them; the drain reads the module's rings
  * (npuprof/kring.h) as the session does.  Its figure is per drained
- * record; the baselines run on the records it drained, read back from
- * its slices.
+ * record; the baselines run on the records the io_uring drain took, read
+ * back from its slices.
  *
  * DIR is a scratch directory on the file system to measure (emptied).
- * Prints key=value lines: per round and metric the CPU ns per record, and
- * the medians; npuprof's bytes per record as written; the raw file is left
- * in DIR/raw.bin for the zstd command-line baseline.
+ * Prints key=value lines: per round and metric the CPU ns per record
+ * (drain_ns: io_uring, pwrite_ns: the fallback), and the medians;
+ * npuprof's bytes per record as written; the raw file is left in
+ * DIR/raw.bin for the zstd command-line baseline.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -158,8 +166,28 @@ static void scratch_clean(const char *dir)
 	(void)!system(cmd);
 }
 
-/* One drain run.  Return: CPU ns per record of the drain, or -1. */
-static double run_drain(const char *dir, uint64_t records, uint64_t *file_bytes)
+/*
+ * The drain on @writer started (@err 0) and ran that writer (@st, after
+ * its stop).  Return: 0, or -1 after saying what went wrong.
+ */
+static int check_writer(int err, int writer, const struct npuprof_drain_stats *st)
+{
+	if (err)
+		fprintf(stderr, "p3_drain: drain start with the %s writer: %s\n",
+			npuprof_writer_name(writer), strerror(-err));
+	else if (st && st->writer != writer)
+		fprintf(stderr, "p3_drain: asked for the %s writer, the drain ran %s\n",
+			npuprof_writer_name(writer), npuprof_writer_name(st->writer));
+	else
+		return 0;
+	return -1;
+}
+
+/*
+ * One drain run on @writer (enum npuprof_writer, IO_URING or PWRITE).
+ * Return: CPU ns per record of the drain, or -1.
+ */
+static double run_drain(const char *dir, int writer, uint64_t records, uint64_t *file_bytes)
 {
 	static struct src s;
 	char prof[4096];
@@ -167,7 +195,8 @@ static double run_drain(const char *dir, uint64_t records, uint64_t *file_bytes)
 	/* P3_ZSTD_LEVEL: try another level than the drain's default */
 	struct npuprof_drain_config cfg = { .routes = &route, .nr_routes = 1,
 					    .zstd_level = getenv("P3_ZSTD_LEVEL") ?
-							  atoi(getenv("P3_ZSTD_LEVEL")) : 0 };
+							  atoi(getenv("P3_ZSTD_LEVEL")) : 0,
+					    .writer = writer };
 	struct npuprof_drain_source ds = { .name = "memring", .source = NPUPROF_SRC_KMOD,
 					   .nr_cpus = NR_RINGS, .obj = &s,
 					   .consume = src_consume, .stats = src_stats };
@@ -193,7 +222,7 @@ static double run_drain(const char *dir, uint64_t records, uint64_t *file_bytes)
 	main0 = ts_ns(CLOCK_THREAD_CPUTIME_ID);
 	err = npuprof_drain_start(&cfg, &ds, 1, &d);
 	if (err) {
-		fprintf(stderr, "p3_drain: drain start: %s\n", strerror(-err));
+		check_writer(err, writer, NULL);
 		return -1;
 	}
 	for (int i = 0; i < NR_RINGS; i++)
@@ -204,11 +233,13 @@ static double run_drain(const char *dir, uint64_t records, uint64_t *file_bytes)
 	}
 	err = npuprof_drain_stop(d, &st, NULL);
 	/* the process's CPU time less the producers' and this thread's: the
-	 * drain thread and the io_uring workers that did its writes */
+	 * drain thread and its engine's (io-wq workers or the writer thread) */
 	cpu0 = rusage_ns(RUSAGE_SELF) - cpu0 - prod_ns - (ts_ns(CLOCK_THREAD_CPUTIME_ID) - main0);
 	for (int i = 0; i < NR_RINGS; i++)
 		memring_free(&s.p[i].ring);
 	close(s.efd);
+	if (!err && check_writer(0, writer, &st))
+		return -1;
 	if (err || st.records != records || st.lost) {
 		fprintf(stderr, "p3_drain: drain wrote %llu of %llu records (lost %llu, error %d)\n",
 			(unsigned long long)st.records, (unsigned long long)records,
@@ -287,16 +318,16 @@ static int hook_fire(struct ksrc *k, uint64_t count)
 }
 
 /*
- * One drain of npuprof.ko's rings while the hook fires @records events.
- * Return: CPU ns per drained record of the drain (the process's CPU less
- * this thread's, which fires the events), or -1.
+ * One drain of npuprof.ko's rings on @writer while the hook fires @records
+ * events.  Return: CPU ns per drained record of the drain (the process's
+ * CPU less this thread's, which fires the events), or -1.
  */
-static double run_kdrain(const char *dir, uint64_t records, uint64_t *file_bytes,
+static double run_kdrain(const char *dir, int writer, uint64_t records, uint64_t *file_bytes,
 			 uint64_t *drained, uint64_t *lost)
 {
 	char prof[4096];
 	struct npuprof_drain_route route = { .pid = (uint32_t)getpid() };
-	struct npuprof_drain_config cfg = { .routes = &route, .nr_routes = 1 };
+	struct npuprof_drain_config cfg = { .routes = &route, .nr_routes = 1, .writer = writer };
 	struct npuprof_drain_source ds = { .name = "npuprof.ko", .source = NPUPROF_SRC_KMOD,
 					   .consume = kring_consume_src, .stats = kring_stats_src };
 	struct npuprof_drain_stats st;
@@ -325,6 +356,7 @@ static double run_kdrain(const char *dir, uint64_t records, uint64_t *file_bytes
 	main0 = ts_ns(CLOCK_THREAD_CPUTIME_ID);
 	err = npuprof_drain_start(&cfg, &ds, 1, &d);
 	if (err) {
+		check_writer(err, writer, NULL);
 		npuprof_kring_close(k.kr);
 		return -1;
 	}
@@ -335,6 +367,8 @@ static double run_kdrain(const char *dir, uint64_t records, uint64_t *file_bytes
 	err = npuprof_drain_stop(d, &st, NULL) ?: err;
 	cpu0 = rusage_ns(RUSAGE_SELF) - cpu0 - (ts_ns(CLOCK_THREAD_CPUTIME_ID) - main0);
 	npuprof_kring_close(k.kr);
+	if (!err && check_writer(0, writer, &st))
+		return -1;
 	if (err || !st.records) {
 		fprintf(stderr, "p3_drain: kmod drain: error %d, %llu records\n", err,
 			(unsigned long long)st.records);
@@ -522,23 +556,38 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* VM: npuprof.ko fed by npusim's hook; the baselines' bytes read back. */
-static double round_kmod(const char *dir, uint64_t *records, uint64_t *file_bytes)
+/*
+ * VM: npuprof.ko fed by npusim's hook, drained on @writer; *@records
+ * events fired in, the records drained out.  The baselines run on the
+ * io_uring drain's records, read back into DIR/raw.bin.
+ */
+static double round_kmod(const char *dir, int writer, uint64_t *records, uint64_t *file_bytes)
 {
 	uint64_t fired = *records, lost = 0;
-	double ns = run_kdrain(dir, fired, file_bytes, records, &lost);
+	double ns = run_kdrain(dir, writer, fired, file_bytes, records, &lost);
 
-	if (ns < 0 || write_raw_kdrain(dir))
+	if (ns < 0 || (writer == NPUPROF_WRITER_IO_URING && write_raw_kdrain(dir)))
 		return -1;
-	printf("fired=%llu drained=%llu lost=%llu\n", (unsigned long long)fired,
-	       (unsigned long long)*records, (unsigned long long)lost);
+	printf("writer=%s fired=%llu drained=%llu lost=%llu\n", npuprof_writer_name(writer),
+	       (unsigned long long)fired, (unsigned long long)*records, (unsigned long long)lost);
 	return ns;
+}
+
+/*
+ * One drain on @writer, from memory rings or (@kmod) npuprof.ko; *@records
+ * asked in, drained out.  Return: CPU ns per record, or -1.
+ */
+static double one_drain(const char *dir, int writer, bool kmod, uint64_t *records,
+			uint64_t *file_bytes)
+{
+	return kmod ? round_kmod(dir, writer, records, file_bytes)
+		    : run_drain(dir, writer, *records, file_bytes);
 }
 
 int main(int argc, char **argv)
 {
-	double drain[MAX_ROUNDS], zstd[MAX_ROUNDS], copy[MAX_ROUNDS];
-	uint64_t records, file_bytes = 0, zstd_bytes = 0, n = 0;
+	double drain[MAX_ROUNDS], pw[MAX_ROUNDS], zstd[MAX_ROUNDS], copy[MAX_ROUNDS];
+	uint64_t records, file_bytes = 0, pw_bytes = 0, zstd_bytes = 0, n = 0, pw_n = 0;
 	bool kmod = argc == 5 && !strcmp(argv[4], "kmod");
 	int rounds;
 
@@ -556,24 +605,37 @@ int main(int argc, char **argv)
 		fprintf(stderr, "p3_drain: cannot write %s/raw.bin\n", argv[1]);
 		return 1;
 	}
-	/* interleaved, so the machine's load falls on all three alike */
+	/*
+	 * Interleaved, so the machine's load falls on all four alike; the two
+	 * writers take turns at going first (a cold page cache, a fresh
+	 * directory).
+	 */
 	for (int r = 0; r < rounds; r++) {
-		n = records;
-		drain[r] = kmod ? round_kmod(argv[1], &n, &file_bytes)
-				: run_drain(argv[1], n, &file_bytes);
-		zstd[r] = drain[r] < 0 ? -1 : run_zstd(argv[1], n, &zstd_bytes);
+		bool pw_first = r % 2;
+
+		n = pw_n = records;
+		pw[r] = drain[r] = 0;
+		if (pw_first)
+			pw[r] = one_drain(argv[1], NPUPROF_WRITER_PWRITE, kmod, &pw_n, &pw_bytes);
+		if (pw[r] >= 0)
+			drain[r] = one_drain(argv[1], NPUPROF_WRITER_IO_URING, kmod, &n, &file_bytes);
+		if (!pw_first && drain[r] >= 0)
+			pw[r] = one_drain(argv[1], NPUPROF_WRITER_PWRITE, kmod, &pw_n, &pw_bytes);
+		zstd[r] = drain[r] < 0 || pw[r] < 0 ? -1 : run_zstd(argv[1], n, &zstd_bytes);
 		copy[r] = zstd[r] < 0 ? -1 : run_copy(argv[1], n);
-		if (drain[r] < 0 || zstd[r] < 0 || copy[r] < 0)
+		if (drain[r] < 0 || pw[r] < 0 || zstd[r] < 0 || copy[r] < 0)
 			return 1;
-		printf("round%d drain_ns=%.2f zstd1_ns=%.2f copy_ns=%.2f\n", r, drain[r], zstd[r],
-		       copy[r]);
+		printf("round%d drain_ns=%.2f pwrite_ns=%.2f zstd1_ns=%.2f copy_ns=%.2f\n", r,
+		       drain[r], pw[r], zstd[r], copy[r]);
 	}
 	scratch_clean(argv[1]);
 	printf("records=%llu\n", (unsigned long long)n);
 	printf("raw_bytes_per_rec=%.2f\n", (double)sizeof(struct npuprof_rec_task));
 	printf("drain_bytes_per_rec=%.3f\n", (double)file_bytes / (double)n);
+	printf("pwrite_bytes_per_rec=%.3f\n", (double)pw_bytes / (double)pw_n);
 	printf("zstd1_bytes_per_rec=%.3f\n", (double)zstd_bytes / (double)n);
 	printf("drain_ns=%.2f\n", median(drain, rounds));
+	printf("pwrite_ns=%.2f\n", median(pw, rounds));
 	printf("zstd1_ns=%.2f\n", median(zstd, rounds));
 	printf("copy_ns=%.2f\n", median(copy, rounds));
 	return 0;

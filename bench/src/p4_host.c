@@ -10,19 +10,22 @@
  * poked once the unread bytes reach the default watermark, once per
  * consume (kmod/probes.c, npuprof_session_want_wake()).
  *
- *   p4_host OUTPUT_DIR COUNT RATE CPU
+ *   [NPUPROF_WRITER=io_uring|pwrite] p4_host OUTPUT_DIR COUNT RATE CPU
  *
  * The producer, pinned to CPU, writes COUNT records of 88 bytes paced at
  * RATE records/s (0: flat out; busy-wait, checked every 64 records, as
- * npusim's hook paces).  The drain runs with the session's defaults.  At
- * the end the slices are read back.  Output, one line:
- *   produced=P seconds=S rate=R written=W lost=L exact=E drain_cpu_ns_per_record=C
+ * npusim's hook paces).  The drain runs with the session's defaults: its
+ * writer is io_uring, or the one NPUPROF_WRITER forces (pwrite: the
+ * fallback writer).  At the end the slices are read back.  Output, one line:
+ *   produced=P seconds=S rate=R written=W lost=L exact=E drain_cpu_ns_per_record=C writer=N
  * W records read back from the slices (each task id once, in order), L
  * the loss the drain reports (npuprof_loss_total(), the figure a session
- * reports), E 1 when P - W == L; C the drain thread's CPU time per record
+ * reports), E 1 when P - W == L; C the drain's CPU time per record
  * written (process CPU time less the producer's, measured before the
- * read-back), which says the rate one free core keeps up with when the
- * machine is shared and the wall-clock threshold is not.
+ * read-back: the drain thread and its writer's threads, io_uring's io-wq
+ * workers or the pwrite writer thread), which says the rate one free core
+ * keeps up with when the machine is shared and the wall-clock threshold
+ * is not; N the writer that ran.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -231,18 +234,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "p4_host: %s: %s\n", argv[1], strerror(-ret));
 		return 1;
 	}
+	/* The drain's CPU time: the process's less the producer's. */
+	cpu0 = clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0 - w.cpu_seconds;
 	snprintf(data, sizeof(data), "%s/device_0/data", argv[1]);
 	ret = npuprof_slice_read_series(data, "npuprof.task.0", count_rec, &rb, NULL);
 	if (ret && ret != -ENOENT) {
 		fprintf(stderr, "p4_host: reading %s: %s\n", data, strerror(-ret));
 		return 1;
 	}
-	/* The drain thread's CPU time: the process's less the producer's. */
-	cpu0 = clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0 - w.cpu_seconds;
 	lost = npuprof_loss_total(&st.loss);
-	printf("produced=%llu seconds=%.3f rate=%.0f written=%llu lost=%llu exact=%d drain_cpu_ns_per_record=%.1f\n",
+	printf("produced=%llu seconds=%.3f rate=%.0f written=%llu lost=%llu exact=%d drain_cpu_ns_per_record=%.1f writer=%s\n",
 	       w.count, w.seconds, w.count / w.seconds, rb.n, lost,
-	       !rb.bad && w.count - rb.n == lost, rb.n ? cpu0 * 1e9 / rb.n : 0.0);
+	       !rb.bad && w.count - rb.n == lost, rb.n ? cpu0 * 1e9 / rb.n : 0.0,
+	       npuprof_writer_name(st.writer));
 	memring_free(&src.ring);
 	return 0;
 }

@@ -6,8 +6,10 @@
  * thread pinned to CPU fires COUNT driver events at RATE events/s through
  * npusim.ko's benchmark hook (RATE 0: as fast as it can).
  *
- *   p4_loss OUTPUT_DIR COUNT RATE CPU
+ *   [NPUPROF_WRITER=io_uring|pwrite] p4_loss OUTPUT_DIR COUNT RATE CPU
  *
+ * NPUPROF_WRITER chooses the drain's writer (npuprof/drain.h): io_uring,
+ * or pwrite, the fallback; host/info.json in DIR says which ran.
  * Output, one line:
  *   produced=P seconds=S rate=R saved=W lost=L prof_dir=DIR
  * P events fired, in S seconds (R = P / S achieved), W task records the
