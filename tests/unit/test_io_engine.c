@@ -29,22 +29,10 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "clock_hold.h"
 #include "recgen.h"
 #include "tmpdir.h"
 #include "io_engine_test.h"
-
-static int clock_held; /* clock_gettime() answers a fixed time */
-
-/* Stands in for libc's, so the slice writer's stream headers can match. */
-int clock_gettime(clockid_t id, struct timespec *ts)
-{
-	if (clock_held) {
-		ts->tv_sec = 1000;
-		ts->tv_nsec = 0;
-		return 0;
-	}
-	return (int)syscall(SYS_clock_gettime, id, ts);
-}
 
 static const char *const kind_name[] = { "io_uring", "pwrite" };
 

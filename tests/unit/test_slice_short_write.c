@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "clock_hold.h"
 #include "recgen.h"
 #include "tmpdir.h"
 #include "io_engine_test.h"
@@ -46,19 +47,6 @@ ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 		pwrites++;
 	}
 	return syscall(SYS_pwrite64, fd, buf, len, off);
-}
-
-static int clock_held; /* clock_gettime() answers a fixed time */
-
-/* Stands in for libc's, so two runs' stream headers can match. */
-int clock_gettime(clockid_t id, struct timespec *ts)
-{
-	if (clock_held) {
-		ts->tv_sec = 1000;
-		ts->tv_nsec = 0;
-		return 0;
-	}
-	return (int)syscall(SYS_clock_gettime, id, ts);
 }
 
 static uint64_t lost_records;
