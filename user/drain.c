@@ -66,6 +66,7 @@
 #include <npuprof/msg.h>
 #include <npuprof/prof_fs.h>
 #include <npuprof/prof_layout.h>
+#include <npuprof/writer_probe.h>
 
 #include "io_engine.h"
 #include "slice_age.h"
@@ -776,7 +777,7 @@ static void *drain_thread(void *arg)
 		int err = drain_wait(d);
 
 		if (err < 0 && err != -EINTR && err != -EBUSY) {
-			npuprof_err("drain: waiting on %s failed: %s; stopping the drain",
+			npuprof_err("drain: waiting for the %s writer's completions failed: %s; stopping the drain",
 				    npuprof_writer_name(d->st.writer), strerror(-err));
 			break;
 		}
@@ -909,7 +910,11 @@ static void drain_free_srcs(struct npuprof_drain *d)
 	free(d->srcs);
 }
 
-/* io_uring was refused at a start in AUTO: said for each window it happens. */
+/*
+ * io_uring was refused at a start in AUTO although it could be set up
+ * before (msprof's preflight said nothing): said for each window it
+ * happens, as a warning, since it was not expected.
+ */
 static void drain_say_fallback(int err)
 {
 	struct npuprof_writer_probe p = { .writer = NPUPROF_WRITER_PWRITE, .error = err };
@@ -926,17 +931,16 @@ static void drain_say_fallback(int err)
  */
 static int drain_open_engine(struct npuprof_drain *d, int writer, unsigned int entries)
 {
-	int err;
+	int env = npuprof_writer_env(), err;
 
-	if (writer == NPUPROF_WRITER_AUTO && npuprof_writer_env() > 0)
-		writer = npuprof_writer_env();
+	if (writer == NPUPROF_WRITER_AUTO && env > 0)
+		writer = env;
 	if (writer != NPUPROF_WRITER_PWRITE) {
 		err = io_engine_open(IO_ENGINE_URING, entries, &d->io);
 		if (!err || writer == NPUPROF_WRITER_IO_URING) {
 			d->st.writer = NPUPROF_WRITER_IO_URING;
 			return err;
 		}
-		d->st.uring_error = err;
 		drain_say_fallback(err);
 	}
 	d->st.writer = NPUPROF_WRITER_PWRITE;
@@ -956,7 +960,7 @@ int npuprof_drain_start(const struct npuprof_drain_config *cfg,
 	err = drain_init(d, cfg, srcs, n);
 	if (err)
 		goto out_free;
-	err = drain_open_engine(d, cfg->writer, 64 + n);
+	err = drain_open_engine(d, cfg->writer, NPUPROF_DRAIN_ENGINE_ENTRIES + n);
 	if (err)
 		goto out_free;
 	d->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

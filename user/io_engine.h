@@ -66,8 +66,9 @@ int io_engine_open(enum io_engine_kind kind, unsigned int entries, struct io_eng
  *
  * Requests still queued or in flight are forgotten: their buffers are the
  * caller's, and a caller that may free one must have waited for its
- * completion first.  The pwrite engine's writer thread finishes the write
- * it is doing, then exits.
+ * completion first.  Neither engine waits for a write under way (one on
+ * a hung file system may never end): the pwrite engine's writer thread
+ * finishes it on its own, then frees what is left and exits.
  */
 void io_engine_close(struct io_engine *e);
 

@@ -54,7 +54,7 @@ struct pw_list {
 struct pwrite_engine {
 	struct io_engine base;
 	/* the caller's thread only */
-	struct pw_req *polls;	 /* armed polls */
+	struct pw_list polls;	 /* armed polls */
 	struct pw_req *timer;	 /* the armed timer, or NULL */
 	struct pw_list ready;	 /* completions io_engine_peek() hands out */
 	struct pollfd *pfd;	 /* io_engine_wait()'s set: the eventfd, the polls */
@@ -67,6 +67,7 @@ struct pwrite_engine {
 	struct pw_req *busy;	 /* the write under way, or NULL */
 	struct pw_list done;	 /* writes finished, not yet moved to ready */
 	bool quit;
+	bool orphaned;		 /* closed while busy: the thread frees the engine */
 	int done_fd;		 /* eventfd: the thread finished a write */
 	pthread_t thread;
 };
@@ -111,13 +112,17 @@ static void list_splice(struct pw_list *to, struct pw_list *from)
 	from->head = from->tail = NULL;
 }
 
-/* Take the request of @user_data out of @l; NULL when it is not there. */
-static struct pw_req *list_take(struct pw_list *l, uint64_t user_data)
+/*
+ * Take the first request of @l that is @which (when not NULL) or has
+ * @user_data out of @l; NULL when there is none.
+ */
+static struct pw_req *list_take(struct pw_list *l, const struct pw_req *which,
+				uint64_t user_data)
 {
 	struct pw_req *prev = NULL;
 
 	for (struct pw_req *r = l->head; r; prev = r, r = r->next) {
-		if (r->user_data != user_data)
+		if (which ? r != which : r->user_data != user_data)
 			continue;
 		if (prev)
 			prev->next = r->next;
@@ -153,11 +158,18 @@ static void complete(struct pwrite_engine *p, struct pw_req *r, int res)
 	list_push(&p->ready, r);
 }
 
-/* The writer thread: pwrite() each queued write once, in order. */
+static void pw_free(struct pwrite_engine *p);
+
+/*
+ * The writer thread: pwrite() each queued write once, in order.  At quit
+ * it ends after the write under way; when the engine was closed during
+ * that write (orphaned), the thread is the one to free it.
+ */
 static void *pw_thread(void *arg)
 {
 	struct pwrite_engine *p = arg;
 	const uint64_t one = 1;
+	bool orphaned;
 
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
@@ -185,7 +197,10 @@ static void *pw_thread(void *arg)
 		n = write(p->done_fd, &one, sizeof(one));
 		(void)n;
 	}
+	orphaned = p->orphaned;
 	pthread_mutex_unlock(&p->lock);
+	if (orphaned)
+		pw_free(p);
 	return NULL;
 }
 
@@ -197,8 +212,7 @@ static int pw_poll(struct io_engine *e, int fd, uint64_t user_data)
 	if (!r)
 		return -ENOMEM;
 	r->fd = fd;
-	r->next = p->polls;
-	p->polls = r;
+	list_push(&p->polls, r);
 	return 0;
 }
 
@@ -236,20 +250,6 @@ static int pw_write(struct io_engine *e, int fd, const void *buf, size_t len, ui
 	return 0;
 }
 
-/* Take the armed poll of @user_data out of the poll list; NULL if none. */
-static struct pw_req *polls_take(struct pwrite_engine *p, uint64_t user_data)
-{
-	for (struct pw_req **at = &p->polls; *at; at = &(*at)->next) {
-		struct pw_req *r = *at;
-
-		if (r->user_data == user_data) {
-			*at = r->next;
-			return r;
-		}
-	}
-	return NULL;
-}
-
 static int pw_cancel(struct io_engine *e, uint64_t target, uint64_t user_data)
 {
 	struct pwrite_engine *p = to_pw(e);
@@ -258,14 +258,14 @@ static int pw_cancel(struct io_engine *e, uint64_t target, uint64_t user_data)
 
 	if (!self)
 		return -ENOMEM;
-	r = polls_take(p, target);
+	r = list_take(&p->polls, NULL, target);
 	if (!r && p->timer && p->timer->user_data == target) {
 		r = p->timer;
 		p->timer = NULL;
 	}
 	if (!r) {
 		pthread_mutex_lock(&p->lock);
-		r = list_take(&p->queue, target);
+		r = list_take(&p->queue, NULL, target);
 		if (!r && p->busy && p->busy->user_data == target)
 			res = -EALREADY;
 		pthread_mutex_unlock(&p->lock);
@@ -316,17 +316,6 @@ static void collect(struct pwrite_engine *p, uint64_t now)
 	}
 }
 
-/* Take armed poll @r out of the poll list. */
-static void polls_remove(struct pwrite_engine *p, const struct pw_req *r)
-{
-	for (struct pw_req **at = &p->polls; *at; at = &(*at)->next) {
-		if (*at == r) {
-			*at = r->next;
-			return;
-		}
-	}
-}
-
 /* ppoll() the armed polls and the eventfd until @until (0: no limit). */
 static int poll_once(struct pwrite_engine *p, uint64_t now, uint64_t until)
 {
@@ -334,14 +323,14 @@ static int poll_once(struct pwrite_engine *p, uint64_t now, uint64_t until)
 	unsigned int n = 1;
 	int err;
 
-	for (struct pw_req *r = p->polls; r; r = r->next)
+	for (struct pw_req *r = p->polls.head; r; r = r->next)
 		n++;
 	err = pfd_reserve(p, n - 1);
 	if (err)
 		return err;
 	p->pfd[0] = (struct pollfd){ .fd = p->done_fd, .events = POLLIN };
 	n = 1;
-	for (struct pw_req *r = p->polls; r; r = r->next, n++) {
+	for (struct pw_req *r = p->polls.head; r; r = r->next, n++) {
 		p->pfd[n] = (struct pollfd){ .fd = r->fd, .events = POLLIN };
 		p->pfd_req[n] = r;
 	}
@@ -365,7 +354,7 @@ static int poll_once(struct pwrite_engine *p, uint64_t now, uint64_t until)
 
 		if (!ev)
 			continue;
-		polls_remove(p, p->pfd_req[i]);
+		list_take(&p->polls, p->pfd_req[i], 0);
 		complete(p, p->pfd_req[i], ev & POLLNVAL ? -EBADF : ev);
 	}
 	return 0;
@@ -411,23 +400,13 @@ static bool pw_peek(struct io_engine *e, struct io_engine_cqe *c)
 	return true;
 }
 
-static void pw_close(struct io_engine *e)
+/* Free everything; the writer thread is gone (or is the caller). */
+static void pw_free(struct pwrite_engine *p)
 {
-	struct pwrite_engine *p = to_pw(e);
-	struct pw_req *r;
-
-	pthread_mutex_lock(&p->lock);
-	p->quit = true;
-	pthread_cond_signal(&p->more);
-	pthread_mutex_unlock(&p->lock);
-	pthread_join(p->thread, NULL);
 	list_free(&p->queue);
 	list_free(&p->done);
 	list_free(&p->ready);
-	while ((r = p->polls)) {
-		p->polls = r->next;
-		free(r);
-	}
+	list_free(&p->polls);
 	free(p->timer);
 	free(p->pfd);
 	free(p->pfd_req);
@@ -435,6 +414,32 @@ static void pw_close(struct io_engine *e)
 	pthread_cond_destroy(&p->more);
 	pthread_mutex_destroy(&p->lock);
 	free(p);
+}
+
+/*
+ * Stop the writer thread.  A write under way may never return (a hung
+ * network file system, a full FIFO): the caller is not made to wait for
+ * it, as io_uring does not make it wait; the thread is left to finish
+ * that write and free the engine.  Its buffer is the caller's, who gave
+ * it up on purpose (slice_writer.c leaves such a buffer to its CQE).
+ */
+static void pw_close(struct io_engine *e)
+{
+	struct pwrite_engine *p = to_pw(e);
+	bool busy;
+
+	pthread_mutex_lock(&p->lock);
+	p->quit = true;
+	busy = p->busy != NULL;
+	p->orphaned = busy;
+	pthread_cond_signal(&p->more);
+	pthread_mutex_unlock(&p->lock);
+	if (busy) {
+		pthread_detach(p->thread);
+		return;
+	}
+	pthread_join(p->thread, NULL);
+	pw_free(p);
 }
 
 static const struct io_engine_ops pwrite_ops = {

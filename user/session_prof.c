@@ -21,6 +21,7 @@
 #include <npuprof/prof_control.h>
 #include <npuprof/prof_fs.h>
 #include <npuprof/prof_layout.h>
+#include <npuprof/writer_probe.h>
 
 #include "session_int.h"
 

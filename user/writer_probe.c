@@ -15,10 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/capability.h>
-#include <liburing.h>
 
 #include <npuprof/capture_access.h>
-#include <npuprof/drain.h>
+#include <npuprof/writer_probe.h>
+
+#include "io_engine.h"
 
 #define URING_DISABLED_FILE "/proc/sys/kernel/io_uring_disabled"
 
@@ -65,7 +66,7 @@ void npuprof_writer_classify(struct npuprof_writer_probe *p, int err)
 int npuprof_writer_probe(int want, struct npuprof_writer_probe *out)
 {
 	int env = want == NPUPROF_WRITER_AUTO ? npuprof_writer_env() : want;
-	struct io_uring ring;
+	struct io_engine *io;
 	int err;
 
 	*out = (struct npuprof_writer_probe){ .writer = NPUPROF_WRITER_AUTO, .disabled = -1 };
@@ -76,9 +77,10 @@ int npuprof_writer_probe(int want, struct npuprof_writer_probe *out)
 		out->writer = env;
 		return 0;
 	}
-	err = io_uring_queue_init(2, &ring, 0);
+	/* the ring the drain makes: a limit on locked memory counts its size */
+	err = io_engine_open(IO_ENGINE_URING, NPUPROF_DRAIN_ENGINE_ENTRIES, &io);
 	if (!err)
-		io_uring_queue_exit(&ring);
+		io_engine_close(io);
 	npuprof_writer_classify(out, err);
 	out->writer = err && !out->forced ? NPUPROF_WRITER_PWRITE : env;
 	return 0;
@@ -86,7 +88,9 @@ int npuprof_writer_probe(int want, struct npuprof_writer_probe *out)
 
 const char *npuprof_writer_name(int writer)
 {
-	return writer == NPUPROF_WRITER_PWRITE ? "pwrite" : "io_uring";
+	return writer == NPUPROF_WRITER_PWRITE	   ? "pwrite"
+	       : writer == NPUPROF_WRITER_IO_URING ? "io_uring"
+						   : "auto";
 }
 
 /* The cause of a refusal, in words. */
@@ -104,7 +108,7 @@ static const char *refusal_words(const struct npuprof_writer_probe *p, char *buf
 	case NPUPROF_URING_NO_KERNEL:
 		return "the kernel has no io_uring";
 	case NPUPROF_URING_MEMLOCK:
-		return "RLIMIT_MEMLOCK is too small for its rings (kernels before 5.12 charge them to it: raise ulimit -l)";
+		return "no memory for its rings: kernels before 5.12 charge them to RLIMIT_MEMLOCK, raise ulimit -l";
 	}
 	snprintf(buf, size, "%s", strerror(-p->error));
 	return buf;
@@ -116,12 +120,13 @@ char *npuprof_writer_words(const struct npuprof_writer_probe *p, char *buf, size
 	const char *name = strerrorname_np(-p->error);
 
 	buf[0] = '\0';
-	if (p->writer != NPUPROF_WRITER_PWRITE)
-		return buf;
-	if (p->forced)
+	if (p->writer == NPUPROF_WRITER_PWRITE && p->forced)
 		snprintf(buf, size, "NPUPROF_WRITER=pwrite: writing with the fallback writer (pwrite from a writer thread)");
-	else
+	else if (p->writer == NPUPROF_WRITER_PWRITE)
 		snprintf(buf, size, "io_uring unavailable (%s: %s): writing with the fallback writer (pwrite from a writer thread)",
+			 name ? name : "error", refusal_words(p, why, sizeof(why)));
+	else if (p->error)
+		snprintf(buf, size, "NPUPROF_WRITER=io_uring, but io_uring is unavailable (%s: %s): nothing was started; unset NPUPROF_WRITER (or set it to auto) to write with the fallback writer",
 			 name ? name : "error", refusal_words(p, why, sizeof(why)));
 	return buf;
 }

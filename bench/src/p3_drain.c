@@ -50,6 +50,7 @@
 #include <glob.h>
 
 #include <npuprof/drain.h>
+#include <npuprof/writer_probe.h>
 #include <npuprof/kring.h>
 #include <npuprof/slice.h>
 

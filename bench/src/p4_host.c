@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include <npuprof/drain.h>
+#include <npuprof/writer_probe.h>
 #include <npuprof/loss.h>
 #include <npuprof/slice.h>
 #include "../../tests/unit/memring.h"

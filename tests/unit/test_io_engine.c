@@ -12,11 +12,14 @@
  *     FIFO, a second write waits in its queue: cancelling it gives
  *     -ECANCELED (and 0), cancelling the stuck one -EALREADY; once the
  *     FIFO is read, the stuck write completes with its bytes.
+ *     Closing the engine while its thread is stuck so returns at once; the
+ *     thread ends once the write is let through.
  *  3. 5000 records through the slice writer, with flushes every 97 records
  *     and 8 KiB slices, on each engine (the clock held still, so the
  *     stream headers match): every slice and .done file is the same, byte
  *     for byte, and there are as many.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -146,6 +149,46 @@ static int full_fifo(const char *path, int *wfd)
 	return rfd;
 }
 
+/* Threads of this process, and whether one of them waits in write(2). */
+static unsigned int threads(int *in_write)
+{
+	unsigned int n = 0;
+	struct dirent *de;
+	DIR *d = opendir("/proc/self/task");
+
+	*in_write = 0;
+	while (d && (de = readdir(d))) {
+		char path[300], line[64];
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		n++;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/syscall", de->d_name);
+		f = fopen(path, "r");
+		if (f && fgets(line, sizeof(line), f) && atoi(line) == SYS_write)
+			*in_write = 1;
+		if (f)
+			fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Wait (at most 5 s) until a thread of ours is stuck in write(2). */
+static int wait_stuck_writer(void)
+{
+	int in_write = 0;
+
+	for (int i = 0; i < 500 && !in_write; i++) {
+		threads(&in_write);
+		if (!in_write)
+			usleep(10000);
+	}
+	return in_write;
+}
+
 static void test_pwrite_queue_cancel(const char *dir)
 {
 	static char buf[4096], sink[4096];
@@ -159,7 +202,7 @@ static void test_pwrite_queue_cancel(const char *dir)
 	CHECK(rfd >= 0 && wfd >= 0);
 	CHECK_EQ(io_engine_open(IO_ENGINE_PWRITE, 8, &io), 0);
 	CHECK_EQ(io_engine_write(io, wfd, buf, sizeof(buf), 0, 21), 0);
-	usleep(50000); /* the thread took it and is stuck in the kernel */
+	CHECK(wait_stuck_writer()); /* the thread took it and is stuck in the kernel */
 	CHECK_EQ(io_engine_write(io, wfd, buf, sizeof(buf), 0, 22), 0);
 	CHECK_EQ(io_engine_cancel(io, 22, 23), 0);
 	next_two(io, 22, 23, res);
@@ -176,6 +219,41 @@ static void test_pwrite_queue_cancel(const char *dir)
 	CHECK_EQ(c.user_data, 21);
 	CHECK_EQ(c.res, (int)sizeof(buf));
 	io_engine_close(io);
+	close(rfd);
+	close(wfd);
+	unlink(path);
+}
+
+/*
+ * Closing the pwrite engine while its thread is stuck in a write returns
+ * at once (as io_uring's close does); the thread finishes that write once
+ * the FIFO is read, frees the engine and ends.
+ */
+static void test_pwrite_close_stuck(const char *dir)
+{
+	static char buf[4096], sink[65536];
+	struct io_engine *io;
+	struct timespec a, b;
+	unsigned int before;
+	char path[600];
+	int rfd, wfd = -1, in_write;
+
+	snprintf(path, sizeof(path), "%s/fifo2", dir);
+	rfd = full_fifo(path, &wfd);
+	CHECK(rfd >= 0 && wfd >= 0);
+	before = threads(&in_write);
+	CHECK_EQ(io_engine_open(IO_ENGINE_PWRITE, 8, &io), 0);
+	CHECK_EQ(io_engine_write(io, wfd, buf, sizeof(buf), 0, 31), 0);
+	CHECK(wait_stuck_writer());
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	io_engine_close(io);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	CHECK((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < 1000);
+	while (read(rfd, sink, sizeof(sink)) > 0)
+		;
+	for (int i = 0; i < 500 && threads(&in_write) > before; i++)
+		usleep(10000);
+	CHECK_EQ(threads(&in_write), before); /* the thread ended */
 	close(rfd);
 	close(wfd);
 	unlink(path);
@@ -275,6 +353,7 @@ int main(void)
 	test_contract(IO_ENGINE_URING, dir);
 	test_contract(IO_ENGINE_PWRITE, dir);
 	test_pwrite_queue_cancel(dir);
+	test_pwrite_close_stuck(dir);
 	test_same_files(dir);
 	if (!check_failures)
 		tmpdir_remove(dir);

@@ -5,7 +5,8 @@
  *  1. NPUPROF_WRITER: unset, "" and "auto" are AUTO, "io_uring" and
  *     "pwrite" force, anything else is -EINVAL (and the probe says AUTO).
  *     Forced pwrite is never probed; its words name the variable.
- *  2. The words of each cause, exactly.
+ *  2. The words of each cause, exactly, and of io_uring forced where it
+ *     is refused (nothing can start: what to do).
  *  3. Under a seccomp filter answering io_uring's calls with EPERM, ENOSYS
  *     or EACCES (the test runs itself under build/tests/vm/seccomp_deny),
  *     the probe says PWRITE, the errno and "a seccomp filter"; with
@@ -21,6 +22,7 @@
 
 #include "check.h"
 #include <npuprof/drain.h>
+#include <npuprof/writer_probe.h>
 
 #define FALLBACK " writing with the fallback writer (pwrite from a writer thread)"
 
@@ -66,8 +68,9 @@ static const char *words_of(int err, int why, int disabled)
 
 static void test_words(void)
 {
-	char buf[64];
+	char buf[64], big[512];
 	struct npuprof_writer_probe used = { .writer = NPUPROF_WRITER_AUTO };
+	struct npuprof_writer_probe forced = { .writer = NPUPROF_WRITER_IO_URING, .forced = 1 };
 
 	CHECK_STR(words_of(-EPERM, NPUPROF_URING_SECCOMP, -1),
 		  "io_uring unavailable (EPERM: blocked by a seccomp filter, as a container's default profile does):" FALLBACK);
@@ -80,10 +83,15 @@ static void test_words(void)
 	CHECK_STR(words_of(-ENOSYS, NPUPROF_URING_NO_KERNEL, -1),
 		  "io_uring unavailable (ENOSYS: the kernel has no io_uring):" FALLBACK);
 	CHECK_STR(words_of(-ENOMEM, NPUPROF_URING_MEMLOCK, -1),
-		  "io_uring unavailable (ENOMEM: RLIMIT_MEMLOCK is too small for its rings (kernels before 5.12 charge them to it: raise ulimit -l)):" FALLBACK);
+		  "io_uring unavailable (ENOMEM: no memory for its rings: kernels before 5.12 charge them to RLIMIT_MEMLOCK, raise ulimit -l):" FALLBACK);
 	CHECK_STR(words_of(-EINVAL, NPUPROF_URING_OTHER, -1),
 		  "io_uring unavailable (EINVAL: Invalid argument):" FALLBACK);
 	CHECK_STR(npuprof_writer_words(&used, buf, sizeof(buf)), "");
+	forced.error = -EPERM;
+	forced.refusal = NPUPROF_URING_SECCOMP;
+	CHECK_STR(npuprof_writer_words(&forced, big, sizeof(big)),
+		  "NPUPROF_WRITER=io_uring, but io_uring is unavailable (EPERM: blocked by a seccomp filter, as a container's default profile does): nothing was started; unset NPUPROF_WRITER (or set it to auto) to write with the fallback writer");
+	CHECK_STR(npuprof_writer_name(NPUPROF_WRITER_AUTO), "auto");
 }
 
 /* In the child under the filter: print what the probe found. */

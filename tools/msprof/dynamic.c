@@ -31,6 +31,7 @@
 #include <npuprof/acl_trace.h>
 #include <npuprof/clock.h>
 #include <npuprof/drain.h>
+#include <npuprof/writer_probe.h>
 #include <dynprof_wire.h>
 #include <npuprof/msg.h>
 #include <npuprof/name_text.h>
@@ -659,9 +660,11 @@ static int may_capture_here(const struct msprof_options *o)
  * profile, kernel.io_uring_disabled, RLIMIT_MEMLOCK before 5.12) the
  * capture goes on with the pwrite fallback, said once here with the
  * cause, never as a failure at start.  NPUPROF_WRITER (checked with the
- * options) may choose instead.
+ * options) may choose instead; io_uring forced where it is refused ends
+ * the run here, before anything is launched or attached.
+ * Return: 0, or the -errno of setting io_uring up when it was forced.
  */
-static void choose_writer(struct msprof_dyn *d)
+static int choose_writer(struct msprof_dyn *d)
 {
 	struct npuprof_writer_probe p;
 	char words[512];
@@ -670,6 +673,11 @@ static void choose_writer(struct msprof_dyn *d)
 	d->writer = p.writer;
 	if (p.writer == NPUPROF_WRITER_PWRITE)
 		npuprof_info("%s", npuprof_writer_words(&p, words, sizeof(words)));
+	if (p.writer != NPUPROF_WRITER_IO_URING || !p.error)
+		return 0;
+	/* forced where it is refused: every start would fail, so none is tried */
+	npuprof_err("%s", npuprof_writer_words(&p, words, sizeof(words)));
+	return p.error;
 }
 
 /*
@@ -700,7 +708,10 @@ char *msprof_begin_run(const struct msprof_options *o, struct msprof_dyn *d)
 		msprof_end_run(o, d, NULL);
 		return NULL;
 	}
-	choose_writer(d);
+	if (choose_writer(d)) {
+		msprof_end_run(o, d, NULL);
+		return NULL;
+	}
 	params = run_params_json(o, d);
 	if (!params) {
 		npuprof_err("building the profiling parameters: %s", strerror(ENOMEM));

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <npuprof/drain.h>
+#include <npuprof/writer_probe.h>
 #include <npuprof/proc_id.h>
 
 #include "options.h"

@@ -13,6 +13,7 @@
 #define NPUPROF_CAPTURE_ACCESS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /**
  * enum npuprof_access_cause - why a call was refused
