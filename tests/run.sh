@@ -16,8 +16,9 @@
 #
 # The unit tests built under AddressSanitizer and UBSan (make asan:
 # build-asan/tests/test_*) run as asan/test_*, halting at the first report.
-# The slice writer's and the drain's tests run again as pwrite/test_* with
-# NPUPROF_WRITER=pwrite: the fallback writer under the same assertions.
+# The slice writer's and the drain's tests run again as pwrite/test_* (and
+# asan-pwrite/test_*) with NPUPROF_WRITER=pwrite: the fallback writer under
+# the same assertions.
 #
 #   tests/run.sh [--unit|--vm|--pkg|--bench] [NAME_FILTER]
 # NPUPROF_VM_TEST_TIMEOUT: seconds each VM test may take (default 900).
@@ -71,11 +72,15 @@ if [[ $mode == all || $mode == unit ]]; then
 		[[ -x $t ]] || continue
 		run_one "pwrite/$(basename "$t")" 120 env NPUPROF_WRITER=pwrite "$t"
 	done
+	asan_env=(ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1)
 	for t in build-asan/tests/test_*; do
 		[[ -x $t ]] || continue
-		run_one "asan/$(basename "$t")" 300 env \
-			ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1 \
-			UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$t"
+		run_one "asan/$(basename "$t")" 300 env "${asan_env[@]}" "$t"
+	done
+	for t in build-asan/tests/test_slice_* build-asan/tests/test_drain_*; do
+		[[ -x $t ]] || continue
+		run_one "asan-pwrite/$(basename "$t")" 300 env "${asan_env[@]}" NPUPROF_WRITER=pwrite "$t"
 	done
 	for t in tests/host/*.sh; do
 		[[ -f $t ]] || continue
@@ -96,7 +101,7 @@ done
 echo
 # a filter that picked no test is a mistake, not a pass
 if [[ -n $filter ]] && ((passed + failed + skipped == 0)); then
-	echo "tests/run.sh: no test name contains '$filter' (names: unit/test_*, pwrite/test_*, asan/test_*, host/*.sh, vm/*.sh, e2e/*.sh, platform/*.sh)" >&2
+	echo "tests/run.sh: no test name contains '$filter' (names: unit/test_*, pwrite/test_*, asan/test_*, asan-pwrite/test_*, host/*.sh, vm/*.sh, e2e/*.sh, platform/*.sh)" >&2
 	echo "0 passed, 0 failed, 0 skipped"
 	exit 2
 fi

@@ -62,7 +62,7 @@ long_home() {
 	[[ $(grep -c "has no dynamic-profiling server" "$out/msprof.log") == 1 ]] &&
 		too_long "$(grep "has no dynamic-profiling server" "$out/msprof.log")" \
 			"\[INFO\] msprof: pid $pid has no dynamic-profiling server \(" \
-			'\): capturing it from the kernel side only' ||
+			'; a short, writable HOME gives it one\): capturing it from the kernel side only' ||
 		{ echo "msprof.log lacks, once: pid $pid has no dynamic-profiling server (the socket path ...)"; return 1; }
 	[[ $(grep -cxF "dynamic profiling for pid $pid start success (kernel side only)" "$out/msprof.log") == 1 ]] ||
 		{ echo "no kernel-side start reply for pid $pid, once"; return 1; }

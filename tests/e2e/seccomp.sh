@@ -16,7 +16,7 @@
 source "$(dirname "$0")/lib.bash"
 
 refused="bpf() and perf_event_open() are refused (blocked by a seccomp filter)"
-warn="[WARNING] msprof: $refused: API calls are not captured; device tasks are captured through npuprof.ko"
+warn="[WARNING] msprof: $refused: API calls are not captured; device tasks are captured through npuprof.ko; to capture API calls too: allow bpf() and perf_event_open() in the seccomp profile, or give the container CAP_BPF and CAP_PERFMON (the default profiles then allow them)"
 error="[ERROR] msprof: $refused and npuprof.ko is not loaded (no /dev/npuprof): neither API calls nor device tasks can be captured; nothing was started: load npuprof.ko (modprobe npuprof), or allow bpf() and perf_event_open() in the seccomp profile, or give the container CAP_BPF and CAP_PERFMON (the default profiles then allow them)"
 
 fail() { echo "FAIL: $*"; exit 1; }

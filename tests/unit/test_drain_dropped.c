@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "drain_writer.h"
 #include "memring.h"
 #include "tmpdir.h"
 #include <npuprof/drain.h>
@@ -103,6 +104,7 @@ int main(void)
 	CHECK_EQ(write(f.efd, &one, sizeof(one)), sizeof(one));
 	CHECK_EQ(npuprof_drain_start(&cfg, &src, 1, &d), 0);
 	CHECK_EQ(npuprof_drain_stop(d, &st, NULL), -ENOTDIR);
+	CHECK_EQ(st.writer, test_drain_writer());
 
 	CHECK_EQ(st.records, 60);
 	CHECK_EQ(st.api_records, 30);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "drain_writer.h"
 #include "memring.h"
 #include "tmpdir.h"
 #include <npuprof/drain.h>
@@ -217,6 +218,7 @@ int main(void)
 	CHECK_EQ(pthread_create(&thr, NULL, producer, &f), 0);
 	pthread_join(thr, NULL);
 	CHECK_EQ(npuprof_drain_stop(d, &st, NULL), 0);
+	CHECK_EQ(st.writer, test_drain_writer());
 
 	CHECK_EQ(st.records, K);
 	CHECK_EQ(st.api_records, (K + 2) / 3);

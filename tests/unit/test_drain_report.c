@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "drain_writer.h"
 #include "memring.h"
 #include "tmpdir.h"
 #include <npuprof/drain.h>
@@ -108,6 +109,7 @@ static unsigned int run(const char *root, unsigned int room, struct npuprof_drai
 		put(&f, NPUPROF_REC_TASK, 202, 1);
 	memset(rst, 0, 2 * sizeof(*rst));
 	CHECK_EQ(npuprof_drain_stop(d, st, rst), 0);
+	CHECK_EQ(st->writer, test_drain_writer());
 	snprintf(a, sizeof(a), "%s/PROF_a%u/device_70/data", root, room);
 	CHECK_EQ(access(a, F_OK), 0);
 	memring_free(&f.ring);

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "drain_writer.h"
 #include "memring.h"
 #include "tmpdir.h"
 #include <npuprof/drain.h>
@@ -151,6 +152,7 @@ static void test_follow(void)
 	}
 	memset(rst, 0, sizeof(rst));
 	CHECK_EQ(npuprof_drain_stop(d, &st, rst), 0);
+	CHECK_EQ(st.writer, test_drain_writer());
 	CHECK_EQ(a.n, 3);
 	CHECK_EQ(a.pids[0], 101);
 	CHECK_EQ(a.pids[1], 202);
@@ -228,6 +230,7 @@ int main(void)
 	for (int i = 0; i < 100; i += 2)
 		put_task(&f, 303, 0, ts++);
 	CHECK_EQ(npuprof_drain_stop(d, &st, rst), 0);
+	CHECK_EQ(st.writer, test_drain_writer());
 
 	CHECK_EQ(st.records, 900);
 	CHECK_EQ(st.dropped, 100);

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "drain_writer.h"
 #include "memring.h"
 #include "tmpdir.h"
 #include <npuprof/drain.h>
@@ -170,6 +171,7 @@ int main(void)
 	pthread_mutex_unlock(&f.lock);
 	kick_and_wait(&f);
 	CHECK_EQ(npuprof_drain_stop(d, &st, NULL), 0);
+	CHECK_EQ(st.writer, test_drain_writer());
 	fflush(stderr);
 	dup2(saved_err, 2);
 	close(saved_err);
@@ -212,6 +214,7 @@ int main(void)
 	pthread_mutex_unlock(&f.lock);
 	kick_and_wait(&f);
 	CHECK_EQ(npuprof_drain_stop(d, &st, NULL), 0);
+	CHECK_EQ(st.writer, test_drain_writer());
 	fflush(stderr);
 	dup2(saved_err, 2);
 	close(saved_err);

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "drain_writer.h"
 #include "memring.h"
 #include "tmpdir.h"
 #include <npuprof/drain.h>
@@ -138,6 +139,7 @@ static void capture(const char *prof, uint64_t limit, struct npuprof_drain_stats
 	CHECK_EQ(pthread_create(&thr, NULL, producer, NULL), 0);
 	pthread_join(thr, NULL);
 	CHECK_EQ(npuprof_drain_stop(d, st, NULL), 0);
+	CHECK_EQ(st->writer, test_drain_writer());
 	close(f.efd);
 	memring_free(&f.ring);
 }

@@ -44,24 +44,28 @@ static const struct row rows[] = {
 	  NPUPROF_TASK_CAPTURE_AUTO },
 	{ "bpf and perf refused, module loaded", 1, 1, { SECCOMP, SECCOMP, 0, false, true, true }, 0,
 	  "[WARNING] msprof: bpf() and perf_event_open() are refused (" SC "): API calls are not "
-	  "captured; device tasks are captured through npuprof.ko\n",
+	  "captured; device tasks are captured through npuprof.ko"
+	  "; to capture API calls too: allow bpf() and perf_event_open() in the seccomp profile, or give the container CAP_BPF and CAP_PERFMON (the default profiles then allow them)\n",
 	  "bpf() and perf_event_open() are refused (" SC ")", NPUPROF_TASK_CAPTURE_KMOD },
 	{ "bpf refused, perf allowed, module loaded", 1, 1, { SECCOMP, OK, 0, false, true, true }, 0,
 	  "[WARNING] msprof: bpf() is refused (" SC "): API calls are not captured; device tasks "
-	  "are captured through npuprof.ko\n",
+	  "are captured through npuprof.ko"
+	  "; to capture API calls too: allow bpf() in the seccomp profile, or give the container CAP_BPF and CAP_PERFMON (the default profiles then allow them)\n",
 	  "bpf() is refused (" SC ")", NPUPROF_TASK_CAPTURE_KMOD },
 	{ "bpf refused, no API asked: nothing lost", 0, 1, { SECCOMP, SECCOMP, 0, false, true, true }, 0, "",
 	  "", NPUPROF_TASK_CAPTURE_KMOD },
 	{ "perf refused before 6.6, no module", 1, 1, { OK, SECCOMP, -ENOENT, false, true, true }, 0,
 	  "[WARNING] msprof: perf_event_open() is refused (" SC "): API calls are not captured; "
-	  "device tasks are captured through BPF\n",
+	  "device tasks are captured through BPF"
+	  "; to capture API calls too: allow perf_event_open() in the seccomp profile, or give the container CAP_BPF and CAP_PERFMON (the default profiles then allow them)\n",
 	  "perf_event_open() is refused (" SC ")", NPUPROF_TASK_CAPTURE_AUTO },
 	{ "perf refused with uprobe_multi links: nothing lost", 1, 1, { OK, SECCOMP, 0, true, true, true }, 0,
 	  "", "", NPUPROF_TASK_CAPTURE_AUTO },
 	{ "capabilities dropped, module loaded", 1, 1, { NOCAPS, NOCAPS, 0, false, true, true }, 0,
 	  "[WARNING] msprof: bpf() is refused (msprof has neither CAP_SYS_ADMIN nor CAP_BPF and "
 	  "CAP_PERFMON) and perf_event_open() is refused (msprof has neither CAP_SYS_ADMIN nor "
-	  "CAP_PERFMON): API calls are not captured; device tasks are captured through npuprof.ko\n",
+	  "CAP_PERFMON): API calls are not captured; device tasks are captured through npuprof.ko"
+	  "; to capture API calls too: give msprof CAP_BPF and CAP_PERFMON (a container: --cap-add)\n",
 	  "bpf() is refused (msprof has neither CAP_SYS_ADMIN nor CAP_BPF and CAP_PERFMON) and "
 	  "perf_event_open() is refused (msprof has neither CAP_SYS_ADMIN nor CAP_PERFMON)",
 	  NPUPROF_TASK_CAPTURE_KMOD },
@@ -69,7 +73,8 @@ static const struct row rows[] = {
 	  { OK, { -EACCES, NPUPROF_ACCESS_PARANOID }, 0, false, true, true }, 0,
 	  "[WARNING] msprof: perf_event_open() is refused (kernel.perf_event_paranoid is above 2: "
 	  "this kernel asks for CAP_SYS_ADMIN): API calls are not captured; device tasks are "
-	  "captured through npuprof.ko\n",
+	  "captured through npuprof.ko"
+	  "; to capture API calls too: give msprof CAP_SYS_ADMIN, or set kernel.perf_event_paranoid to 2\n",
 	  "perf_event_open() is refused (kernel.perf_event_paranoid is above 2: this kernel asks "
 	  "for CAP_SYS_ADMIN)",
 	  NPUPROF_TASK_CAPTURE_AUTO },
@@ -84,7 +89,8 @@ static const struct row rows[] = {
 	  { { -ENOSYS, NPUPROF_ACCESS_OTHER }, { -ENOENT, NPUPROF_ACCESS_OTHER }, 0, false, true, true }, 0,
 	  "[WARNING] msprof: bpf() is refused (Function not implemented) and perf_event_open() is "
 	  "refused (No such file or directory): API calls are not captured; device tasks are "
-	  "captured through npuprof.ko\n",
+	  "captured through npuprof.ko"
+	  "; to capture API calls too: allow bpf() and perf_event_open() in the seccomp profile, or give the container CAP_BPF and CAP_PERFMON (the default profiles then allow them)\n",
 	  "bpf() is refused (Function not implemented) and perf_event_open() is refused (No such "
 	  "file or directory)",
 	  NPUPROF_TASK_CAPTURE_KMOD },

@@ -265,7 +265,7 @@ static int add_pid(struct msprof_dyn *d, pid_t pid)
 static int launch_kernel_side(const struct msprof_options *o, struct msprof_dyn *d,
 			      struct msprof_target *t, const char *sock, int why)
 {
-	char words[2 * PATH_MAX + 96];
+	char words[2 * PATH_MAX + 96], said[2 * PATH_MAX + 160];
 	pid_t pid = msprof_wait_job_runtime(o, d);
 
 	if (pid < 0)
@@ -273,7 +273,9 @@ static int launch_kernel_side(const struct msprof_options *o, struct msprof_dyn 
 	t->app_pid = pid;
 	t->kernel_only = 1;
 	npuprof_proc_id_read(pid, NULL, &t->id);
-	msprof_say_kernel_side(pid, msprof_socket_unbindable(why, sock, words, sizeof(words)));
+	snprintf(said, sizeof(said), "%s; a short, writable HOME gives it one",
+		 msprof_socket_unbindable(why, sock, words, sizeof(words)));
+	msprof_say_kernel_side(pid, said);
 	return add_pid(d, pid);
 }
 

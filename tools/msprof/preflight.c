@@ -74,7 +74,8 @@ static void kmod_words(int err, char *buf, size_t size)
 static void remedy_words(const struct npuprof_capture_access *a, bool perf, bool kmod, char *buf,
 			 size_t size)
 {
-	const char *calls = perf ? "bpf() and perf_event_open()" : "bpf()";
+	const char *calls = !perf ? "bpf()" : a->bpf.err ? "bpf() and perf_event_open()"
+							  : "perf_event_open()";
 	const char *load = kmod ? "load npuprof.ko (modprobe npuprof), or " : "";
 
 	if (!a->bpf.err && a->perf.cause == NPUPROF_ACCESS_PARANOID)
@@ -119,8 +120,9 @@ int msprof_preflight_judge(const struct msprof_options *o, const struct npuprof_
 	if (want_tasks && !lose_tasks) {
 		/* API calls are lost (tasks cannot be while they are kept) */
 		snprintf(pf->api_off, sizeof(pf->api_off), "%s", refused);
-		npuprof_warn("%s: API calls are not captured; device tasks are captured through %s",
-			     refused, kmod_ok ? "npuprof.ko" : "BPF");
+		remedy_words(a, perf_costs, false, remedy, sizeof(remedy));
+		npuprof_warn("%s: API calls are not captured; device tasks are captured through %s; to capture API calls too: %s",
+			     refused, kmod_ok ? "npuprof.ko" : "BPF", remedy);
 		return 0;
 	}
 	kmod_words(a->kmod_err, kmod, sizeof(kmod));

@@ -232,6 +232,29 @@ else
 	fail "--output under /proc (rc=$rc)"; show "$out/procout.log"
 fi
 
+# on_both_writers FN: FN io_uring, then FN pwrite, each with NPUPROF_WRITER
+# set to that writer.
+on_both_writers() {
+	for w in io_uring pwrite; do
+		NPUPROF_WRITER=$w
+		export NPUPROF_WRITER
+		"$1" $w
+		unset NPUPROF_WRITER
+	done
+}
+
+# wrote_with W LOG [INFO_JSON]: the capture ran on writer W: msprof's LOG
+# says the fallback was forced exactly when W is pwrite, and INFO_JSON
+# (when given) names W.
+wrote_with() {
+	if [ "$1" = pwrite ]; then
+		has "$2" "NPUPROF_WRITER=pwrite: writing with the fallback writer" || return 1
+	else
+		! has "$2" "fallback writer" || return 1
+	fi
+	[ -z "${3:-}" ] || grep -q "\"writer\": \"$1\"" "$3"
+}
+
 # 11. a disk that fills up during the capture (a 96 KiB tmpfs): the data
 #     that fit is saved, the write error named, exit 3 (incomplete).  On
 #     both writers (io_uring and the pwrite fallback): the same outcome.
@@ -242,19 +265,15 @@ case_disk_full() {
 		$msprof --dynamic=on --output=/tmp/full $app --steps=600 --step-gap-ms=5 --streams=4 --quiet \
 			>"$out/full.$w.log" 2>&1
 	rc=$?
-	if [ $rc = 3 ] && has "$out/full.$w.log" "No space left on device" && has "$out/full.$w.log" "PROF data saved in"; then
+	if [ $rc = 3 ] && has "$out/full.$w.log" "No space left on device" && has "$out/full.$w.log" "PROF data saved in" &&
+		wrote_with $w "$out/full.$w.log" "$(ls -d /tmp/full/PROF_* | head -n 1)/host/info.json"; then
 		ok "disk full during capture ($w writer): named, data so far saved, exit 3"
 	else
 		fail "disk full ($w writer, rc=$rc)"; show "$out/full.$w.log"
 	fi
 	umount /tmp/full
 }
-for w in io_uring pwrite; do
-	NPUPROF_WRITER=$w
-	export NPUPROF_WRITER
-	case_disk_full $w
-	unset NPUPROF_WRITER
-done
+on_both_writers case_disk_full
 
 # stopper FIFO SECONDS: a command writer that says start, then stop only
 # after SECONDS (or when $out/go appears); its pid in $writer.  FIFOs live
@@ -399,7 +418,7 @@ case_killed() {
 		has "$out/killed_export.$w.log" "$name is incomplete: collector stopped abruptly (or could not write it): no end_info" &&
 		has "$out/killed_export.$w.log" "$name is incomplete: no info.json: the records lost and the device clock samples are unknown" &&
 		has "$out/killed_export.$w.log" "$name is incomplete: slice host/data/npuprof.api.slice_0 has no .done file: it was never closed" &&
-		has "$out/killed_export.$w.log" "Data incomplete, " &&
+		has "$out/killed_export.$w.log" "Data incomplete, " && wrote_with $w "$out/killed.$w.log" &&
 		[ -n "$dumped" ] && [ "$dumped" -gt 0 ] && [ "$dumped" = "$exported" ]; then
 		ok "msprof killed mid-capture ($w writer): export exit 3, reasons named, $exported API calls exported"
 	else
@@ -407,12 +426,7 @@ case_killed() {
 		show "$out/killed.$w.log" "$out/killed_export.$w.log"
 	fi
 }
-for w in io_uring pwrite; do
-	NPUPROF_WRITER=$w
-	export NPUPROF_WRITER
-	case_killed $w
-	unset NPUPROF_WRITER
-done
+on_both_writers case_killed
 
 # 16. --output on a full disk (a 96 KiB tmpfs), app mode with the whole job
 #     in the window and API capture only: every API call the app made is in
@@ -443,7 +457,8 @@ print(l["total"] if l["total"] == sum(c["total"] for c in l["byCpu"]) else "byCp
 		[ "$result_lost" = "$lost" ] && has "$out/full.log.$w" "No space left on device" &&
 		has "$out/full_export.log.$w" "  Records lost: $lost (ring full: " &&
 		has "$out/full_export.log.$w" "is incomplete: $lost records lost (ring full: " &&
-		has "$out/full_export.log.$w" "is incomplete: a write failed during the capture: No space left on device"; then
+		has "$out/full_export.log.$w" "is incomplete: a write failed during the capture: No space left on device" &&
+		wrote_with $w "$out/full.log.$w" "$prof/host/info.json"; then
 		ok "full disk ($w writer): $produced API calls, $written written, $lost lost in the stop line, --result and export; exit 3"
 	else
 		fail "full disk ($w writer, rc=$rc, export rc=$rc2, produced $produced, written $written, --result lost $result_lost)"
@@ -451,12 +466,7 @@ print(l["total"] if l["total"] == sum(c["total"] for c in l["byCpu"]) else "byCp
 	fi
 	umount /tmp/full
 }
-for w in io_uring pwrite; do
-	NPUPROF_WRITER=$w
-	export NPUPROF_WRITER
-	case_full_app $w
-	unset NPUPROF_WRITER
-done
+on_both_writers case_full_app
 
 # 17. pid reuse: an app attached without a server is killed, and a new
 #     process is given its pid (ns_last_pid) before "start": msprof never
