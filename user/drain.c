@@ -37,7 +37,7 @@
  * source skipped it after a corrupt
  * record header has its skipped bytes counted (source skipped() callback)
  * and named in a warning with the CPU, at most one a second per source,
- * the rest at stop.  A poll or timer that found no free SQE is not marked
+ * the rest at stop.  A poll or timer that found no room (no free SQE) is not marked
  * armed: the loop then waits at most DRAIN_REARM_NS and arms it again.
  *
  * Stop: the caller disables the producers, then npuprof_drain_stop() wakes
@@ -467,7 +467,7 @@ static void drain_arm_src(struct npuprof_drain *d, struct drain_src *src)
 	src->armed = drain_arm_poll(d, src->s.fd, (uint64_t)(uintptr_t)src);
 }
 
-/* True while a poll or the timer still waits for an SQE. */
+/* True while a poll or the timer still waits for room in the engine. */
 static bool drain_needs_arming(const struct npuprof_drain *d)
 {
 	if (!d->timer_armed || !d->stop_armed)
@@ -602,7 +602,7 @@ static void drain_flush_aged(struct npuprof_drain *d)
 /*
  * Read the sources that are ready (all of them on a timer tick), then arm
  * every poll and the timer that are not in flight, including those an
- * earlier pass found no SQE for.
+ * earlier pass found no room for.
  */
 static void drain_service(struct npuprof_drain *d)
 {

@@ -707,7 +707,7 @@ static void writer_wait_idle(struct slice_writer *w)
 		struct io_engine_cqe cqe;
 		int err;
 
-		/* A flush that found the SQ full left its write unsubmitted. */
+		/* A flush that found the engine full left its write unsubmitted. */
 		if (!w->head_submitted && writer_kick(w)) {
 			writer_drop_queue(w, -EBUSY); /* nothing in flight */
 			break;

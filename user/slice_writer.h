@@ -122,7 +122,7 @@ int slice_writer_append(struct slice_writer *w, const struct npuprof_rec_hdr *re
  * slice (on the next record) once the current one holds slice_bytes.
  *
  * Return: 0; the remembered write error; -ENOMEM (remembered, the frame
- * is thrown away); -EBUSY when no SQE could be had (not an error: the frame
+ * is thrown away); -EBUSY when the I/O engine had no room (not an error: the frame
  * stays queued and goes out with the next write or at close).
  */
 int slice_writer_flush(struct slice_writer *w);

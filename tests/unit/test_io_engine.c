@@ -290,34 +290,6 @@ static void write_series(enum io_engine_kind kind, const char *dir, uint64_t *sl
 	io_engine_close(io);
 }
 
-/* Whether <a>/<name> and <b>/<name> hold the same bytes. */
-static int same_file(const char *a, const char *b, const char *name)
-{
-	char pa[700], pb[700], ba[65536], bb[65536];
-	FILE *fa, *fb;
-	size_t na, nb;
-	int same = 1;
-
-	snprintf(pa, sizeof(pa), "%s/%s", a, name);
-	snprintf(pb, sizeof(pb), "%s/%s", b, name);
-	fa = fopen(pa, "rb");
-	fb = fopen(pb, "rb");
-	if (!fa || !fb) {
-		same = 0;
-	} else {
-		do {
-			na = fread(ba, 1, sizeof(ba), fa);
-			nb = fread(bb, 1, sizeof(bb), fb);
-			same = na == nb && !memcmp(ba, bb, na);
-		} while (same && na);
-	}
-	if (fa)
-		fclose(fa);
-	if (fb)
-		fclose(fb);
-	return same;
-}
-
 static void test_same_files(const char *dir)
 {
 	uint64_t slices[2];
@@ -333,9 +305,9 @@ static void test_same_files(const char *dir)
 	snprintf(b, sizeof(b), "%s/pwrite", dir);
 	for (uint64_t i = 0; i < slices[0]; i++) {
 		snprintf(name, sizeof(name), "npuprof.task.7.slice_%llu", (unsigned long long)i);
-		CHECK(same_file(a, b, name));
+		CHECK(tmpdir_same_file(a, b, name));
 		strcat(name, ".done");
-		CHECK(same_file(a, b, name));
+		CHECK(tmpdir_same_file(a, b, name));
 	}
 	fprintf(stderr, "%llu slices, the same on both engines\n", (unsigned long long)slices[0]);
 }

@@ -157,17 +157,6 @@ static void test_fsize(const char *root)
 		(unsigned long long)rep.truncated_bytes);
 }
 
-/* Whether <a>/<name> and <b>/<name> hold the same bytes. */
-static int same_file(const char *a, const char *b, const char *name)
-{
-	char pa[700], pb[700], cmd[1500];
-
-	snprintf(pa, sizeof(pa), "%s/%s", a, name);
-	snprintf(pb, sizeof(pb), "%s/%s", b, name);
-	snprintf(cmd, sizeof(cmd), "cmp -s '%s' '%s'", pa, pb);
-	return system(cmd) == 0;
-}
-
 static void test_cut_pwrites(const char *root)
 {
 	struct slice_writer_stats full, cut;
@@ -192,7 +181,7 @@ static void test_cut_pwrites(const char *root)
 	CHECK_EQ(cut.file_bytes, full.file_bytes);
 	for (uint64_t i = 0; i < full.slices; i++) {
 		snprintf(name, sizeof(name), "npuprof.task.7.slice_%llu", (unsigned long long)i);
-		CHECK(same_file(a, b, name));
+		CHECK(tmpdir_same_file(a, b, name));
 	}
 	fprintf(stderr, "pwrite cut to 1000 bytes %lu times: %llu slices as without the cut\n",
 		pwrites, (unsigned long long)full.slices);

@@ -140,6 +140,8 @@ struct msprof_target {
  * @runtime_warned: the warning that the app maps no libruntime.so was given
  * @writer:         enum npuprof_writer the preflight chose for the session
  *                  (io_uring refused here: the pwrite fallback)
+ * @pf:             what the capture preflight found (preflight.h): the API
+ *                  levels left out and why, the device-task path
  */
 struct msprof_dyn {
 	struct msprof_target t[MSPROF_MAX_TARGETS];

@@ -70,7 +70,9 @@ int msprof_run_status(const struct msprof_dyn *d, int setup_rc);
  * Refuses a pid namespace msprof cannot capture from, creates --output
  * and proves it writable, finds what a seccomp filter, missing
  * capabilities or a missing npuprof.ko leave of the capture into @d->pf
- * (preflight.h: said once; nothing capturable fails here), builds the
+ * (preflight.h: said once; nothing capturable fails here), chooses the
+ * drain's writer (io_uring, or the pwrite fallback where io_uring is
+ * refused: said once; io_uring forced there fails here), builds the
  * parameters for the app (without the API levels that cannot be
  * captured) and opens the --result stream.  Return: the ProfileParams JSON (malloc'd; give
  * it back with msprof_end_run()), or NULL after saying what failed.
