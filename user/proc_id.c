@@ -196,22 +196,28 @@ int npuprof_procfs_is_ours(void)
 	return strtol(self, NULL, 10) == (long)getpid();
 }
 
-ssize_t npuprof_proc_environ(pid_t pid, char *buf, size_t size)
+int npuprof_proc_getenv(pid_t pid, const char *name, char *buf, size_t size)
 {
-	char path[64];
+	size_t len = strlen(name), cap = 0;
+	char path[64], *line = NULL;
+	int rc = -ENODATA;
 	ssize_t n;
-	int fd;
+	FILE *f;
 
-	if (!size)
-		return -EINVAL;
 	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	f = fopen(path, "re");
+	if (!f)
 		return -errno;
-	n = read(fd, buf, size - 1);
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	return n;
+	/* one NAME=value at a time: an environment has no size limit here */
+	while ((n = getdelim(&line, &cap, '\0', f)) > 0) {
+		if (strncmp(line, name, len) || line[len] != '=')
+			continue;
+		rc = (size_t)snprintf(buf, size, "%s", line + len + 1) < size ? 0 : -ENAMETOOLONG;
+		break;
+	}
+	if (n < 0 && ferror(f))
+		rc = -EIO;
+	free(line);
+	fclose(f);
+	return rc;
 }

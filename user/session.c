@@ -225,19 +225,13 @@ int npuprof_session_probe_path(const struct npuprof_session *s,
  */
 static int read_rank(pid_t pid)
 {
-	char buf[65536], *p, *end;
-	ssize_t n = npuprof_proc_environ(pid, buf, sizeof(buf));
+	char buf[32], *end;
 	long v;
 
-	if (n <= 0)
+	if (npuprof_proc_getenv(pid, "RANK", buf, sizeof(buf)))
 		return -1;
-	for (p = buf; p < buf + n; p += strlen(p) + 1) {
-		if (strncmp(p, "RANK=", 5))
-			continue;
-		v = strtol(p + 5, &end, 10);
-		return end != p + 5 && !*end && v >= 0 && v < INT32_MAX ? (int)v : -1;
-	}
-	return -1;
+	v = strtol(buf, &end, 10);
+	return end != buf && !*end && v >= 0 && v < INT32_MAX ? (int)v : -1;
 }
 
 /*

@@ -353,6 +353,14 @@ static void test_launch_server(void)
 		 home, (int)getpid(), home);
 	BAD(want, "--dynamic=on", "--require-server=on", "./app");
 	CHECK_EQ(run("--dynamic=on", "./app", NULL), 0);
+	/* a HOME that takes no sockets although root may write there (found
+	 * by an attack: it used to pass, and msprof waited for a server that
+	 * never came) */
+	setenv("HOME", "/proc", 1);
+	snprintf(want, sizeof(want),
+		 "Argument --require-server=on: the socket /proc/dynamic_profiling_socket_%d cannot be created in /proc: No such file or directory, so ./app can have no dynamic-profiling server: set HOME to a short, writable directory, or --require-server=off to capture it from the kernel side.",
+		 (int)getpid());
+	BAD(want, "--dynamic=on", "--require-server=on", "./app");
 	setenv("HOME", tmp, 1);
 	CHECK_EQ(run("--dynamic=on", "--require-server=on", "./app", NULL), 0);
 	CHECK_EQ(o.require_server, 1);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -68,19 +69,35 @@ int msprof_socket_find(uid_t uid, long key, char *buf, size_t size)
 	return rc;
 }
 
+/*
+ * Bind a Unix socket at @path and remove it again: what the app's server
+ * will do there.  A directory that is missing, not writable, or does not
+ * take sockets (/proc, some FUSE and network file systems, a security
+ * module's refusal) fails here as it would fail the app.  0 or -errno.
+ */
+static int try_bind(const char *path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", path); /* fits: checked */
+	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)))
+		rc = -errno;
+	else
+		unlink(path);
+	close(fd);
+	return rc;
+}
+
 int msprof_launch_socket(char *buf, size_t size)
 {
 	int rc = msprof_socket_find(getuid(), getpid(), buf, size);
-	char dir[PATH_MAX], *slash;
 
 	if (rc != -ENOENT)
 		return rc == -ENAMETOOLONG ? rc : 0;
-	/* bind() makes the socket's file: its directory must take one */
-	snprintf(dir, sizeof(dir), "%s", buf);
-	slash = strrchr(dir, '/');
-	if (slash)
-		slash[slash == dir] = '\0';
-	return access(dir, W_OK | X_OK) ? -errno : 0;
+	return try_bind(buf);
 }
 
 const char *msprof_socket_unbindable(int rc, const char *path, char *buf, size_t size)
@@ -108,22 +125,18 @@ static int other_mount_ns(pid_t pid)
 	return ours.st_ino != theirs.st_ino || ours.st_dev != theirs.st_dev;
 }
 
-/* HOME of @pid's environment (as it was exec'd) into @buf; 0 or -errno. */
+/*
+ * HOME of @pid's environment (as it was exec'd) into @buf, when it is an
+ * absolute path (the server binds a relative one against its cwd, which
+ * this look-up does not follow); 0 or -errno.
+ */
 static int environ_home(pid_t pid, char *buf, size_t size)
 {
-	char env[65536];
-	ssize_t got = npuprof_proc_environ(pid, env, sizeof(env));
-	size_t n, at;
+	int rc = npuprof_proc_getenv(pid, "HOME", buf, size);
 
-	if (got < 0)
-		return (int)got;
-	n = (size_t)got;
-	for (at = 0; at < n; at += strlen(env + at) + 1) {
-		if (!strncmp(env + at, "HOME=/", 6) &&
-		    (size_t)snprintf(buf, size, "%s", env + at + 5) < size)
-			return 0;
-	}
-	return -ENOENT;
+	if (rc)
+		return rc == -ENODATA ? -ENOENT : rc;
+	return buf[0] == '/' ? 0 : -ENOENT;
 }
 
 /* The home of @uid in the passwd file of the tree at @root (/proc/P/root). */

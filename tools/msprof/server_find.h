@@ -63,10 +63,11 @@ int msprof_socket_find_pid(pid_t pid, uid_t uid, char *buf, size_t size);
  * after our pid (its DYNAMIC_PROFILING_KEY_PID)
  * @buf:  output, @size bytes: the socket's path
  *
- * The app runs as we do, so what stops us stops it.  Return: 0 when it
- * can bind it; -ENAMETOOLONG (the path passes sun_path) or the -errno of
- * its directory (-ENOENT: no such directory; -EACCES; -EROFS) when it
- * can have no server.
+ * The app runs as we do, so what stops us stops it: a socket is bound
+ * there and removed again before the app starts.  Return: 0 when it can
+ * bind it; -ENAMETOOLONG (the path passes sun_path) or the -errno of
+ * binding it (-ENOENT: no such directory; -EACCES; -EROFS; a directory
+ * that takes no sockets, as /proc) when it can have no server.
  */
 int msprof_launch_socket(char *buf, size_t size);
 

@@ -81,14 +81,15 @@ int npuprof_proc_id_read(pid_t pid, const char *proc_dir, struct npuprof_proc_id
 int npuprof_proc_id_same(pid_t pid, const char *proc_dir, const struct npuprof_proc_id *id);
 
 /**
- * npuprof_proc_environ() - the environment @pid was exec'd with
- * (/proc/@pid/environ: NAME=value strings, each ended by a NUL), read
- * once into @buf (@size bytes, NUL-terminated after what was read; a
- * longer environment is cut at @size - 1 bytes).
- * Return: the bytes read (0: an empty environment), or -errno of opening
- * or reading it (-ENOENT: no such process; -EACCES: not ours to read).
+ * npuprof_proc_getenv() - the value of @name in the environment @pid was
+ * exec'd with (/proc/@pid/environ: NAME=value strings, each ended by a
+ * NUL, read one at a time, however long the environment), into @buf
+ * (@size bytes, NUL-terminated); the first one when it is there twice.
+ * Return: 0; -ENODATA when @name is not there; -ENAMETOOLONG when its
+ * value does not fit @buf; -errno of opening it (-ENOENT: no such
+ * process; -EACCES: not ours to read); -EIO when reading it failed.
  */
-ssize_t npuprof_proc_environ(pid_t pid, char *buf, size_t size);
+int npuprof_proc_getenv(pid_t pid, const char *name, char *buf, size_t size);
 
 /**
  * npuprof_in_host_pid_ns() - whether this process runs in the initial pid
