@@ -7,7 +7,8 @@
 # under /proc, a full disk (in dynamic and in app mode; on both writers, io_uring
 # and the pwrite fallback), the only process
 # dying before "stop", symlinks planted in a PROF dir, msprof killed
-# mid-capture (both writers too; see guest/outcomes.sh).
+# mid-capture (both writers too), SIGTERM in launch mode (passed on to the
+# app; see guest/outcomes.sh).
 set -u
 cd "$(dirname "$0")/../.."
 mkdir -p build/e2e

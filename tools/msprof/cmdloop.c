@@ -899,8 +899,7 @@ static void on_sigint(int sig)
 
 static void on_sigterm(int sig)
 {
-	(void)sig;
-	got_sigterm = 1;
+	got_sigterm = sig; /* SIGTERM or SIGHUP, passed on to a launched app */
 }
 
 /*
@@ -1068,6 +1067,17 @@ int msprof_cmd_loop(struct msprof_dyn *d, int in_fd)
 	while (loop_once(d, in_fd, buf, &used, &prompt) == MSPROF_CMD_CONTINUE)
 		;
 	restore_signals(old);
+	/*
+	 * Ended by SIGTERM or SIGHUP (timeout(1), a job scheduler): the data is
+	 * saved; a job msprof launched runs in its own process group, so the
+	 * signal did not reach it, and msprof would wait for it without end.
+	 * Pass it on, as app mode and perf record do.
+	 */
+	if (got_sigterm && d->child > 0 && !d->child_reaped) {
+		npuprof_info("%s: passing it on to the launched app (pid %d)",
+			     strsignal(got_sigterm), (int)d->child);
+		kill(d->child, got_sigterm);
+	}
 	return d->gone;
 }
 
@@ -1117,7 +1127,7 @@ int msprof_app_loop(struct msprof_dyn *d, uint32_t delay_s, uint32_t duration_s,
 		}
 		if (got_sigint || got_sigterm) {
 			/* the user ends the job: save first, then pass it on */
-			int sig = got_sigterm ? SIGTERM : SIGINT;
+			int sig = got_sigterm ? (int)got_sigterm : SIGINT;
 
 			got_sigint = got_sigterm = 0;
 			if (started && !stopped) {

@@ -194,6 +194,10 @@ int msprof_cmd_quit(struct msprof_dyn *d);
  * msprof_cmd_loop() - read commands from @in_fd until quit or end of input,
  * checking the app about every second
  *
+ * SIGTERM and SIGHUP end the session as quit does; a job msprof launched
+ * (@d->child) then gets the same signal (it runs in a process group of
+ * its own, which the sender did not reach).
+ *
  * Return: 0 when the session ended by quit or end of input, -ESRCH when
  * the app exited, -ECONNRESET when the server closed the connection, or
  * the -errno of a failed exchange (-ETIMEDOUT: no reply in time); any

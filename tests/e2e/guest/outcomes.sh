@@ -514,5 +514,39 @@ else
 	fail "pid reuse (rc=$rc, $n PROF dirs)"; show "$out/reuse.log" "$out/reuse.newcomer" "$out/reuse.result"
 fi
 
+# 18. SIGTERM to msprof in launch mode mid-capture (timeout(1), a job
+#     scheduler): the window is saved, the signal is passed on to the
+#     launched app (a process group of its own: the sender did not reach
+#     it) and msprof ends with the app's status, 143, within seconds (it
+#     used to wait for the job's natural end: here 500 s).
+fifo=/tmp/term.in
+mkfifo $fifo
+$msprof --dynamic=on --output="$out/term" $app --steps=100000 --step-gap-ms=5 --quiet \
+	<$fifo >"$out/term.log" 2>&1 &
+mp=$!
+exec 5>$fifo
+sleep 2
+echo start >&5
+i=0
+while [ $i -lt 200 ] && ! has "$out/term.log" "start success"; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+kill -TERM $mp
+i=0
+while [ $i -lt 300 ] && kill -0 $mp 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+alive=0
+kill -0 $mp 2>/dev/null && alive=1
+[ $alive = 0 ] || { pkill -KILL -f "ai_task --steps=100000 --step-gap-ms=5"; kill -9 $mp; }
+wait $mp
+rc=$?
+exec 5>&-
+rm -f $fifo
+n=$(ls -d "$out"/term/PROF_* 2>/dev/null | wc -l)
+if [ $alive = 0 ] && [ $rc = 143 ] && [ "$n" = 1 ] && has "$out/term.log" "PROF data saved in" &&
+	has "$out/term.log" "Terminated: passing it on to the launched app (pid "; then
+	ok "SIGTERM in launch mode: saved, passed on to the app, exit 143 at once"
+else
+	fail "SIGTERM in launch mode (msprof still running: $alive, rc=$rc, $n PROF dirs)"; show "$out/term.log"
+fi
+
 rmmod npuprof && rmmod npusim || { fail "modules would not unload after the captures"; }
 exit $bad
