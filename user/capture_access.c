@@ -63,9 +63,9 @@ void npuprof_self_status_read(struct npuprof_self_status *st)
 	fclose(f);
 }
 
-static bool has_cap(const struct npuprof_self_status *st, int bit)
+bool npuprof_self_has_cap(const struct npuprof_self_status *st, int cap)
 {
-	return st->cap_eff & (1ull << bit);
+	return cap >= 0 && cap < 64 && (st->cap_eff & (1ull << cap));
 }
 
 /*
@@ -122,16 +122,16 @@ void npuprof_capture_access_probe(const char *kdev, struct npuprof_capture_acces
 {
 	struct npuprof_kring *kr = NULL;
 	struct npuprof_self_status st;
+	bool admin, perfmon, bpf;
 
 	npuprof_self_status_read(&st);
-	judge(&a->bpf, try_bpf(),
-	      has_cap(&st, CAP_BIT_SYS_ADMIN) ||
-		      (has_cap(&st, CAP_BIT_BPF) && has_cap(&st, CAP_BIT_PERFMON)),
-	      &st);
-	judge(&a->perf, try_perf(),
-	      has_cap(&st, CAP_BIT_SYS_ADMIN) || has_cap(&st, CAP_BIT_PERFMON), &st);
-	if (a->perf.err == -EACCES && a->perf.cause == NPUPROF_ACCESS_OTHER &&
-	    !has_cap(&st, CAP_BIT_SYS_ADMIN) && npuprof_sysctl_int("/proc/sys/kernel/perf_event_paranoid", 0) > PERF_PARANOID_MAX)
+	admin = npuprof_self_has_cap(&st, CAP_BIT_SYS_ADMIN);
+	perfmon = npuprof_self_has_cap(&st, CAP_BIT_PERFMON);
+	bpf = npuprof_self_has_cap(&st, CAP_BIT_BPF);
+	judge(&a->bpf, try_bpf(), admin || (bpf && perfmon), &st);
+	judge(&a->perf, try_perf(), admin || perfmon, &st);
+	if (a->perf.err == -EACCES && a->perf.cause == NPUPROF_ACCESS_OTHER && !admin &&
+	    npuprof_sysctl_int("/proc/sys/kernel/perf_event_paranoid", 0) > PERF_PARANOID_MAX)
 		a->perf.cause = NPUPROF_ACCESS_PARANOID;
 	a->uprobe_multi = !a->bpf.err && uprobe_multi_supported();
 	a->root = geteuid() == 0;

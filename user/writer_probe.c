@@ -47,7 +47,7 @@ static int refusal_of(int err, int disabled)
 		return NPUPROF_URING_MEMLOCK;
 	npuprof_self_status_read(&st);
 	if (err == -EPERM &&
-	    (disabled == 2 || (disabled == 1 && !((st.cap_eff >> CAP_SYS_ADMIN) & 1))))
+	    (disabled == 2 || (disabled == 1 && !npuprof_self_has_cap(&st, CAP_SYS_ADMIN))))
 		return NPUPROF_URING_DISABLED;
 	if (err != -EPERM && err != -EACCES && err != -ENOSYS)
 		return NPUPROF_URING_OTHER;

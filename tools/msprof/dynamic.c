@@ -706,11 +706,7 @@ char *msprof_begin_run(const struct msprof_options *o, struct msprof_dyn *d)
 	d->out_fd = -1;
 	if (!may_capture_here(o) || open_output(o, d))
 		return NULL;
-	if (msprof_preflight_capture(o, &d->pf)) {
-		msprof_end_run(o, d, NULL);
-		return NULL;
-	}
-	if (choose_writer(d)) {
+	if (msprof_preflight_capture(o, &d->pf) || choose_writer(d)) {
 		msprof_end_run(o, d, NULL);
 		return NULL;
 	}

@@ -86,6 +86,9 @@ struct npuprof_self_status {
 /** npuprof_self_status_read() - fill @st; unreadable: no filter, every capability. */
 void npuprof_self_status_read(struct npuprof_self_status *st);
 
+/** npuprof_self_has_cap() - whether capability number @cap is in @st's CapEff. */
+bool npuprof_self_has_cap(const struct npuprof_self_status *st, int cap);
+
 /**
  * npuprof_sysctl_int() - the integer a /proc/sys file (@path) holds, e.g.
  * "/proc/sys/kernel/io_uring_disabled"; @dflt when it is missing (the
