@@ -62,13 +62,38 @@ static void next_two(struct io_engine *io, uint64_t ud0, uint64_t ud1, int res[2
 	}
 }
 
+/*
+ * Cancel request @target with a cancel of user_data @ud: the request, still
+ * queued or armed, completes with -ECANCELED and the cancel with 0.
+ */
+static void cancel_pending(struct io_engine *io, uint64_t target, uint64_t ud)
+{
+	int res[2];
+
+	CHECK_EQ(io_engine_cancel(io, target, ud), 0);
+	next_two(io, target, ud, res);
+	CHECK_EQ(res[0], -ECANCELED);
+	CHECK_EQ(res[1], 0);
+}
+
+/* Cancel @target with user_data @ud, which completes alone with @want. */
+static void cancel_none(struct io_engine *io, uint64_t target, uint64_t ud, int want)
+{
+	struct io_engine_cqe c;
+
+	CHECK_EQ(io_engine_cancel(io, target, ud), 0);
+	CHECK_EQ(next(io, &c), 0);
+	CHECK_EQ(c.user_data, ud);
+	CHECK_EQ(c.res, want);
+}
+
 static void test_contract(enum io_engine_kind kind, const char *dir)
 {
 	struct io_engine *io;
 	struct io_engine_cqe c;
 	struct timespec a, b;
 	char path[600], got[16];
-	int p[2], fd, res[2];
+	int p[2], fd;
 
 	fprintf(stderr, "contract on %s\n", kind_name[kind]);
 	CHECK_EQ(io_engine_open(kind, 8, &io), 0);
@@ -117,14 +142,8 @@ static void test_contract(enum io_engine_kind kind, const char *dir)
 	CHECK_EQ(read(p[0], got, 1), 1);
 	CHECK_EQ(io_engine_poll(io, p[0], 15), 0);
 	CHECK_EQ(io_engine_submit(io), 0);
-	CHECK_EQ(io_engine_cancel(io, 15, 16), 0);
-	next_two(io, 15, 16, res);
-	CHECK_EQ(res[0], -ECANCELED);
-	CHECK_EQ(res[1], 0);
-	CHECK_EQ(io_engine_cancel(io, 99, 17), 0);
-	CHECK_EQ(next(io, &c), 0);
-	CHECK_EQ(c.user_data, 17);
-	CHECK_EQ(c.res, -ENOENT);
+	cancel_pending(io, 15, 16);
+	cancel_none(io, 99, 17, -ENOENT);
 
 	close(p[0]);
 	close(p[1]);
@@ -195,7 +214,7 @@ static void test_pwrite_queue_cancel(const char *dir)
 	struct io_engine *io;
 	struct io_engine_cqe c;
 	char path[600];
-	int rfd, wfd = -1, res[2];
+	int rfd, wfd = -1;
 
 	snprintf(path, sizeof(path), "%s/fifo", dir);
 	rfd = full_fifo(path, &wfd);
@@ -204,14 +223,8 @@ static void test_pwrite_queue_cancel(const char *dir)
 	CHECK_EQ(io_engine_write(io, wfd, buf, sizeof(buf), 0, 21), 0);
 	CHECK(wait_stuck_writer()); /* the thread took it and is stuck in the kernel */
 	CHECK_EQ(io_engine_write(io, wfd, buf, sizeof(buf), 0, 22), 0);
-	CHECK_EQ(io_engine_cancel(io, 22, 23), 0);
-	next_two(io, 22, 23, res);
-	CHECK_EQ(res[0], -ECANCELED);
-	CHECK_EQ(res[1], 0);
-	CHECK_EQ(io_engine_cancel(io, 21, 24), 0);
-	CHECK_EQ(next(io, &c), 0);
-	CHECK_EQ(c.user_data, 24);
-	CHECK_EQ(c.res, -EALREADY);
+	cancel_pending(io, 22, 23);
+	cancel_none(io, 21, 24, -EALREADY);
 	/* reading the FIFO lets the stuck write through */
 	while (read(rfd, sink, sizeof(sink)) > 0)
 		;
