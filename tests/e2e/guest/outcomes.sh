@@ -232,6 +232,22 @@ else
 	fail "--output under /proc (rc=$rc)"; show "$out/procout.log"
 fi
 
+# fifo_msprof FIFO LOG MSPROF_ARGS...: msprof in the background ($mp),
+# reading its commands from FIFO (made here: the guest's /tmp, as 9p has
+# no fifos) through fd 4, its output in LOG; "start" is sent 2 s later.
+# The caller ends it with exec 4>&- and removes $fifo.
+fifo_msprof() {
+	fifo=$1
+	log=$2
+	shift 2
+	mkfifo "$fifo"
+	$msprof "$@" <"$fifo" >"$log" 2>&1 &
+	mp=$!
+	exec 4>"$fifo"
+	sleep 2
+	echo start >&4
+}
+
 # on_both_writers FN: FN io_uring, then FN pwrite, each with NPUPROF_WRITER
 # set to that writer.
 on_both_writers() {
@@ -387,14 +403,8 @@ print(sum(e.get("ph") == "X" and e["pid"] in cann for e in ev))' "$1"
 #     data is incomplete and exits 3.  Both writers.
 case_killed() {
 	w=$1
-	fifo=/tmp/killed.in # not on 9p, which has no fifos
-	mkfifo $fifo
-	$msprof --dynamic=on --output="$out/killed.$w" $app --steps=250 --step-gap-ms=20 --quiet \
-		<$fifo >"$out/killed.$w.log" 2>&1 &
-	mp=$!
-	exec 4>$fifo
-	sleep 2
-	echo start >&4
+	fifo_msprof /tmp/killed.in "$out/killed.$w.log" --dynamic=on --output="$out/killed.$w" \
+		$app --steps=250 --step-gap-ms=20 --quiet
 	i=0
 	while [ $i -lt 100 ] && [ -z "$(find "$out/killed.$w" -name 'npuprof.api.slice_0' -size +0 2>/dev/null)" ]; do
 		sleep 0.1; i=$((i + 1))
@@ -519,14 +529,8 @@ fi
 #     launched app (a process group of its own: the sender did not reach
 #     it) and msprof ends with the app's status, 143, within seconds (it
 #     used to wait for the job's natural end: here 500 s).
-fifo=/tmp/term.in
-mkfifo $fifo
-$msprof --dynamic=on --output="$out/term" $app --steps=100000 --step-gap-ms=5 --quiet \
-	<$fifo >"$out/term.log" 2>&1 &
-mp=$!
-exec 5>$fifo
-sleep 2
-echo start >&5
+fifo_msprof /tmp/term.in "$out/term.log" --dynamic=on --output="$out/term" $app --steps=100000 \
+	--step-gap-ms=5 --quiet
 i=0
 while [ $i -lt 200 ] && ! has "$out/term.log" "start success"; do sleep 0.1; i=$((i + 1)); done
 sleep 1
@@ -538,7 +542,7 @@ kill -0 $mp 2>/dev/null && alive=1
 [ $alive = 0 ] || { pkill -KILL -f "ai_task --steps=100000 --step-gap-ms=5"; kill -9 $mp; }
 wait $mp
 rc=$?
-exec 5>&-
+exec 4>&-
 rm -f $fifo
 n=$(ls -d "$out"/term/PROF_* 2>/dev/null | wc -l)
 if [ $alive = 0 ] && [ $rc = 143 ] && [ "$n" = 1 ] && has "$out/term.log" "PROF data saved in" &&
