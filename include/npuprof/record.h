@@ -51,6 +51,9 @@ enum npuprof_rec_type {
 enum npuprof_source {
 	NPUPROF_SRC_KMOD = 1, /* npuprof.ko per-CPU rings: device tasks */
 	NPUPROF_SRC_BPF = 2,  /* BPF per-CPU ring buffers: runtime API */
+	NPUPROF_SRC_DEVLOG = 3, /* the device scheduler's log, read through
+				 * libascend_hal.so's profiling channel
+				 * (user/devlog.c): task begin and end */
 };
 
 /**
@@ -196,6 +199,17 @@ enum npuprof_task_event {
 	NPUPROF_TASK_START = 2,	      /* device began executing it */
 	NPUPROF_TASK_END = 3,	      /* device finished it */
 	NPUPROF_TASK_STREAM_SYNC = 4, /* a stream synchronize returned */
+	/*
+	 * Seen by the host driver, not part of a task's life cycle as the
+	 * export folds it (a reader that does not know them skips them):
+	 * QUEUED: the host kernel wrote the task into the hardware queue
+	 * (trs_chan:sqe; in the submitter's context, or later from a kernel
+	 * worker with pid 0 until attributed); CQE: the task's completion
+	 * entry arrived (trs_core:logic_cqe; dev_ts is the entry's device
+	 * counter, 0 when the hardware stamped none).
+	 */
+	NPUPROF_TASK_QUEUED = 5,
+	NPUPROF_TASK_CQE = 6,
 };
 
 /* Task types, as the driver reports them (msprof "Task Type" column). */

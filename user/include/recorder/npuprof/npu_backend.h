@@ -33,6 +33,13 @@
  *            instant.  0, or -errno.  NULL when the driver has no clock
  *            interface: the export then places device times by its fit
  *            over task records.
+ * @device_log: 1 when the driver's tracepoints never see a task run (the
+ *            real Ascend driver): task begin and end then come from the
+ *            device scheduler's log through libascend_hal.so's profiling
+ *            channel (user/devlog.c), submits from a uprobe on the HAL's
+ *            halSqTaskSend() in each target, and the tracepoints (where
+ *            present) give NPUPROF_TASK_QUEUED / _CQE records only.
+ *            0: the tracepoints give submit, start, end and sync.
  */
 struct npu_backend {
 	const char *name;
@@ -40,6 +47,7 @@ struct npu_backend {
 	const char *tp_names[NPU_TP_EVENTS];
 	struct npu_tp_layout layout;
 	int (*clock)(int device, uint64_t *host_ns, uint64_t *dev_ts);
+	unsigned int device_log;
 };
 
 /**
