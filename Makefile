@@ -343,6 +343,14 @@ $(BUILD)/tests/fixtures/libacl_%.so: tests/unit/acl_lib_fixture.c
 	@mkdir -p $(@D)
 	$(CC) -O0 -g -shared -fPIC -DFIXTURE_$* -o $@ $<
 
+# The stand-in libascend_hal.so of the device-log reader's tests
+# (tests/unit/fake_ascend_hal.h).
+FAKE_HAL := $(BUILD)/tests/fixtures/libascend_hal.so
+$(FAKE_HAL): tests/unit/fake_ascend_hal.c tests/unit/fake_ascend_hal.h include/npuprof/drv/ascend_hal_abi.h
+	@mkdir -p $(@D)
+	$(CC) -O1 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread -shared -fPIC \
+		-fvisibility=hidden -Iinclude -Itests/unit -o $@ $<
+
 # Programs the VM tests run inside the guest (tests/vm/*.c).
 VM_SRCS := $(sort $(wildcard tests/vm/*.c))
 VM_BINS := $(VM_SRCS:tests/vm/%.c=$(BUILD)/tests/vm/%)
@@ -361,7 +369,7 @@ $(BUILD)/bench/%: bench/src/%.c $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascend
 
 bench-progs: $(BENCH_BINS)
 
-tests-unit: $(UNIT_BINS) $(FIXTURE_LIBS) $(WIRE_TEST_BINS)
+tests-unit: $(UNIT_BINS) $(FIXTURE_LIBS) $(FAKE_HAL) $(WIRE_TEST_BINS)
 
 tests: tests-unit $(VM_BINS)
 
