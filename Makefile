@@ -475,9 +475,12 @@ INSTALL_BINS := $(BUILD)/bin/msprof $(BUILD)/bin/npuprof-dump
 # the npuprof/ prefix already.  The tools' plumbing (messages, names as
 # text, the PROF dir's safe opens, the loss JSON and the control files'
 # JSON, both in jansson's types, libbpf's log hook, clock reads) and
-# the driver backends' tracepoint headers (drv/) are not installed: the
-# tools and tests include them from the tree.
-PRIVATE_HEADERS := msg.h bpf_log.h name_text.h prof_fs.h loss_json.h prof_control.h clock.h
+# the driver backends' tracepoint headers and driver ABIs (drv/), with the
+# device-log reader and libascend_hal.so's loader that speak one of those
+# (ascend_hal.h, devlog.h), are not installed: the tools and tests include
+# them from the tree.
+PRIVATE_HEADERS := msg.h bpf_log.h name_text.h prof_fs.h loss_json.h prof_control.h clock.h \
+	ascend_hal.h devlog.h
 INSTALL_HEADERS := $(sort $(filter-out $(addprefix %/,$(PRIVATE_HEADERS)), \
 	$(wildcard include/npuprof/*.h user/include/*/npuprof/*.h)))
 MAN_PAGES := $(sort $(wildcard man/*.1))

@@ -197,6 +197,7 @@ void npuprof_devlog_source(struct npuprof_devlog *l, struct npuprof_drain_source
 		.obj = l,
 		.consume = devlog_consume,
 		.stats = devlog_stats,
+		.by_device = 1,
 	};
 }
 

@@ -10,7 +10,8 @@
  * 510 starts and 510 ends, device_1's series 500 and 500 (all of source
  * NPUPROF_SRC_DEVLOG in their stream headers' place: task records of
  * the device series), the drain's totals say 2020 task records, 8 lost,
- * all 8 as "ring full" on ring 1, the rings list devlog rings 0 and 1
+ * all 8 as "ring full" on ring 1 (device 1's: no CPU's entry of the
+ * per-CPU losses counts them), the rings list devlog rings 0 and 1
  * with their written/lost counters, and the host series ends with one
  * LOST record per device ring.
  */
@@ -92,8 +93,9 @@ int main(void)
 	char root[] = "/tmp/npuprof-devlog-drain-XXXXXX", prof[700], dir[760];
 	struct npuprof_devlog_opts o = { .devices = devs, .nr_devices = 2 };
 	struct npuprof_drain_ring rings[4];
+	struct npuprof_loss cpu_loss[2] = { 0 };
 	struct npuprof_drain_config cfg = { .prof_dir = prof, .flush_ms = 20, .rings = rings,
-					    .nr_rings = 4 };
+					    .nr_rings = 4, .cpu_loss = cpu_loss, .nr_cpu_loss = 2 };
 	struct npuprof_read_report rep;
 	struct npuprof_drain_stats st;
 	struct npuprof_drain_source src;
@@ -130,6 +132,9 @@ int main(void)
 	CHECK_EQ(st.lost, 8);
 	CHECK_EQ(st.loss.n[NPUPROF_LOSS_RING_FULL], 8);
 	CHECK_EQ(st.loss.n[NPUPROF_LOSS_DECODE_ERROR], 0);
+	/* ring 1 is device 1, not CPU 1: no CPU lost anything */
+	CHECK_EQ(cpu_loss[0].n[NPUPROF_LOSS_RING_FULL], 0);
+	CHECK_EQ(cpu_loss[1].n[NPUPROF_LOSS_RING_FULL], 0);
 	CHECK_EQ(st.nr_rings, 2);
 	CHECK_STR(rings[0].name, "devlog");
 	CHECK_EQ(rings[0].source, NPUPROF_SRC_DEVLOG);

@@ -48,6 +48,10 @@
  * @skipped: optional, NULL for a source that never skips: bytes @consume
  *           skipped so far on that CPU's ring after a corrupt record header
  *           (a running total); 0, -ENXIO for a CPU without a ring
+ * @by_device: 1 when ring i is device i's, not CPU i's (the device-log
+ *           reader, npuprof/devlog.h; records' hdr.cpu is then the
+ *           device): its losses count in the totals and routes, in no
+ *           CPU's entry of config.cpu_loss
  */
 struct npuprof_drain_source {
 	const char *name;
@@ -58,6 +62,7 @@ struct npuprof_drain_source {
 	long (*consume)(void *obj, npuprof_rec_fn fn, void *ctx);
 	int (*stats)(void *obj, unsigned int cpu, uint64_t *written, uint64_t *lost);
 	int (*skipped)(void *obj, unsigned int cpu, uint64_t *bytes);
+	unsigned int by_device;
 };
 
 /**
