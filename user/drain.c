@@ -365,6 +365,13 @@ static int route_of(struct npuprof_drain *d, const struct npuprof_rec_hdr *rec)
 		pid = ((const struct npuprof_rec_task *)rec)->pid;
 	else
 		return -1;
+	if (!pid && rec->type == NPUPROF_REC_TASK) {
+		/* a device's task of no known process: with the first that has a directory */
+		for (unsigned int i = 0; i < d->nr_routes; i++)
+			if (d->routes[i].prof_dir[0])
+				return (int)i;
+		return -1;
+	}
 	if (d->nr_routes && d->routes[d->last_route].pid == pid)
 		return (int)d->last_route;
 	for (unsigned int i = 0; i < d->nr_routes; i++) {

@@ -21,7 +21,11 @@
  * rings (CANN's rule stays: one process, one PROF_XXX directory).  The
  * drain then routes by the records' pid field: each route names a pid and
  * its PROF_XXX directory, and the LOST records, which count a ring shared
- * by all of them, go into every route's host series.  When the producers
+ * by all of them, go into every route's host series.  A task record with
+ * pid 0 (a device's task no process is known for: the device log's
+ * records of a stream whose owner is unknown, a kernel worker's queue
+ * events) goes with the first route that has a directory, where the
+ * export keeps it as a device-only row.  When the producers
  * follow the processes a job forks, a record of a new pid asks the
  * session for a directory (config.new_route), on the drain thread.
  */
