@@ -693,12 +693,20 @@ static int start_devlog(struct npuprof_session *s)
 	const struct npu_backend *b = s->host.backend;
 	int devs[NPUPROF_DEVLOG_MAX_DEVICES];
 	struct npuprof_devlog_opts o = { .devices = devs };
+	const char *expand;
 
 	npuprof_devlog_free(s->devlog); /* the last window's */
 	s->devlog = NULL;
 	if (!b || !b->device_log || !s->opts.task_time)
 		return 0;
 	o.nr_devices = window_devices(s, devs);
+	/*
+	 * How the log packs stream ids: the runtime's 32k-stream mode, which
+	 * a reader outside the app cannot learn from the driver
+	 * (ascend-driver.md 4.3, question 7), is said by the environment.
+	 */
+	expand = getenv("NPUPROF_STREAM_EXPAND");
+	o.expanded = expand && !strcmp(expand, "1");
 	return npuprof_devlog_start(&o, &s->devlog);
 }
 

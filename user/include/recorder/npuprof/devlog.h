@@ -155,8 +155,9 @@ void npuprof_devlog_source(struct npuprof_devlog *l, struct npuprof_drain_source
  * each device for what it holds (halProfDataFlush) and read it, stop
  * every channel (prof_stop, the devices in parallel: it can take
  * seconds), take the stop clock pairs and close the devices the reader
- * opened.  Call before the drain's final read; a second call does
- * nothing.
+ * opened.  The reader thread ends at its next poll's return: up to the
+ * poll's timeout (1 s) more.  Call before the drain's final read; a
+ * second call does nothing.
  * Return: 0, or -EIO when a prof_stop failed (its code in stop_code).
  */
 int npuprof_devlog_stop(struct npuprof_devlog *l);
