@@ -340,15 +340,21 @@ static void *reader(void *arg)
 
 	while (!__atomic_load_n(&l->stopping, __ATOMIC_ACQUIRE)) {
 		int n = l->hal->poll(info, NPUPROF_DEVLOG_MAX_DEVICES, DEVLOG_POLL_S);
+		long got = 0;
 
-		if (n < 0) /* no channel readable right now: wait a period */
-			nanosleep(&pause, NULL);
 		for (int i = 0; i < n && i < NPUPROF_DEVLOG_MAX_DEVICES; i++) {
 			struct devlog_dev *dv = dev_of(l, info[i].device_id);
 
 			if (dv && dv->started && info[i].channel_id == DEVLOG_CHANNEL)
-				read_channel(l, dv);
+				got += read_channel(l, dv) > 0;
 		}
+		/*
+		 * An error, or readiness that gave us nothing (another channel
+		 * of this process, or one already emptied): wait a period
+		 * rather than spin on a poll that answers at once.
+		 */
+		if (n < 0 || (n > 0 && !got))
+			nanosleep(&pause, NULL);
 	}
 	return NULL;
 }

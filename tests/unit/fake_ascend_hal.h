@@ -25,7 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define FAKEHAL_DEVICES 8
+#define FAKEHAL_DEVICES 16
 #define FAKEHAL_FREQ_HZ 100000000ull /* 100 MHz: one count per 10 ns */
 #define FAKEHAL_COUNT_BASE 5000000ull
 

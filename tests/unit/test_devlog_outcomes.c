@@ -15,7 +15,9 @@
  * second reader of device 7 while the first runs gets the HAL's "started
  * already" (taken, "another process" when no msprof is known).  The stop
  * calls prof_stop once on 4 and 7 only, in parallel: both take 300 ms,
- * the stop less than 550 ms.  With no library (NPUPROF_ASCEND_HAL naming
+ * the stop less than 550 ms.  -3 and -11 are another collector too; an
+ * unknown code of prof_drv_start or prof_drv_get_channels is a failure
+ * with the call and its code named.  With no library (NPUPROF_ASCEND_HAL naming
  * a missing file) every device is noLibrary, the text saying which file.
  */
 #include <errno.h>
@@ -62,6 +64,38 @@ static int write_file(const char *path, const char *text)
 		return -1;
 	fputs(text, f);
 	return fclose(f);
+}
+
+/*
+ * Devices 8-12: -3 and -11 are another collector too; prof_drv_start's -1
+ * and prof_drv_get_channels' 3 are failures with their codes named.
+ */
+static void other_codes(const char *root, struct fakehal *hal)
+{
+	static const int devs[] = { 8, 9, 10, 11 };
+	struct npuprof_devlog_opts o = { .devices = devs, .nr_devices = 4, .proc_root = root };
+	const struct npuprof_devlog_dev *d;
+	struct npuprof_devlog *l;
+	unsigned int n;
+
+	hal->script(8, &(struct fakehal_dev){ .start_rc = ASCEND_PROF_STARTED_ALREADY });
+	hal->script(9, &(struct fakehal_dev){ .start_rc = ASCEND_PROF_VF_FULL });
+	hal->script(10, &(struct fakehal_dev){ .start_rc = ASCEND_PROF_ERROR });
+	hal->script(11, &(struct fakehal_dev){ .channels_rc = ASCEND_DRV_ERROR_INVALID_VALUE });
+	CHECK_EQ(npuprof_devlog_start(&o, &l), 0);
+	d = npuprof_devlog_devices(l, &n);
+	CHECK_EQ(n, 4);
+	CHECK_EQ(d[0].outcome, NPUPROF_DEVLOG_TAKEN);
+	CHECK_STR(d[0].text, "none: another process collects device 8's log (pid 1234, msprof)");
+	CHECK_EQ(d[1].outcome, NPUPROF_DEVLOG_TAKEN);
+	CHECK_EQ(d[1].code, ASCEND_PROF_VF_FULL);
+	CHECK_EQ(d[2].outcome, NPUPROF_DEVLOG_FAILED);
+	CHECK_STR(d[2].text, "none: device 10 refused its log (prof_drv_start: -1)");
+	CHECK_STR(npuprof_devlog_outcome_key(d[2].outcome), "failed");
+	CHECK_EQ(d[3].outcome, NPUPROF_DEVLOG_FAILED);
+	CHECK_STR(d[3].text,
+		  "none: device 11 does not list its channels (prof_drv_get_channels: -3)");
+	npuprof_devlog_free(l);
 }
 
 int main(void)
@@ -143,6 +177,9 @@ int main(void)
 	CHECK_EQ(c.closes[5], 1);
 	CHECK_EQ(c.opens[6], 1);
 	CHECK_EQ(c.closes[6], 0);
+
+	/* the other codes of another collector, and codes the reader does not know */
+	other_codes(root, &hal);
 
 	/* a second reader of device 7 in this process */
 	o = (struct npuprof_devlog_opts){ .devices = seven, .nr_devices = 1, .proc_root = empty };
