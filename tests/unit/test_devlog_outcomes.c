@@ -15,10 +15,11 @@
  * second reader of device 7 while the first runs gets the HAL's "started
  * already" (taken, "another process" when no msprof is known).  The stop
  * calls prof_stop once on 4 and 7 only, in parallel: both take 300 ms,
- * the stop less than 550 ms.  -3 and -11 are another collector too; an
- * unknown code of prof_drv_start or prof_drv_get_channels is a failure
- * with the call and its code named.  With no library (NPUPROF_ASCEND_HAL naming
- * a missing file) every device is noLibrary, the text saying which file.
+ * the stop less than 600 ms (one after another would take 600).  -3 and
+ * -11 are another collector too; an unknown code of prof_drv_start or
+ * prof_drv_get_channels is a failure with the call and its code named.
+ * With no library (NPUPROF_ASCEND_HAL naming a missing file) every device
+ * is noLibrary, the text saying which file.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -195,7 +196,7 @@ int main(void)
 	t0 = npuprof_mono_ns();
 	CHECK_EQ(npuprof_devlog_stop(l), 0);
 	ms = (npuprof_mono_ns() - t0) / 1000000;
-	CHECK(ms >= 300 && ms < 550);
+	CHECK(ms >= 300 && ms < 600); /* one after another: 600 at least */
 	hal.calls(&c);
 	for (int i = 0; i < 8; i++) {
 		CHECK_EQ(c.stops[i], i == 4 || i == 7);
