@@ -361,20 +361,21 @@ static void *reader(void *arg)
 
 /* ---- starting ---- */
 
-/* Whether @device lists channel 50.  Return: 1, 0, or the HAL's code < 0. */
-static int offers_log(const struct npuprof_ascend_hal *hal, int device)
+/*
+ * Whether @device lists channel 50.  Return: 1, 0, or -1 when the list
+ * could not be had (the HAL's code in *@code, -ENOMEM without memory).
+ */
+static int offers_log(const struct npuprof_ascend_hal *hal, int device, int *code)
 {
 	struct ascend_prof_channel_list *list = calloc(1, sizeof(*list));
-	int rc, found = 0;
+	int found = 0;
 
-	if (!list)
-		return -ENOMEM;
-	rc = hal->get_channels((__u32)device, list);
-	for (unsigned int i = 0; !rc && i < list->channel_num && i < ASCEND_PROF_CHANNEL_NUM_MAX;
-	     i++)
+	*code = list ? hal->get_channels((__u32)device, list) : -ENOMEM;
+	for (unsigned int i = 0;
+	     !*code && i < list->channel_num && i < ASCEND_PROF_CHANNEL_NUM_MAX; i++)
 		found |= list->channel[i].channel_id == DEVLOG_CHANNEL;
 	free(list);
-	return rc ? (rc > 0 ? -rc : rc) : found;
+	return *code ? -1 : found;
 }
 
 static int start_channel(const struct npuprof_ascend_hal *hal, int device)
@@ -511,15 +512,20 @@ static void close_device(struct npuprof_devlog *l, struct devlog_dev *dv)
 static void start_device(struct npuprof_devlog *l, struct devlog_dev *dv)
 {
 	struct npuprof_devlog_dev *p = dv->pub;
-	int rc = offers_log(l->hal, p->device);
+	int code, rc = offers_log(l->hal, p->device, &code);
 
-	if (rc <= 0) {
-		p->outcome = rc ? NPUPROF_DEVLOG_FAILED : NPUPROF_DEVLOG_NO_CHANNEL;
-		p->code = rc;
+	if (rc < 0) {
+		p->outcome = NPUPROF_DEVLOG_FAILED;
+		p->code = code;
 		snprintf(p->text, sizeof(p->text),
-			 rc ? "none: device %d does not list its channels (prof_drv_get_channels: %d)"
-			    : "none: device %d offers no task log (no channel 50)",
-			 p->device, rc);
+			 "none: device %d does not list its channels (prof_drv_get_channels: %d)",
+			 p->device, code);
+		return;
+	}
+	if (!rc) {
+		p->outcome = NPUPROF_DEVLOG_NO_CHANNEL;
+		snprintf(p->text, sizeof(p->text),
+			 "none: device %d offers no task log (no channel 50)", p->device);
 		return;
 	}
 	rc = start_channel(l->hal, p->device);

@@ -95,7 +95,8 @@ static void other_codes(const char *root, struct fakehal *hal)
 	CHECK_STR(npuprof_devlog_outcome_key(d[2].outcome), "failed");
 	CHECK_EQ(d[3].outcome, NPUPROF_DEVLOG_FAILED);
 	CHECK_STR(d[3].text,
-		  "none: device 11 does not list its channels (prof_drv_get_channels: -3)");
+		  "none: device 11 does not list its channels (prof_drv_get_channels: 3)");
+	CHECK_EQ(d[3].code, ASCEND_DRV_ERROR_INVALID_VALUE);
 	npuprof_devlog_free(l);
 }
 
