@@ -343,6 +343,14 @@ $(BUILD)/tests/fixtures/libacl_%.so: tests/unit/acl_lib_fixture.c
 	@mkdir -p $(@D)
 	$(CC) -O0 -g -shared -fPIC -DFIXTURE_$* -o $@ $<
 
+# The stand-in libascend_hal.so of the device-log reader's tests
+# (tests/unit/fake_ascend_hal.h).
+FAKE_HAL := $(BUILD)/tests/fixtures/libascend_hal.so
+$(FAKE_HAL): tests/unit/fake_ascend_hal.c tests/unit/fake_ascend_hal.h include/npuprof/drv/ascend_hal_abi.h
+	@mkdir -p $(@D)
+	$(CC) -O1 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread -shared -fPIC \
+		-fvisibility=hidden -Iinclude -Itests/unit -o $@ $<
+
 # Programs the VM tests run inside the guest (tests/vm/*.c).
 VM_SRCS := $(sort $(wildcard tests/vm/*.c))
 VM_BINS := $(VM_SRCS:tests/vm/%.c=$(BUILD)/tests/vm/%)
@@ -361,7 +369,7 @@ $(BUILD)/bench/%: bench/src/%.c $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascend
 
 bench-progs: $(BENCH_BINS)
 
-tests-unit: $(UNIT_BINS) $(FIXTURE_LIBS) $(WIRE_TEST_BINS)
+tests-unit: $(UNIT_BINS) $(FIXTURE_LIBS) $(FAKE_HAL) $(WIRE_TEST_BINS)
 
 tests: tests-unit $(VM_BINS)
 
@@ -467,9 +475,12 @@ INSTALL_BINS := $(BUILD)/bin/msprof $(BUILD)/bin/npuprof-dump
 # the npuprof/ prefix already.  The tools' plumbing (messages, names as
 # text, the PROF dir's safe opens, the loss JSON and the control files'
 # JSON, both in jansson's types, libbpf's log hook, clock reads) and
-# the driver backends' tracepoint headers (drv/) are not installed: the
-# tools and tests include them from the tree.
-PRIVATE_HEADERS := msg.h bpf_log.h name_text.h prof_fs.h loss_json.h prof_control.h clock.h
+# the driver backends' tracepoint headers and driver ABIs (drv/), with the
+# device-log reader and libascend_hal.so's loader that speak one of those
+# (ascend_hal.h, devlog.h), are not installed: the tools and tests include
+# them from the tree.
+PRIVATE_HEADERS := msg.h bpf_log.h name_text.h prof_fs.h loss_json.h prof_control.h clock.h \
+	ascend_hal.h devlog.h
 INSTALL_HEADERS := $(sort $(filter-out $(addprefix %/,$(PRIVATE_HEADERS)), \
 	$(wildcard include/npuprof/*.h user/include/*/npuprof/*.h)))
 MAN_PAGES := $(sort $(wildcard man/*.1))

@@ -365,6 +365,13 @@ static int route_of(struct npuprof_drain *d, const struct npuprof_rec_hdr *rec)
 		pid = ((const struct npuprof_rec_task *)rec)->pid;
 	else
 		return -1;
+	if (!pid && rec->type == NPUPROF_REC_TASK) {
+		/* a device's task of no known process: with the first that has a directory */
+		for (unsigned int i = 0; i < d->nr_routes; i++)
+			if (d->routes[i].prof_dir[0])
+				return (int)i;
+		return -1;
+	}
 	if (d->nr_routes && d->routes[d->last_route].pid == pid)
 		return (int)d->last_route;
 	for (unsigned int i = 0; i < d->nr_routes; i++) {
@@ -408,6 +415,8 @@ static int drain_route(void *ctx, const struct npuprof_rec_hdr *rec)
 	long device = task ? (long)((const struct npuprof_rec_task *)rec)->device : -1;
 	int route = route_of(d, rec);
 	struct npuprof_drain_stats *rst;
+	/* the CPU a loss of this record counts on: none for a device's ring */
+	uint32_t cpu = d->cur_src && d->cur_src->s.by_device ? UINT32_MAX : rec->cpu;
 
 	d->read++;
 	if (d->cur_src && rec->cpu < d->cur_src->s.nr_cpus)
@@ -419,7 +428,7 @@ static int drain_route(void *ctx, const struct npuprof_rec_hdr *rec)
 		 * records were ours to save, so they are lost */
 		if (d->new_route) {
 			d->st.unrouted++;
-			drain_lose(d, -1, rec->cpu, NPUPROF_LOSS_WRITE_ERROR, 1);
+			drain_lose(d, -1, cpu, NPUPROF_LOSS_WRITE_ERROR, 1);
 		}
 		return 0;
 	}
@@ -427,7 +436,7 @@ static int drain_route(void *ctx, const struct npuprof_rec_hdr *rec)
 	if (series_append(series_find(d, route, device), rec)) {
 		d->st.dropped++;
 		rst->dropped++;
-		drain_lose(d, route, rec->cpu, NPUPROF_LOSS_WRITE_ERROR, 1);
+		drain_lose(d, route, cpu, NPUPROF_LOSS_WRITE_ERROR, 1);
 		return 0;
 	}
 	for (int i = 0; i < 2; i++, rst = &d->st) {
@@ -632,9 +641,10 @@ static void drain_count_ring(struct npuprof_drain *d, const struct drain_src *sr
 			     unsigned int cpu, uint64_t written, uint64_t lost)
 {
 	uint64_t unread = written > src->read[cpu] ? written - src->read[cpu] : 0;
+	uint32_t on = src->s.by_device ? UINT32_MAX : cpu; /* no CPU's loss */
 
-	drain_lose(d, -1, cpu, NPUPROF_LOSS_RING_FULL, lost);
-	drain_lose(d, -1, cpu, NPUPROF_LOSS_DECODE_ERROR, unread);
+	drain_lose(d, -1, on, NPUPROF_LOSS_RING_FULL, lost);
+	drain_lose(d, -1, on, NPUPROF_LOSS_DECODE_ERROR, unread);
 	for (unsigned int r = 0; r < d->nr_routes; r++) {
 		d->routes[r].st.loss.n[NPUPROF_LOSS_RING_FULL] += lost;
 		d->routes[r].st.loss.n[NPUPROF_LOSS_DECODE_ERROR] += unread;

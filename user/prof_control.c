@@ -192,9 +192,13 @@ static json_t *clock_samples(const struct npuprof_ctrl_clocks *clocks, unsigned 
 	return arr;
 }
 
-/* "rings" of one source: its rings as the drain read them at stop. */
+/*
+ * "rings" of one source: its rings as the drain read them at stop; the
+ * device log's rings are devices ("device"), the others CPUs ("cpu").
+ */
 static json_t *ring_counters(const struct npuprof_ctrl_info *info, int source)
 {
+	const char *id = source == NPUPROF_SRC_DEVLOG ? "device" : "cpu";
 	json_t *arr = json_array();
 
 	for (unsigned int i = 0; i < info->nr_rings; i++) {
@@ -202,7 +206,7 @@ static json_t *ring_counters(const struct npuprof_ctrl_info *info, int source)
 
 		if (r->source != source)
 			continue;
-		json_array_append_new(arr, json_pack("{s:i, s:I, s:I}", "cpu", (int)r->cpu,
+		json_array_append_new(arr, json_pack("{s:i, s:I, s:I}", id, (int)r->cpu,
 						     "written", (json_int_t)r->written, "lost",
 						     (json_int_t)r->lost));
 	}
@@ -218,6 +222,8 @@ static json_t *rings_json(const struct npuprof_ctrl_info *info)
 		json_object_set_new(rings, "npuprof.ko", ring_counters(info, NPUPROF_SRC_KMOD));
 	if (info->has_bpf)
 		json_object_set_new(rings, "bpf", ring_counters(info, NPUPROF_SRC_BPF));
+	if (info->has_devlog)
+		json_object_set_new(rings, "devlog", ring_counters(info, NPUPROF_SRC_DEVLOG));
 	return rings;
 }
 
@@ -291,6 +297,36 @@ static json_t *driver_json(const struct npuprof_ctrl_driver *d)
 			 d->backend ? json_string(d->backend) : json_null(), "module", d->module,
 			 "clock", d->driver_clock ? "driver" : "records", "taskCapture", "path",
 			 path ? json_string(path) : json_null(), "reason", d->reason);
+}
+
+/* One device's "taskTiming" (struct npuprof_ctrl_timing), with "device" when @with_id. */
+static json_t *timing_json(const struct npuprof_ctrl_timing *t, bool with_id)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s}", "submit", t->submit ? t->submit : "none",
+			      "beginEnd", t->begin_end ? t->begin_end : "none",
+			      "beginEndOutcome", t->outcome ? t->outcome : "none");
+
+	if (o && with_id)
+		json_object_set_new(o, "device", json_integer(t->device));
+	if (o && t->has_log)
+		json_object_set_new(
+			o, "deviceLog",
+			json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "begins", (json_int_t)t->begins,
+				  "ends", (json_int_t)t->ends, "skipped", (json_int_t)t->skipped,
+				  "countGaps", (json_int_t)t->gaps, "ringDrops",
+				  (json_int_t)t->ring_drops, "unattributed",
+				  (json_int_t)t->unattributed));
+	return o;
+}
+
+/* host/info.json "taskTiming": every device's entry, in order. */
+static json_t *timings_json(const struct npuprof_ctrl_driver *d)
+{
+	json_t *arr = json_array();
+
+	for (unsigned int i = 0; arr && i < d->nr_timing; i++)
+		json_array_append_new(arr, timing_json(&d->timing[i], true));
+	return arr;
 }
 
 /* "uprobes": how the runtime-API probes worked on this kernel. */
@@ -389,6 +425,8 @@ json_t *npuprof_ctrl_info_json(const struct npuprof_ctrl_identity *id,
 							   info->nr_cpu_loss)));
 	if (doc)
 		json_object_set_new(doc, "driver", driver_json(&info->driver));
+	if (doc && info->driver.nr_timing)
+		json_object_set_new(doc, "taskTiming", timings_json(&info->driver));
 	if (doc)
 		json_object_set_new(doc, "ringBytes", ring_bytes_json(info));
 	if (doc && info->storage_limit)
@@ -429,6 +467,9 @@ json_t *npuprof_ctrl_device_info_json(const struct npuprof_ctrl_identity *id, in
 				  device, "clockSamples", samples, "driver", driver_json(driver)));
 	if (doc && id->rank >= 0)
 		json_object_set_new(doc, "rank_id", json_integer(id->rank));
+	for (unsigned int i = 0; doc && driver && i < driver->nr_timing; i++)
+		if (driver->timing[i].device == device)
+			json_object_set_new(doc, "taskTiming", timing_json(&driver->timing[i], false));
 	return doc;
 }
 
@@ -529,6 +570,31 @@ static void read_name(const json_t *obj, const char *key, char *buf, size_t size
 		npuprof_name_text(buf, size, json_string_value(v), json_string_length(v));
 }
 
+/* "taskTiming" entries with an integer "device", in file order, into @out. */
+static int read_timing(const json_t *info, struct npuprof_ctrl_info_parsed *out)
+{
+	json_t *arr = json_object_get(info, "taskTiming"), *t;
+	size_t i;
+
+	json_array_foreach(arr, i, t) {
+		struct npuprof_ctrl_timing_read *x;
+		int64_t dev;
+
+		if (!get_int(t, "device", &dev) || dev < 0 || dev > UINT32_MAX)
+			continue;
+		x = realloc(out->timing, (out->nr_timing + 1) * sizeof(*x));
+		if (!x)
+			return -ENOMEM;
+		out->timing = x;
+		x = &out->timing[out->nr_timing++];
+		x->device = (uint32_t)dev;
+		read_name(t, "beginEndOutcome", x->outcome, sizeof(x->outcome));
+		read_name(t, "beginEnd", x->begin_end, sizeof(x->begin_end));
+		read_name(t, "submit", x->submit, sizeof(x->submit));
+	}
+	return 0;
+}
+
 int npuprof_ctrl_info_read(const char *path, struct npuprof_ctrl_info_parsed *out)
 {
 	json_t *info, *drain, *limit, *v;
@@ -559,6 +625,8 @@ int npuprof_ctrl_info_read(const char *path, struct npuprof_ctrl_info_parsed *ou
 	err = read_loss(json_object_get(info, "lost"), out);
 	if (!err)
 		err = read_samples(info, out);
+	if (!err)
+		err = read_timing(info, out);
 	json_decref(info);
 	if (err)
 		npuprof_ctrl_info_free(out);
@@ -583,10 +651,13 @@ void npuprof_ctrl_info_free(struct npuprof_ctrl_info_parsed *info)
 {
 	free(info->cpu_loss);
 	free(info->samples);
+	free(info->timing);
 	info->cpu_loss = NULL;
 	info->samples = NULL;
+	info->timing = NULL;
 	info->nr_cpu_loss = 0;
 	info->nr_samples = 0;
+	info->nr_timing = 0;
 }
 
 /* ---- sample.json ---- */

@@ -39,6 +39,13 @@
  * before stop, so the export can map device counts onto the host clock
  * exactly.  A driver without a clock interface gives none, and the export
  * fits the clocks over the task records instead.
+ *
+ * A driver whose tracepoints never see a task run (backend device_log:
+ * the real Ascend driver) has task begin and end read from each device's
+ * log by the device-log reader (npuprof/devlog.h), a third drain source:
+ * started before the drain and the producers, so the window's first
+ * tasks are logged, and stopped with the producers.  Its clock pairs come
+ * from libascend_hal.so when the backend has no clock of its own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,7 +59,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <npuprof/ascend_hal.h>
 #include <npuprof/clock.h>
+#include <npuprof/devlog.h>
 
 #include "session_int.h"
 
@@ -167,10 +176,15 @@ static int kring_skipped_src(void *obj, unsigned int cpu, uint64_t *bytes)
 static void sample_clocks(struct npuprof_session *s)
 {
 	const struct npu_backend *b = s->host.backend;
+	int (*clock)(int device, uint64_t *host_ns, uint64_t *dev_ts) = b ? b->clock : NULL;
+	const struct npuprof_ascend_hal *hal;
 	unsigned int k;
 	int d, i;
 
-	if (!b || !b->clock)
+	/* the device log's hosts: libascend_hal.so's pairs, when it loads */
+	if (!clock && b && b->device_log && !npuprof_ascend_hal_get(&hal, NULL, 0))
+		clock = npuprof_ascend_hal_clock;
+	if (!clock)
 		return;
 	for (k = 0; k < s->host.nr_devices; k++) {
 		struct npuprof_ctrl_clocks *c;
@@ -181,7 +195,7 @@ static void sample_clocks(struct npuprof_session *s)
 		c = &s->clocks[d];
 		for (i = 0; i < SESSION_CLOCK_SAMPLES; i++) {
 			if (c->n >= 2 * SESSION_CLOCK_SAMPLES ||
-			    b->clock(d, &c->host[c->n], &c->dev[c->n]))
+			    clock(d, &c->host[c->n], &c->dev[c->n]))
 				break;
 			c->n++;
 		}
@@ -644,15 +658,63 @@ static int alloc_cpu_loss(struct npuprof_session *s)
 	s->nr_cpu_loss = k > b ? k : b;
 	s->cpu_loss = calloc(s->nr_cpu_loss ? s->nr_cpu_loss : 1, sizeof(*s->cpu_loss));
 	s->nr_rings = k + b;
+	if (s->host.backend && s->host.backend->device_log) /* a ring per device */
+		s->nr_rings += NPUPROF_DEVLOG_MAX_DEVICES;
 	s->rings = calloc(s->nr_rings ? s->nr_rings : 1, sizeof(*s->rings));
 	return s->cpu_loss && s->rings ? 0 : -ENOMEM;
+}
+
+/*
+ * The devices whose log a window reads: those the members hold open, or
+ * when none holds one yet (a launched job, before it sets a device) every
+ * device of the host.  A device another job uses is left to its owner's
+ * profiler whenever we know which ones are ours.
+ */
+static unsigned int window_devices(struct npuprof_session *s, int *out)
+{
+	uint64_t held = 0, m;
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < s->nr_members; i++)
+		if (!npu_pid_devices(s->members[i].pid, NULL, &m))
+			held |= m;
+	for (unsigned int k = 0; k < s->host.nr_devices; k++) {
+		int d = s->host.devices[k];
+
+		if (d >= 0 && d < NPUPROF_DEVLOG_MAX_DEVICES && (!held || (held & (1ULL << d))))
+			out[n++] = d;
+	}
+	return n;
+}
+
+/* The window's device-log reader, when the host's driver needs one. */
+static int start_devlog(struct npuprof_session *s)
+{
+	const struct npu_backend *b = s->host.backend;
+	int devs[NPUPROF_DEVLOG_MAX_DEVICES];
+	struct npuprof_devlog_opts o = { .devices = devs };
+	const char *expand;
+
+	npuprof_devlog_free(s->devlog); /* the last window's */
+	s->devlog = NULL;
+	if (!b || !b->device_log || !s->opts.task_time)
+		return 0;
+	o.nr_devices = window_devices(s, devs);
+	/*
+	 * How the log packs stream ids: the runtime's 32k-stream mode, which
+	 * a reader outside the app cannot learn from the driver
+	 * (ascend-driver.md 4.3, question 7), is said by the environment.
+	 */
+	expand = getenv("NPUPROF_STREAM_EXPAND");
+	o.expanded = expand && !strcmp(expand, "1");
+	return npuprof_devlog_start(&o, &s->devlog);
 }
 
 /* One drain for the session, routing each member's records to its dir. */
 static int start_drain(struct npuprof_session *s)
 {
 	struct npuprof_drain_route routes[NPUPROF_SESSION_MAX_PIDS];
-	struct npuprof_drain_source srcs[2];
+	struct npuprof_drain_source srcs[3];
 	struct npuprof_drain_config cfg = { .routes = routes,
 					    .nr_routes = s->nr_members,
 					    .storage_limit = s->opts.storage_limit,
@@ -700,6 +762,8 @@ static int start_drain(struct npuprof_session *s)
 			.skipped = acl_skipped_src,
 		};
 	}
+	if (s->devlog)
+		npuprof_devlog_source(s->devlog, &srcs[n++]);
 	return npuprof_drain_start(&cfg, srcs, n, &s->drain);
 }
 
@@ -707,7 +771,10 @@ static int start_drain(struct npuprof_session *s)
  * Disable both producers, npuprof.ko first (right after end_info's clock
  * was read), then the uprobes, so the calls that launched the last tasks
  * are still recorded (unless one returns only after the uprobes' grace
- * period).  Returns once neither can still write.
+ * period), then the device-log reader, which reads what the devices still
+ * hold and stops their channels.  Returns once none can still write.  A
+ * channel's prof_stop that fails loses nothing already read: it stays in
+ * the reader's stop_code, not the session's error.
  */
 static int disable_producers(struct npuprof_session *s)
 {
@@ -728,6 +795,8 @@ static int disable_producers(struct npuprof_session *s)
 			err = e;
 		}
 	}
+	if (s->devlog)
+		npuprof_devlog_stop(s->devlog);
 	return err;
 }
 
@@ -793,10 +862,15 @@ int npuprof_session_start(struct npuprof_session *s)
 			goto out_remove;
 		}
 	}
+	err = start_devlog(s);
+	if (err) {
+		session_set_error(s, NPUPROF_STAGE_CAPTURE, err, 0, "starting the device-log reader");
+		goto out_remove;
+	}
 	err = start_drain(s);
 	if (err) {
 		session_set_error(s, NPUPROF_STAGE_CAPTURE, err, 0, "starting the drain");
-		goto out_remove;
+		goto out_stop_devlog;
 	}
 	s->begin.outer_ns = npuprof_clock_ns(CLOCK_MONOTONIC);
 	err = enable_producers(s);
@@ -819,12 +893,77 @@ int npuprof_session_start(struct npuprof_session *s)
 out_disable:
 	disable_producers(s);
 out_stop_drain:
+	if (s->devlog)
+		npuprof_devlog_stop(s->devlog);
 	npuprof_drain_stop(s->drain, NULL, NULL);
 	s->drain = NULL;
+out_stop_devlog:
+	npuprof_devlog_free(s->devlog);
+	s->devlog = NULL;
 out_remove:
 	session_remove_prof_dirs(s);
 	drop_window_members(s);
 	return err;
+}
+
+const struct npuprof_devlog_dev *npuprof_session_device_log(const struct npuprof_session *s,
+							    unsigned int *n)
+{
+	*n = 0;
+	return s->devlog ? npuprof_devlog_devices(s->devlog, n) : NULL;
+}
+
+/* "taskTiming" of one device whose begin/end come from its log (@l, NULL: not read). */
+static void log_timing(struct npuprof_ctrl_timing *t, const struct npuprof_devlog_dev *l)
+{
+	t->submit = "halSqTaskSend uprobe";
+	if (!l) {
+		t->begin_end = "none: not read (the window's processes hold other devices)";
+		t->outcome = "notRead";
+		return;
+	}
+	t->begin_end = l->text;
+	t->outcome = npuprof_devlog_outcome_key(l->outcome);
+	t->has_log = l->outcome == NPUPROF_DEVLOG_OWNED;
+	t->begins = l->begins;
+	t->ends = l->ends;
+	t->skipped = l->skipped;
+	t->gaps = l->gaps;
+	t->ring_drops = l->ring_drops;
+	t->unattributed = l->unattributed;
+}
+
+/*
+ * info.json "taskTiming" of every device of the host, at stop: where its
+ * submits and its task begin/end came from (the device log's outcome, or
+ * the driver's tracepoints).  None without task capture or a known driver.
+ */
+static void note_task_timing(struct npuprof_session *s)
+{
+	const struct npu_backend *b = s->host.backend;
+	const struct npuprof_devlog_dev *log;
+	unsigned int nlog = 0;
+
+	s->nr_timing = 0;
+	if (!b || s->tasks.path == NPUPROF_TASK_PATH_NONE)
+		return;
+	log = npuprof_session_device_log(s, &nlog);
+	for (unsigned int k = 0; k < s->host.nr_devices && s->nr_timing < SESSION_MAX_DEVICES; k++) {
+		struct npuprof_ctrl_timing *t = &s->timing[s->nr_timing++];
+		const struct npuprof_devlog_dev *l = NULL;
+
+		memset(t, 0, sizeof(*t));
+		t->device = s->host.devices[k];
+		if (!b->device_log) {
+			t->submit = t->begin_end = "driver tracepoints";
+			t->outcome = "tracepoints";
+			continue;
+		}
+		for (unsigned int i = 0; i < nlog; i++)
+			if (log[i].device == t->device)
+				l = &log[i];
+		log_timing(t, l);
+	}
 }
 
 /* The drain's stats of @pid's route (zeros when it had none). */
@@ -856,6 +995,7 @@ int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_resul
 	e = npuprof_drain_stop(s->drain, &st, rst);
 	s->drain = NULL;
 	s->running = 0;
+	note_task_timing(s);
 	if (e && !err) {
 		session_set_error(s, NPUPROF_STAGE_OUTPUT, e, 0, "writing the PROF data");
 		err = e;
@@ -900,6 +1040,7 @@ void npuprof_session_close(struct npuprof_session *s)
 		return;
 	if (s->running)
 		npuprof_session_stop(s, NULL, 0);
+	npuprof_devlog_free(s->devlog);
 	if (s->acl)
 		npuprof_acl_trace_close(s->acl);
 	if (s->kring)

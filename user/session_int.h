@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include <npuprof/acl_trace.h>
+#include <npuprof/devlog.h>
 #include <npuprof/drain.h>
 #include <npuprof/error.h>
 #include <npuprof/kring.h>
@@ -78,6 +79,12 @@ struct npuprof_session {
 	struct timespec begin_real;
 	struct npuprof_ctrl_clocks clocks[SESSION_MAX_DEVICES];
 	struct npu_host host; /* the NPU driver and devices, found at create */
+	/* the window's device-log reader (a backend with device_log), kept
+	 * after the stop for its outcomes until the next start or the close */
+	struct npuprof_devlog *devlog;
+	/* info.json "taskTiming" of the window's devices, filled at stop */
+	struct npuprof_ctrl_timing timing[SESSION_MAX_DEVICES];
+	unsigned int nr_timing;
 };
 
 /* session.c: note a failure of @stage on @what (may be NULL) for @pid (0: none). */

@@ -228,6 +228,11 @@ static void driver_facts(const struct npuprof_session *s, struct npuprof_ctrl_dr
 		   : s->tasks.path == NPUPROF_TASK_PATH_BPF ? NPUPROF_CTRL_TASKS_BPF
 							    : NPUPROF_CTRL_TASKS_NONE;
 	d->reason = s->tasks.reason;
+	d->timing = s->timing;
+	d->nr_timing = s->nr_timing;
+	/* the device log's hosts read their pairs through libascend_hal.so */
+	for (unsigned int i = 0; b && b->device_log && !d->driver_clock && i < SESSION_MAX_DEVICES; i++)
+		d->driver_clock = s->clocks[i].n;
 }
 
 /*
@@ -283,6 +288,7 @@ static void info_facts(struct npuprof_session *s, const struct npuprof_drain_sta
 	info->devices = rst->devices;
 	info->has_kmod = s->kring;
 	info->has_bpf = s->acl;
+	info->has_devlog = s->devlog;
 	for (unsigned int i = 0; i < st->nr_rings; i++)
 		rings[i] = (struct npuprof_ctrl_ring){ s->rings[i].source, s->rings[i].cpu,
 						       s->rings[i].written, s->rings[i].lost };

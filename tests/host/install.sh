@@ -51,7 +51,8 @@ grep -qx "PACKAGE_VERSION=\"${src#npuprof-}\"" "$dest/usr/src/$src/dkms.conf" ||
 	# the public API only: the tools' plumbing headers stay in the tree
 	for h in include/npuprof/*.h user/include/*/npuprof/*.h; do
 		case ${h##*/} in
-		msg.h | bpf_log.h | name_text.h | prof_fs.h | loss_json.h | prof_control.h | clock.h) continue ;;
+		msg.h | bpf_log.h | name_text.h | prof_fs.h | loss_json.h | prof_control.h | clock.h | \
+			ascend_hal.h | devlog.h) continue ;;
 		esac
 		echo "644 usr/include/npuprof/${h##*/}"
 	done

@@ -422,6 +422,9 @@ static int read_info(struct export_model *m)
 	m->aged.bytes = info.aged_bytes;
 	m->aged.records = info.aged_records;
 	m->driver_clock = info.driver_clock;
+	m->timing = info.timing;
+	m->n_timing = info.nr_timing;
+	info.timing = NULL;
 	if (info.has_loss) { /* else an older writer: the ring counters stand */
 		m->loss = info.loss;
 		m->cpu_loss = info.cpu_loss;
@@ -575,6 +578,7 @@ void export_model_free(struct export_model *m)
 	free(m->devs);
 	free(m->rings);
 	free(m->samples);
+	free(m->timing);
 	free(m->cpu_loss);
 	free(m->series);
 	if (m->tmp_fd >= 0)

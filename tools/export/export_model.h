@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include <npuprof/loss.h>
+#include <npuprof/prof_control.h>
 #include <npuprof/name_text.h>
 #include <npuprof/record.h>
 #include <npuprof/slice.h>
@@ -310,6 +311,9 @@ struct export_model {
 	uint64_t bad_records;
 	int64_t wall_offset_ns; /* added to every time: monotonic -> wall clock */
 	bool driver_clock;      /* info.json driver.clock "driver": samples were due */
+	/* info.json "taskTiming": where each device's begin/end came from (malloc'd) */
+	struct npuprof_ctrl_timing_read *timing;
+	size_t n_timing;
 	int64_t window_start_ns; /* start_info's clockMonotonic, then shifted; 0 if none */
 	int64_t window_end_ns;	 /* end_info's clockMonotonic, then shifted; 0 if none */
 	int64_t capture_off_ns;	 /* end_info's clockMonotonicDisabled, shifted; 0 if none */

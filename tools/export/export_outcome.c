@@ -3,10 +3,11 @@
  * Why a PROF_XXX directory's data is incomplete (export_outcome.h).  The
  * reasons are built once, after the model is loaded, in a fixed order:
  * control files, slices (as they were read), records lost, a failed
- * write, device clocks.  Each is one sentence that names the file, byte,
- * device or count concerned, as text: a path's bytes go through the name
- * rule (npuprof/name_text.h), so a reason is always valid UTF-8 for the
- * JSON metadata and safe on a terminal.
+ * write, devices without task begin/end times, device clocks.  Each is
+ * one sentence that names the file, byte, device or count concerned, as
+ * text: a path's bytes go through the name rule (npuprof/name_text.h), so
+ * a reason is always valid UTF-8 for the JSON metadata and safe on a
+ * terminal.
  */
 #include <errno.h>
 #include <limits.h>
@@ -182,6 +183,30 @@ static int clock_reasons(struct export_model *m)
 	return err;
 }
 
+/*
+ * Devices whose task begin and end were not captured (info.json
+ * "taskTiming"): a device log another process held, the container
+ * boundary, no device context, ...; their tasks have host-side times only.
+ */
+static int timing_reasons(struct export_model *m)
+{
+	int err = 0;
+
+	for (size_t i = 0; !err && i < m->n_timing; i++) {
+		const struct npuprof_ctrl_timing_read *t = &m->timing[i];
+		const char *why = t->begin_end;
+
+		if (!t->outcome[0] || !strcmp(t->outcome, "deviceLog") ||
+		    !strcmp(t->outcome, "tracepoints"))
+			continue;
+		if (!strncmp(why, "none: ", 6))
+			why += 6;
+		err = add_reason(m, "device %u: no task begin/end times (%s): host-side timing only (submits and API calls)",
+				 t->device, why[0] ? why : t->outcome);
+	}
+	return err;
+}
+
 const char *export_clock_placement(const struct xm_device *d, char *buf, size_t size)
 {
 	switch (d->clock) {
@@ -260,6 +285,8 @@ int export_outcome_reasons(struct export_model *m)
 		err = add_reason(m, "%llu oldest slices (%llu bytes, %llu records) removed at capture by --storage-limit",
 				 (unsigned long long)m->aged.slices, (unsigned long long)m->aged.bytes,
 				 (unsigned long long)m->aged.records);
+	if (!err)
+		err = timing_reasons(m);
 	if (!err)
 		err = clock_reasons(m);
 	return err;

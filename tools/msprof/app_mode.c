@@ -99,7 +99,7 @@ int msprof_app_run(const struct msprof_options *o)
 		d.discover = find_acl_lib; /* place them at the first mapping */
 	/* no delay: the window opens before the app runs its first instruction */
 	if (!rc && !o->delay_s)
-		started = !npuprof_session_start(d.s);
+		started = !msprof_session_start(d.s);
 	if (!rc && !o->delay_s && !started) {
 		msprof_error_words(npuprof_session_error(d.s), 0, words, sizeof(words));
 		npuprof_err("cannot start the capture: %s", words);

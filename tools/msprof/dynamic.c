@@ -33,6 +33,7 @@
 #include <npuprof/drain.h>
 #include <npuprof/writer_probe.h>
 #include <dynprof_wire.h>
+#include <npuprof/devlog.h>
 #include <npuprof/msg.h>
 #include <npuprof/name_text.h>
 #include <npuprof/npu_backend.h>
@@ -48,7 +49,7 @@
 #include "server_find.h"
 
 const struct msprof_session_ops msprof_session_ops_real = {
-	.start = npuprof_session_start,
+	.start = msprof_session_start,
 	.running = npuprof_session_running,
 	.stop = npuprof_session_stop,
 	.discard = npuprof_session_discard,
@@ -188,6 +189,75 @@ void msprof_say_task_path(const struct npuprof_task_capture_info *tc, const stru
 				     tc->driver, tc->tp_names[i] ? tc->tp_names[i] : "?",
 				     strerror(-tc->tp_status[i]));
 	}
+}
+
+/* What msprof last said of each device's log (msprof_say_device_log()). */
+static char log_said[NPUPROF_DEVLOG_MAX_DEVICES][192];
+
+/* "device 2" or "devices 0, 1, 3": the devices of @dl with @pick set whose text is @text. */
+static void devices_with(const struct npuprof_devlog_dev *dl, const bool *pick, unsigned int n,
+			 const char *text, char *buf, size_t size)
+{
+	unsigned int k = 0;
+	size_t len;
+
+	for (unsigned int i = 0; i < n; i++)
+		k += pick[i] && !strcmp(dl[i].text, text);
+	snprintf(buf, size, "device%s", k > 1 ? "s" : "");
+	for (unsigned int i = 0, first = 1; i < n; i++) {
+		if (!pick[i] || strcmp(dl[i].text, text))
+			continue;
+		len = strlen(buf);
+		snprintf(buf + len, size - len, "%s%d", first ? " " : ", ", dl[i].device);
+		first = 0;
+	}
+}
+
+void msprof_say_device_log(const struct npuprof_session *s)
+{
+	unsigned int n;
+	const struct npuprof_devlog_dev *dl = npuprof_session_device_log(s, &n);
+
+	msprof_say_device_log_of(dl, n);
+}
+
+void msprof_say_device_log_of(const struct npuprof_devlog_dev *dl, unsigned int n)
+{
+	char who[NPUPROF_DEVLOG_MAX_DEVICES * 5];
+	bool fresh[NPUPROF_DEVLOG_MAX_DEVICES] = { false };
+
+	n = n < NPUPROF_DEVLOG_MAX_DEVICES ? n : NPUPROF_DEVLOG_MAX_DEVICES;
+	for (unsigned int i = 0; i < n; i++) /* not said yet, or said otherwise */
+		fresh[i] = dl[i].device >= 0 && dl[i].device < NPUPROF_DEVLOG_MAX_DEVICES &&
+			   strcmp(log_said[dl[i].device], dl[i].text);
+	for (unsigned int i = 0; i < n; i++) {
+		const char *text = dl[i].text;
+
+		if (!fresh[i])
+			continue;
+		devices_with(dl, fresh, n, text, who, sizeof(who));
+		if (dl[i].outcome == NPUPROF_DEVLOG_OWNED)
+			npuprof_info("%s: task begin/end from the %s", who, text);
+		else
+			npuprof_warn("%s: no task begin/end times: %s; host-side timing only "
+				     "(submits and API calls)",
+				     who, strncmp(text, "none: ", 6) ? text : text + 6);
+		for (unsigned int j = n; j-- > i;) {
+			if (!fresh[j] || strcmp(dl[j].text, text))
+				continue;
+			fresh[j] = false;
+			snprintf(log_said[dl[j].device], sizeof(log_said[0]), "%s", dl[j].text);
+		}
+	}
+}
+
+int msprof_session_start(struct npuprof_session *s)
+{
+	int rc = npuprof_session_start(s);
+
+	if (!rc)
+		msprof_say_device_log(s);
+	return rc;
 }
 
 void msprof_say_probe_path(const struct npuprof_session *s)

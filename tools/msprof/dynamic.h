@@ -127,4 +127,27 @@ void msprof_say_task_path(const struct npuprof_task_capture_info *tc, const stru
  */
 void msprof_say_probe_path(const struct npuprof_session *s);
 
+/**
+ * msprof_say_device_log() - at a window's start, on a host whose driver
+ * gives task begin/end only through the device log: where each device's
+ * come from, one line per distinct outcome naming its devices ([INFO]
+ * "devices 0, 1: task begin/end from the device log (channel 50)", or
+ * [WARNING] "device 2: no task begin/end times: <why>; host-side timing
+ * only (submits and API calls)").  Each is said once: a later window says
+ * only what changed.  Nothing when the session read no device log.
+ */
+void msprof_say_device_log(const struct npuprof_session *s);
+
+struct npuprof_devlog_dev;
+
+/* msprof_say_device_log() of the @n devices @dl (npuprof/devlog.h). */
+void msprof_say_device_log_of(const struct npuprof_devlog_dev *dl, unsigned int n);
+
+/**
+ * msprof_session_start() - npuprof_session_start(), then
+ * msprof_say_device_log() when the window started (the real
+ * msprof_session_ops start).  Return: npuprof_session_start()'s.
+ */
+int msprof_session_start(struct npuprof_session *s);
+
 #endif /* MSPROF_DYNAMIC_H */

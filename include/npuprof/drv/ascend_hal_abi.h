@@ -27,17 +27,11 @@
 #ifndef NPUPROF_DRV_ASCEND_HAL_ABI_H
 #define NPUPROF_DRV_ASCEND_HAL_ABI_H
 
-#ifdef __KERNEL__
+/*
+ * The fixed-width types of <linux/types.h> in kernel and user space alike,
+ * so this header and npuprof/record.h can be included together.
+ */
 #include <linux/types.h>
-#else
-#include <stdint.h>
-typedef uint8_t __u8;
-typedef uint16_t __u16;
-typedef uint32_t __u32;
-typedef int32_t __s32;
-typedef uint64_t __u64;
-typedef int64_t __s64;
-#endif
 
 /* File name the runtime and the collectors load (dlopen). */
 #define ASCEND_HAL_LIB "libascend_hal.so"
@@ -282,6 +276,43 @@ _Static_assert(sizeof(struct ascend_prof_channel_list) == 8 + 160 * 40, "channel
 _Static_assert(sizeof(struct ascend_prof_start_para) == 32, "prof_start_para");
 _Static_assert(sizeof(struct ascend_stars_soc_log_config) == 44, "StarsSocLogConfigT");
 _Static_assert(sizeof(struct ascend_stars_log) == 64, "STARS log record");
+#endif
+
+
+/*
+ * ---- device context: halDeviceOpen() / halDeviceClose() (appended) ----
+ * ascend_hal_base.h: drvError_t halDeviceOpen(uint32_t devid, halDevOpenIn
+ * *in, halDevOpenOut *out) and drvError_t halDeviceClose(uint32_t devid,
+ * halDevCloseIn *in): open (close) every driver component of the device
+ * for the calling process, which gives it the device context a channel
+ * start asks for (ASCEND_PROF_NO_CP_PROCESS otherwise).  Not to be called
+ * twice for one device; the in/out structures are reserved (zero) but
+ * must be there: a NULL @out is refused.
+ */
+#ifndef __KERNEL__
+/* halDevOpenIn / halDevOpenOut: reserved, zero */
+struct ascend_hal_dev_open_in {
+	__u64 reserve[8];
+};
+
+struct ascend_hal_dev_open_out {
+	__u64 reserve[8];
+};
+
+/* halDevCloseIn: @close_type 0 (DEV_CLOSE_HOST_DEVICE), the rest zero */
+struct ascend_hal_dev_close_in {
+	__u32 close_type;
+	__u32 reserve0;
+	__u64 reserve[7];
+};
+
+typedef int (*ascend_hal_device_open_fn)(__u32 dev, struct ascend_hal_dev_open_in *in,
+					 struct ascend_hal_dev_open_out *out);
+typedef int (*ascend_hal_device_close_fn)(__u32 dev, struct ascend_hal_dev_close_in *in);
+
+_Static_assert(sizeof(struct ascend_hal_dev_open_in) == 64, "halDevOpenIn");
+_Static_assert(sizeof(struct ascend_hal_dev_open_out) == 64, "halDevOpenOut");
+_Static_assert(sizeof(struct ascend_hal_dev_close_in) == 64, "halDevCloseIn");
 #endif
 
 #endif /* NPUPROF_DRV_ASCEND_HAL_ABI_H */

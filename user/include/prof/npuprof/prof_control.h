@@ -156,6 +156,37 @@ enum npuprof_ctrl_task_path {
 	NPUPROF_CTRL_TASKS_BPF,	 /* "bpf" */
 };
 
+/* Bytes of the words of "beginEnd", NUL included. */
+#define NPUPROF_CTRL_TIMING_TEXT 192
+
+/**
+ * struct npuprof_ctrl_timing - where one device's task timing came from:
+ * "taskTiming", a list of these in host/info.json (with "device"), the
+ * device's own entry in its info.json.<id>
+ * @device:    the device id
+ * @submit:    "submit": where submits came from ("halSqTaskSend uprobe",
+ *             "driver tracepoints")
+ * @begin_end: "beginEnd": where task begin and end came from: "device log
+ *             (channel 50)", "driver tracepoints", or "none: <why>" (the
+ *             capture then has host-side timing only: submits, API calls)
+ * @outcome:   "beginEndOutcome": the same as a word to decide by:
+ *             "deviceLog", "tracepoints", or why not ("noLibrary",
+ *             "noChannel", "taken", "container", "noContext", "failed",
+ *             "notRead": a device the window's processes do not hold)
+ * @has_log:   "deviceLog" written, the reader's counts (records): @begins,
+ *             @ends, @skipped (other log records), @gaps ("countGaps":
+ *             missing by the log's running count, at least), @ring_drops,
+ *             @unattributed (no owner of the stream: pid 0)
+ */
+struct npuprof_ctrl_timing {
+	int device;
+	const char *submit;
+	const char *begin_end;
+	const char *outcome;
+	bool has_log;
+	uint64_t begins, ends, skipped, gaps, ring_drops, unattributed;
+};
+
 /**
  * struct npuprof_ctrl_driver - info.json "driver"
  * @backend:      the backend that recognised the NPU driver, NULL: none (null)
@@ -164,6 +195,8 @@ enum npuprof_ctrl_task_path {
  *                "records": the export fits the clocks over the task records
  * @tasks:        "taskCapture" "path"
  * @reason:       "taskCapture" "reason": why that path, as msprof said
+ * @timing, @nr_timing: "taskTiming" of the devices (a top-level key, next
+ *                to "driver"); none: not written
  */
 struct npuprof_ctrl_driver {
 	const char *backend;
@@ -171,12 +204,16 @@ struct npuprof_ctrl_driver {
 	bool driver_clock;
 	enum npuprof_ctrl_task_path tasks;
 	const char *reason;
+	const struct npuprof_ctrl_timing *timing;
+	unsigned int nr_timing;
 };
 
 /**
  * struct npuprof_ctrl_ring - one CPU ring's counters at stop ("rings":
- * {"npuprof.ko" | "bpf": [{"cpu", "written", "lost"}]})
- * @source: NPUPROF_SRC_KMOD or NPUPROF_SRC_BPF (npuprof/record.h)
+ * {"npuprof.ko" | "bpf": [{"cpu", "written", "lost"}]}), or one device's
+ * of the device-log reader ("devlog": [{"device", ...}], @cpu the device)
+ * @source: NPUPROF_SRC_KMOD, NPUPROF_SRC_BPF or NPUPROF_SRC_DEVLOG
+ *          (npuprof/record.h)
  * @cpu, @written, @lost: as the producer counted (records)
  */
 struct npuprof_ctrl_ring {
@@ -222,6 +259,8 @@ struct npuprof_ctrl_drain {
  * @clocks, @nr_clocks: "clockSamples", indexed by device id
  * @devices:       "devices": bit d set: device d got data
  * @has_kmod, @has_bpf: which sources' "rings" and "ringBytes" are written
+ * @has_devlog:    "rings" "devlog" written: the device-log reader's rings,
+ *                 one per device ({"device", "written", "lost"})
  * @rings, @nr_rings:   "rings" counters of both sources
  * @kmod_ring_bytes, @bpf_ring_bytes: "ringBytes": data bytes of each
  *                 CPU's ring, as made
@@ -246,7 +285,7 @@ struct npuprof_ctrl_info {
 	const struct npuprof_ctrl_clocks *clocks;
 	unsigned int nr_clocks;
 	uint64_t devices;
-	bool has_kmod, has_bpf;
+	bool has_kmod, has_bpf, has_devlog;
 	const struct npuprof_ctrl_ring *rings;
 	unsigned int nr_rings;
 	uint64_t kmod_ring_bytes, bpf_ring_bytes;
@@ -298,6 +337,20 @@ struct npuprof_ctrl_sample {
 };
 
 /**
+ * struct npuprof_ctrl_timing_read - one "taskTiming" entry as read
+ * @device:    "device"
+ * @outcome:   "beginEndOutcome" ("" if unknown)
+ * @begin_end: "beginEnd" as text ("" if unknown)
+ * @submit:    "submit" as text ("" if unknown)
+ */
+struct npuprof_ctrl_timing_read {
+	uint32_t device;
+	char outcome[32];
+	char begin_end[NPUPROF_CTRL_TIMING_TEXT];
+	char submit[NPUPROF_CTRL_NAME_SIZE];
+};
+
+/**
  * struct npuprof_ctrl_info_parsed - host/info.json as read
  * @pid:          the process as its records number it: "nsPid"'s first
  *                (the host's) when in 1..INT32_MAX, else "pid"; 0: unknown
@@ -314,6 +367,9 @@ struct npuprof_ctrl_sample {
  *                (@nr_cpu_loss of them, malloc'd)
  * @samples, @nr_samples: "clockSamples" pairs with integer fields, in file
  *                order (malloc'd)
+ * @timing, @nr_timing: "taskTiming" entries with an integer "device", in
+ *                file order (malloc'd): where each device's task begin/end
+ *                came from, or why none
  *
  * npuprof_ctrl_info_free() frees what it holds.
  */
@@ -333,6 +389,8 @@ struct npuprof_ctrl_info_parsed {
 	size_t nr_cpu_loss;
 	struct npuprof_ctrl_sample *samples;
 	size_t nr_samples;
+	struct npuprof_ctrl_timing_read *timing;
+	size_t nr_timing;
 };
 
 /**

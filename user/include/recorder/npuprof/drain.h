@@ -21,7 +21,11 @@
  * rings (CANN's rule stays: one process, one PROF_XXX directory).  The
  * drain then routes by the records' pid field: each route names a pid and
  * its PROF_XXX directory, and the LOST records, which count a ring shared
- * by all of them, go into every route's host series.  When the producers
+ * by all of them, go into every route's host series.  A task record with
+ * pid 0 (a device's task no process is known for: the device log's
+ * records of a stream whose owner is unknown, a kernel worker's queue
+ * events) goes with the first route that has a directory, where the
+ * export keeps it as a device-only row.  When the producers
  * follow the processes a job forks, a record of a new pid asks the
  * session for a directory (config.new_route), on the drain thread.
  */
@@ -48,6 +52,10 @@
  * @skipped: optional, NULL for a source that never skips: bytes @consume
  *           skipped so far on that CPU's ring after a corrupt record header
  *           (a running total); 0, -ENXIO for a CPU without a ring
+ * @by_device: 1 when ring i is device i's, not CPU i's (the device-log
+ *           reader, npuprof/devlog.h; records' hdr.cpu is then the
+ *           device): its losses count in the totals and routes, in no
+ *           CPU's entry of config.cpu_loss
  */
 struct npuprof_drain_source {
 	const char *name;
@@ -58,6 +66,7 @@ struct npuprof_drain_source {
 	long (*consume)(void *obj, npuprof_rec_fn fn, void *ctx);
 	int (*stats)(void *obj, unsigned int cpu, uint64_t *written, uint64_t *lost);
 	int (*skipped)(void *obj, unsigned int cpu, uint64_t *bytes);
+	unsigned int by_device;
 };
 
 /**

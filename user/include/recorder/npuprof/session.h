@@ -400,4 +400,18 @@ unsigned int npuprof_session_api_layers(const struct npuprof_session *s);
  */
 unsigned int npuprof_session_missing_layers(const struct npuprof_session *s);
 
+struct npuprof_devlog_dev;
+
+/**
+ * npuprof_session_device_log() - what became of each device's log in the
+ * last window (npuprof/devlog.h: an outcome and its words per device,
+ * the reader's counts once the window stopped), for a host whose driver
+ * gives task begin/end only through the device log (npu_backend
+ * device_log).  Valid until the next start or the close.
+ * @n: out: entries
+ * Return: the devices, or NULL with *@n 0 when no reader ran.
+ */
+const struct npuprof_devlog_dev *npuprof_session_device_log(const struct npuprof_session *s,
+							    unsigned int *n);
+
 #endif /* NPUPROF_SESSION_H */

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libascend_hal.so loaded with dlopen(3), and host/device clock pairs
+ * read through it (npuprof/ascend_hal.h).
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <npuprof/ascend_hal.h>
+#include <npuprof/clock.h>
+
+static pthread_mutex_t hal_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct npuprof_ascend_hal hal;
+static bool hal_loaded;
+
+/* dlsym() of @name into @fn; false when it is missing and @required. */
+static bool find(void *dl, const char *name, void *fn, bool required, char *why, size_t size)
+{
+	void *p = dlsym(dl, name);
+
+	memcpy(fn, &p, sizeof(p));
+	if (!p && required && why)
+		snprintf(why, size, "%s has no %s", hal.path, name);
+	return p || !required;
+}
+
+/* Every function of the library into @hal.  Return: 0 or -ENOEXEC. */
+static int find_all(void *dl, char *why, size_t size)
+{
+	bool ok = find(dl, "halGetDeviceInfo", &hal.device_info, true, why, size) &&
+		  find(dl, "prof_drv_get_channels", &hal.get_channels, true, why, size) &&
+		  find(dl, "prof_drv_start", &hal.start, true, why, size) &&
+		  find(dl, "prof_channel_poll", &hal.poll, true, why, size) &&
+		  find(dl, "prof_channel_read", &hal.read, true, why, size) &&
+		  find(dl, "prof_stop", &hal.stop, true, why, size);
+
+	if (!ok)
+		return -ENOEXEC;
+	find(dl, "halProfDataFlush", &hal.flush, false, why, size);
+	find(dl, "halDeviceOpen", &hal.dev_open, false, why, size);
+	find(dl, "halDeviceClose", &hal.dev_close, false, why, size);
+	return 0;
+}
+
+/* dlopen() the first place that loads.  Return: the handle, or NULL. */
+static void *open_lib(char *why, size_t size)
+{
+	const char *env = getenv(NPUPROF_ASCEND_HAL_ENV);
+	const char *tries[2] = { ASCEND_HAL_LIB, ASCEND_HAL_LIB_DEFAULT_DIR "/" ASCEND_HAL_LIB };
+	void *dl;
+
+	if (env && *env) {
+		snprintf(hal.path, sizeof(hal.path), "%s", env);
+		dl = dlopen(env, RTLD_NOW | RTLD_LOCAL);
+		if (!dl && why)
+			snprintf(why, size, "%s=%s: %s", NPUPROF_ASCEND_HAL_ENV, env, dlerror());
+		return dl;
+	}
+	for (unsigned int i = 0; i < 2; i++) {
+		snprintf(hal.path, sizeof(hal.path), "%s", tries[i]);
+		dl = dlopen(tries[i], RTLD_NOW | RTLD_LOCAL);
+		if (dl)
+			return dl;
+	}
+	if (why)
+		snprintf(why, size, "%s not found (searched the loader's path and %s)",
+			 ASCEND_HAL_LIB, ASCEND_HAL_LIB_DEFAULT_DIR);
+	return NULL;
+}
+
+int npuprof_ascend_hal_get(const struct npuprof_ascend_hal **out, char *why, size_t size)
+{
+	void *dl;
+	int err = 0;
+
+	pthread_mutex_lock(&hal_lock);
+	if (!hal_loaded) {
+		dl = open_lib(why, size);
+		err = dl ? find_all(dl, why, size) : -ENOENT;
+		if (err && dl)
+			dlclose(dl); /* nothing of it was called: safe to unload */
+		hal_loaded = !err;
+	}
+	pthread_mutex_unlock(&hal_lock);
+	if (!err)
+		*out = &hal;
+	return err;
+}
+
+/* CLOCK_MONOTONIC less CLOCK_MONOTONIC_RAW now, ns (read side by side). */
+static int64_t mono_less_raw(void)
+{
+	uint64_t m0 = npuprof_clock_ns(CLOCK_MONOTONIC);
+	uint64_t r = npuprof_clock_ns(CLOCK_MONOTONIC_RAW);
+	uint64_t m1 = npuprof_clock_ns(CLOCK_MONOTONIC);
+
+	return (int64_t)(m0 + (m1 - m0) / 2 - r);
+}
+
+int npuprof_ascend_hal_clock_pair(const struct npuprof_ascend_hal *h, int device,
+				  struct npuprof_ascend_clock *c, int *code)
+{
+	int64_t off0, off1;
+	__s64 count = 0, raw = 0, freq = 0;
+	uint64_t m0, m1;
+	int rc;
+
+	off0 = mono_less_raw();
+	m0 = npuprof_mono_ns();
+	rc = h->device_info((__u32)device, ASCEND_MODULE_TYPE_SYSTEM, ASCEND_INFO_TYPE_SYS_COUNT,
+			    &count);
+	m1 = npuprof_mono_ns();
+	if (rc || count < 0) {
+		if (code)
+			*code = rc;
+		return -EIO;
+	}
+	if (h->device_info((__u32)device, ASCEND_MODULE_TYPE_SYSTEM,
+			   ASCEND_INFO_TYPE_MONOTONIC_RAW, &raw) || raw <= 0)
+		raw = 0;
+	off1 = mono_less_raw();
+	c->dev = (uint64_t)count;
+	/* the RAW clock runs at its own rate: the offset is taken on both sides */
+	c->host_ns = raw ? (uint64_t)(raw + off0 + (off1 - off0) / 2) : m0 + (m1 - m0) / 2;
+	if (h->device_info((__u32)device, ASCEND_MODULE_TYPE_SYSTEM,
+			   ASCEND_INFO_TYPE_DEV_OSC_FREQUE, &freq) || freq <= 0)
+		freq = 0;
+	c->freq_hz = (uint64_t)freq;
+	return 0;
+}
+
+int npuprof_ascend_hal_clock(int device, uint64_t *host_ns, uint64_t *dev_ts)
+{
+	const struct npuprof_ascend_hal *h;
+	struct npuprof_ascend_clock c;
+	int err = npuprof_ascend_hal_get(&h, NULL, 0);
+
+	if (err)
+		return err;
+	err = npuprof_ascend_hal_clock_pair(h, device, &c, NULL);
+	if (err)
+		return err;
+	*host_ns = c.host_ns;
+	*dev_ts = c.dev;
+	return 0;
+}
+
+uint64_t npuprof_ascend_hal_to_host(const struct npuprof_ascend_clock *c, uint64_t count)
+{
+	unsigned __int128 d;
+	uint64_t ns;
+
+	if (count >= c->dev) {
+		d = (unsigned __int128)(count - c->dev) * 1000000000u / c->freq_hz;
+		return c->host_ns + (uint64_t)d;
+	}
+	d = (unsigned __int128)(c->dev - count) * 1000000000u / c->freq_hz;
+	ns = (uint64_t)d;
+	return ns < c->host_ns ? c->host_ns - ns : 0;
+}
