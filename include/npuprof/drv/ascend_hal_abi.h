@@ -27,8 +27,14 @@
 #ifndef NPUPROF_DRV_ASCEND_HAL_ABI_H
 #define NPUPROF_DRV_ASCEND_HAL_ABI_H
 
-#ifdef __KERNEL__
+#if defined(__KERNEL__)
 #include <linux/types.h>
+#elif defined(__VMLINUX_H__) || defined(_LINUX_TYPES_H)
+/*
+ * a BPF program (bpf/acl_trace.bpf.c: vmlinux.h), or user code that
+ * included <linux/types.h> first (npuprof/record.h does): their __u64 is
+ * unsigned long long, which a second typedef must not contradict
+ */
 #else
 #include <stdint.h>
 typedef uint8_t __u8;

@@ -83,6 +83,12 @@ enum npuprof_task_path {
  *               drain; AUTO (0) lets NPUPROF_WRITER decide, else io_uring
  *               with the pwrite fallback; info.json "drain" "writer" says
  *               which ran
+ * @submits:     device task submits from the halSqTaskSend() uprobe in
+ *               each process's libascend_hal.so (npuprof/acl_trace.h,
+ *               npuprof_acl_trace_attach_submits()): 0 when the host's
+ *               driver backend says so (struct npu_backend.device_log: its
+ *               tracepoints see no submit) and --task-time is on; 1
+ *               always with --task-time; -1 never
  * @api_off:     why API calls asked for are not captured (msprof's
  *               preflight: "bpf() is refused (...)"), with @ascendcl and
  *               @runtime_api 0; info.json "apiNotCaptured" keeps it.  NULL
@@ -101,6 +107,7 @@ struct npuprof_session_opts {
 	uint64_t storage_limit;
 	int writer;
 	const char *api_off;
+	int submits;
 };
 
 /* Room for the words of npuprof_task_capture_info.reason. */
@@ -399,5 +406,22 @@ unsigned int npuprof_session_api_layers(const struct npuprof_session *s);
  * loads no libruntime.so).  0 when none.
  */
 unsigned int npuprof_session_missing_layers(const struct npuprof_session *s);
+
+/**
+ * npuprof_session_submits() - whether the session records device task
+ * submits from the halSqTaskSend() uprobe (npuprof_session_opts.submits):
+ * 1 yes, 0 no
+ */
+int npuprof_session_submits(const struct npuprof_session *s);
+
+/**
+ * npuprof_session_submits_missing() - with npuprof_session_submits(): the
+ * first process attached (add_pid(), probe_pid()) whose libascend_hal.so
+ * could not be probed, so its device tasks have no SUBMIT record (no
+ * host pid, thread or API call for them); 0 when none
+ * @why: out (may be NULL): its -errno (-ENOENT: it maps no
+ *       libascend_hal.so; -ENOEXEC: the file has no halSqTaskSend)
+ */
+pid_t npuprof_session_submits_missing(const struct npuprof_session *s, int *why);
 
 #endif /* NPUPROF_SESSION_H */
