@@ -525,6 +525,18 @@ int npuprof_session_probe_file(struct npuprof_session *s, const char *path)
 	return err;
 }
 
+int npuprof_session_probe_submits_file(struct npuprof_session *s, const char *path)
+{
+	int err;
+
+	if (!s->submits || !s->acl)
+		return 0;
+	err = npuprof_acl_trace_attach_submits_file(s->acl, path);
+	if (err)
+		session_set_acl_error(s, err, 0);
+	return err;
+}
+
 int npuprof_session_probe_pid(struct npuprof_session *s, pid_t pid)
 {
 	pid_t kpid;

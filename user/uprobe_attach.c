@@ -460,10 +460,30 @@ out_free:
 	return err;
 }
 
+/*
+ * The libascend_hal.so at @path (@name as @pid sees it, 0: no process;
+ * @st its stat()) attached for its submit probe, unless it is already.
+ * Return: 0 or -errno with @t->error filled.
+ */
+static int acl_hal_add(struct npuprof_acl_trace *t, const char *path, const char *name,
+		       pid_t pid, const struct stat *st)
+{
+	struct acl_lib *lib;
+	int err;
+
+	if (acl_lib_lookup(t, st))
+		return 0;
+	lib = acl_lib_attach(t, path, name, pid, st, true, &err);
+	if (!lib)
+		return err;
+	lib->next = t->libs;
+	t->libs = lib;
+	return 0;
+}
+
 int npuprof_acl_trace_attach_submits(struct npuprof_acl_trace *t, pid_t pid)
 {
 	char path[PATH_MAX + 32];
-	struct acl_lib *lib;
 	struct proc_map m;
 	struct stat st;
 	int err;
@@ -477,14 +497,19 @@ int npuprof_acl_trace_attach_submits(struct npuprof_acl_trace *t, pid_t pid)
 	err = proc_map_file(pid, &m, path, sizeof(path), &st);
 	if (err)
 		return acl_fail(t, acl_pid_stage(err), err, pid, m.path);
-	if (acl_lib_lookup(t, &st))
-		return 0;
-	lib = acl_lib_attach(t, path, m.path, pid, &st, true, &err);
-	if (!lib)
-		return err;
-	lib->next = t->libs;
-	t->libs = lib;
-	return 0;
+	return acl_hal_add(t, path, m.path, pid, &st);
+}
+
+int npuprof_acl_trace_attach_submits_file(struct npuprof_acl_trace *t, const char *path)
+{
+	struct stat st;
+
+	npuprof_error_clear(&t->error);
+	if (!t->submits)
+		return acl_fail(t, NPUPROF_STAGE_LIBRARY, -EINVAL, 0, path);
+	if (stat(path, &st))
+		return acl_fail(t, NPUPROF_STAGE_LIBRARY, -errno, 0, path);
+	return acl_hal_add(t, path, path, 0, &st);
 }
 
 int npuprof_acl_trace_attach_file(struct npuprof_acl_trace *t, const char *path)

@@ -14,7 +14,9 @@
  * one after the stop (nothing).  Exact records: count, pid, tid, device,
  * stream, task id, type, block dim, time; exact lost and skipped counts.
  * Also: before the library is mapped the attach says -ENOENT, naming it;
- * a capture opened without submits refuses the attach with -EINVAL.
+ * a capture opened without submits refuses the attach with -EINVAL; a
+ * capture that probed the file before the process mapped it records the
+ * first send after (npuprof_acl_trace_attach_submits_file()).
  * Runs as root in the test VM (tests/vm/bpf_acl_trace.sh).
  */
 #include <dlfcn.h>
@@ -80,23 +82,6 @@ static void *other_thread(void *arg)
 	return NULL;
 }
 
-/* Load the fixture next to this program's build directory. */
-static void load_fixture(void)
-{
-	char exe[PATH_MAX], path[PATH_MAX + 64];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	void *lib;
-
-	CHECK(n > 0);
-	exe[n > 0 ? n : 0] = '\0';
-	snprintf(path, sizeof(path), "%s/../fixtures/hal/libascend_hal.so", dirname(exe));
-	lib = dlopen(path, RTLD_NOW);
-	if (!lib)
-		CHECK_SKIP("build/tests/fixtures/hal/libascend_hal.so not built (make tests)");
-	sq_send = (ascend_hal_sq_task_send_fn)dlsym(lib, ASCEND_HAL_SQ_TASK_SEND);
-	CHECK(sq_send != NULL);
-}
-
 static struct npuprof_acl_trace *open_submits(int submits)
 {
 	struct npuprof_acl_trace_opts o = { .ring_bytes = 1 << 20, .submits = submits };
@@ -112,6 +97,31 @@ static struct npuprof_acl_trace *open_submits(int submits)
 	if (err)
 		exit(1);
 	return t;
+}
+
+/* @path: the fixture, next to this program's build directory. */
+static void fixture_path(char *path, size_t size)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	CHECK(n > 0);
+	exe[n > 0 ? n : 0] = '\0';
+	snprintf(path, size, "%s/../fixtures/hal/libascend_hal.so", dirname(exe));
+	if (access(path, R_OK))
+		CHECK_SKIP("build/tests/fixtures/hal/libascend_hal.so not built (make tests)");
+}
+
+/* Load the fixture at @path. */
+static void load_fixture(const char *path)
+{
+	void *lib;
+
+	lib = dlopen(path, RTLD_NOW);
+	if (!lib)
+		CHECK_SKIP("build/tests/fixtures/hal/libascend_hal.so not built (make tests)");
+	sq_send = (ascend_hal_sq_task_send_fn)dlsym(lib, ASCEND_HAL_SQ_TASK_SEND);
+	CHECK(sq_send != NULL);
 }
 
 /* Record @r is the submit of (@dev, @stream, @task, @type, @blk) by @tid. */
@@ -130,6 +140,35 @@ static void check_rec(const struct npuprof_rec_task *r, uint32_t dev, uint32_t s
 	CHECK_EQ(r->name[0], '\0');
 }
 
+/*
+ * Probed by file before the process maps the library (a job about to
+ * start), then mapped: its first send is recorded.  Leaves the fixture
+ * loaded.
+ */
+static void check_file_attach(const char *path)
+{
+	struct npuprof_acl_trace *f = open_submits(1);
+	unsigned char sqe[ASCEND_SQE_BYTES];
+	struct task_log log = { 0 };
+
+	CHECK_EQ(npuprof_acl_trace_attach_submits_file(f, "/nonexistent/libascend_hal.so"),
+		 -ENOENT);
+	CHECK_EQ(npuprof_acl_trace_error(f)->stage, NPUPROF_STAGE_LIBRARY);
+	CHECK_EQ(npuprof_acl_trace_attach_submits_file(f, path), 0);
+	CHECK_EQ(npuprof_acl_trace_select_pid(f, getpid()), 0);
+	CHECK_EQ(npuprof_acl_trace_enable(f, 1), 0);
+	load_fixture(path);
+	sqe_set(sqe, ASCEND_SQE_TYPE_AIC, 3, 4, 7);
+	send(5, sqe, 1);
+	CHECK_EQ(npuprof_acl_trace_enable(f, 0), 0);
+	CHECK_EQ(bpf_test_consume_all(f, task_log_add, &log), 1);
+	if (log.nr == 1)
+		check_rec(&log.recs[0], 5, 4, 7, NPUPROF_TT_KERNEL, 3,
+			  (pid_t)syscall(SYS_gettid));
+	npuprof_acl_trace_close(f);
+	free(log.recs);
+}
+
 static int cmp_rec(const void *pa, const void *pb)
 {
 	const struct npuprof_rec_task *a = pa, *b = pb;
@@ -145,6 +184,7 @@ int main(void)
 		many[MANY * ASCEND_SQE_BYTES];
 	struct npuprof_acl_trace *t, *plain;
 	struct task_log log = { 0 };
+	char path[PATH_MAX + 64];
 	uint64_t written, lost, before, after;
 	pid_t me = (pid_t)syscall(SYS_gettid);
 	pthread_t th;
@@ -155,11 +195,12 @@ int main(void)
 	CHECK_EQ(npuprof_acl_trace_attach_submits(plain, getpid()), -EINVAL);
 	npuprof_acl_trace_close(plain);
 
+	fixture_path(path, sizeof(path));
 	t = open_submits(1);
 	CHECK_EQ(npuprof_acl_trace_attach_submits(t, getpid()), -ENOENT);
 	CHECK_EQ(npuprof_acl_trace_error(t)->stage, NPUPROF_STAGE_LIBRARY);
 	CHECK_STR(npuprof_acl_trace_error(t)->object, NPUPROF_HAL_LIB_NAME);
-	load_fixture();
+	check_file_attach(path); /* maps the library */
 	CHECK_EQ(npuprof_acl_trace_attach_submits(t, getpid()), 0);
 	CHECK_EQ(npuprof_acl_trace_attach_submits(t, getpid()), 0); /* the same file: reused */
 	CHECK_EQ(npuprof_acl_trace_select_pid(t, getpid()), 0);

@@ -182,6 +182,17 @@ int npuprof_acl_trace_attach_tasks(struct npuprof_acl_trace *t,
 int npuprof_acl_trace_attach_submits(struct npuprof_acl_trace *t, pid_t pid);
 
 /**
+ * npuprof_acl_trace_attach_submits_file() - npuprof_acl_trace_attach_submits()
+ * for the libascend_hal.so at @path, before any process maps it (a job
+ * about to start), selecting no process.  Return: 0 (also when that file
+ * is attached already); -EINVAL without opts.submits; -errno of stat() or
+ * open() (NPUPROF_STAGE_LIBRARY); -ENOEXEC when it defines no
+ * halSqTaskSend (NPUPROF_STAGE_SYMBOLS); -errno from the kernel
+ * (NPUPROF_STAGE_ATTACH).
+ */
+int npuprof_acl_trace_attach_submits_file(struct npuprof_acl_trace *t, const char *path);
+
+/**
  * npuprof_acl_trace_sqe_skipped() - SQEs of selected processes' halSqTaskSend()
  * calls that got no record since the last enable(t, 1): past
  * ACL_SQ_SEND_MAX_SQES (bpf/acl_trace.h) in one call, or unreadable (a bad
@@ -420,7 +431,9 @@ unsigned int npuprof_acl_trace_nr_cpus(const struct npuprof_acl_trace *t);
  * @lost:    calls and tasks that have no record: failed ring buffer
  *           reserves plus calls whose in-flight state could not be kept
  *           (no memory for it, the in-flight map full, or overwritten by
- *           the same thread and function); on CPU 0 also the task events
+ *           the same thread and function), and submitted SQEs the
+ *           halSqTaskSend() probe could not record
+ *           (npuprof_acl_trace_sqe_skipped()); on CPU 0 also the task events
  *           the kernel did not run a task program for
  *           (npuprof_acl_trace_task_missed(): the kernel does not say on
  *           which CPU)

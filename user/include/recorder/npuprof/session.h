@@ -285,11 +285,22 @@ int npuprof_session_probe_file(struct npuprof_session *s, const char *path);
 /**
  * npuprof_session_probe_pid() - place the uprobes on the libascendcl.so
  * that @pid maps (and select @pid), without making it a member: for a
- * followed job, whose members come from their records.  Works while a
+ * followed job, whose members come from their records.  With
+ * npuprof_session_submits() also the halSqTaskSend() probe on its
+ * libascend_hal.so (one it does not map is noted, not an error:
+ * npuprof_session_submits_missing()).  Works while a
  * window runs.  Return: 0 (also without runtime-API capture); -ENOENT
  * when @pid maps no libascendcl.so; -errno as npuprof_session_add_pid().
  */
 int npuprof_session_probe_pid(struct npuprof_session *s, pid_t pid);
+
+/**
+ * npuprof_session_probe_submits_file() - with npuprof_session_submits():
+ * put the halSqTaskSend() probe on the libascend_hal.so at @path before
+ * the job maps it (npuprof_acl_trace_attach_submits_file()).  Return: 0
+ * (also without submits); -errno [LIBRARY, SYMBOLS, ATTACH].
+ */
+int npuprof_session_probe_submits_file(struct npuprof_session *s, const char *path);
 
 /**
  * npuprof_session_pid_owner() - after add_pid() said -EBUSY: the pid of
