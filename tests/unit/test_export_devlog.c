@@ -12,7 +12,9 @@
  * 0xf00 -> task 2, aclopExecuteV2 "MatMulV2" -> task 3, a launch of 0xf01
  * whose runtime rtKernelLaunch (no name, no handle npuprof knows) holds
  * the submit -> task 4.  Tasks 7 and 8 of stream 9 have no submit (graph
- * replay, or another process's stream).  Interleaved: QUEUED records
+ * replay, or another process's stream).  Task 5 (stream 5, a launch on
+ * thread FX_TID2) has its START mapped 20 us before its SUBMIT: still one
+ * task, linked, moved to start at its submit.  Interleaved: QUEUED records
  * (pid, and one from a worker with pid 0), a CQE with a device count, and
  * an event no reader knows.
  * Checked: task_time exactly, each task's name and op type (op_summary's
@@ -33,17 +35,18 @@ static const char task_time[] =
 	"0,AI_CORE,AI_CORE,9,7,2000.000,1000020000.000,1000022000.000\n"
 	"0,AI_CORE,AI_CORE,9,8,2000.000,1000024000.000,1000026000.000\n"
 	"0,MatMulV2,AI_CORE,3,3,12000.000,1000028000.000,1000040000.000\n"
+	"0,add_custom,AI_CORE,5,5,2000.000,1000030020.000,1000032020.000\n"
 	"0,matmul_custom,AI_CORE,3,4,6000.000,1000042000.000,1000048000.000\n";
 
-/* A call as the uprobes write it: @handle, @name (NULL: none), ret 0. */
-static void call(struct fx_buf *b, uint16_t api, uint64_t entry, uint64_t dur, uint64_t handle,
-		 const char *name)
+/* A call of @tid as the uprobes write it: @handle, @name (NULL: none), ret 0. */
+static void call_on(struct fx_buf *b, uint32_t tid, uint16_t api, uint64_t entry, uint64_t dur,
+		    uint64_t handle, const char *name)
 {
 	struct npuprof_rec_api r = {
 		.hdr = { NPUPROF_REC_API, sizeof(r), 1, FX_T0 + entry },
 		.exit_ts = FX_T0 + entry + dur,
 		.pid = FX_PID,
-		.tid = FX_TID,
+		.tid = tid,
 		.api = api,
 		.device = -1,
 		.stream = 0xabc,
@@ -55,15 +58,18 @@ static void call(struct fx_buf *b, uint16_t api, uint64_t entry, uint64_t dur, u
 	fx_put(b, &r, sizeof(r));
 }
 
+#define call(b, ...) call_on(b, FX_TID, __VA_ARGS__)
+
 /* A task record: @pid 0 for the device log's, which also has no thread. */
-static void task(struct fx_buf *b, uint16_t event, uint64_t host_rel, uint64_t dev_ts,
-		 uint32_t pid, uint32_t stream, uint32_t id, uint16_t type, uint64_t arg)
+static void task_on(struct fx_buf *b, uint32_t tid, uint16_t event, uint64_t host_rel,
+		    uint64_t dev_ts, uint32_t pid, uint32_t stream, uint32_t id, uint16_t type,
+		    uint64_t arg)
 {
 	struct npuprof_rec_task r = {
 		.hdr = { NPUPROF_REC_TASK, sizeof(r), 0, FX_T0 + host_rel },
 		.dev_ts = dev_ts,
 		.pid = pid,
-		.tid = pid ? FX_TID : 0,
+		.tid = pid ? tid : 0,
 		.device = FX_DEV,
 		.stream = stream,
 		.task_id = id,
@@ -74,6 +80,8 @@ static void task(struct fx_buf *b, uint16_t event, uint64_t host_rel, uint64_t d
 
 	fx_put(b, &r, sizeof(r));
 }
+
+#define task(b, ...) task_on(b, FX_TID, __VA_ARGS__)
 
 /* The uprobe's SUBMIT at @host_rel ns: block dim 8 for kernels. */
 static void submit(struct fx_buf *b, uint64_t host_rel, uint32_t id, uint16_t type)
@@ -108,6 +116,7 @@ static int host_data(const char *prof)
 	call(b, NPUPROF_API_RT_LAUNCH_KERNEL, 4 * FX_MS, 3000, 0xf01, NULL);
 	call(b, NPUPROF_API_RTS_KERNEL_LAUNCH, 4 * FX_MS + 500, 1000, 0x77, NULL);
 	call(b, NPUPROF_API_RT_SYNC_STREAM, 5 * FX_MS, 43500000, 0, NULL);
+	call_on(b, FX_TID2, NPUPROF_API_RT_LAUNCH_KERNEL, 30 * FX_MS, 30000, 0xf00, NULL);
 	err = fx_write_slice(dir, "npuprof.api", 0, b, 4, 0, 1);
 	free(b);
 	return err;
@@ -145,6 +154,10 @@ static int device_data(const char *prof, int extra)
 	ran(b, 9, 8, NPUPROF_TT_KERNEL, 24, 26);
 	ran(b, FX_STREAM, 3, NPUPROF_TT_KERNEL, 28, 40);
 	ran(b, FX_STREAM, 4, NPUPROF_TT_KERNEL, 42, 48);
+	/* task 5 of stream 5: its START mapped 20 us before its SUBMIT */
+	ran(b, 5, 5, NPUPROF_TT_KERNEL, 30, 32);
+	task_on(b, FX_TID2, NPUPROF_TASK_SUBMIT, 30 * FX_MS + 20000, 0, FX_PID, 5, 5,
+		NPUPROF_TT_KERNEL, 8);
 	err = fx_write_slice(dir, "npuprof.task.0", 0, b, 8, 0, 1);
 	free(b);
 	return err;
@@ -175,9 +188,9 @@ static void check_model(const char *prof, int extra)
 	struct export_model m;
 
 	CHECK_EQ(export_model_load(prof, &m), 0);
-	CHECK_EQ(m.n_tasks, 6);
-	CHECK_EQ(m.n_drawn, 6);
-	CHECK_EQ(m.n_linked, 4);
+	CHECK_EQ(m.n_tasks, 7);
+	CHECK_EQ(m.n_drawn, 7);
+	CHECK_EQ(m.n_linked, 5);
 	CHECK_EQ(m.n_unsubmitted, 2);
 	CHECK_EQ(m.n_queued, extra ? 2 : 0);
 	CHECK_EQ(m.n_cqe, extra ? 1 : 0);
@@ -187,6 +200,7 @@ static void check_model(const char *prof, int extra)
 	check_names(&m, FX_STREAM, 2, "add_custom", "add_custom");
 	check_names(&m, FX_STREAM, 3, "MatMulV2", "MatMulV2");
 	check_names(&m, FX_STREAM, 4, "matmul_custom", "matmul_custom");
+	check_names(&m, 5, 5, "add_custom", "add_custom");
 	check_names(&m, 9, 7, "AI_CORE", "AI_CORE");
 	check_names(&m, 9, 8, "AI_CORE", "AI_CORE");
 	export_model_free(&m);

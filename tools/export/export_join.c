@@ -103,6 +103,9 @@ int xm_task_fold_next(const struct xm_task *t, const struct xm_task *rec)
 		return 1;
 	switch (rec->have) {
 	case XM_HAVE_SUBMIT:
+		/* the device log's START, mapped, may come a little early */
+		if (t->have == XM_HAVE_START && rec->submit_ns - t->start_tp_ns <= XM_SUBMIT_SLACK_NS)
+			return 0;
 		return t->have != 0;
 	case XM_HAVE_START:
 		if (t->have & XM_HAVE_START)
@@ -124,8 +127,12 @@ void xm_task_fold(struct xm_task *dst, const struct xm_task *src)
 	if (src->have & dst->have)
 		return;
 	dst->have |= src->have;
-	if (src->have & XM_HAVE_SUBMIT)
+	if (src->have & XM_HAVE_SUBMIT) {
 		dst->submit_ns = src->submit_ns;
+		/* the submitter's, not the device log's pid 0 (a START sorted first) */
+		dst->pid = src->pid;
+		dst->tid = src->tid;
+	}
 	if (src->have & XM_HAVE_START) {
 		dst->start_dev = src->start_dev;
 		dst->start_tp_ns = src->start_tp_ns;

@@ -533,7 +533,12 @@ int xm_task_cmp(const void *a, const void *b);
  * begin another task than @t, the records folded so far?  Yes when its
  * key differs, or when it opens a reused task id's next life cycle:
  *  - a SUBMIT, when @t has records (a driver traces a task's SUBMIT
- *    before the device can start it, so SUBMIT comes first in host time);
+ *    before the device can start it, so SUBMIT comes first in host time),
+ *    unless @t is a START alone at most XM_SUBMIT_SLACK_NS before this
+ *    one: the device log's START, its device count mapped to host time,
+ *    can land a little before the submit uprobe's time of the same task
+ *    (a task id comes round again only after 65536 tasks of its stream;
+ *    a whole life cycle before the SUBMIT stays a task of its own);
  *  - a START whose device count is past @t's START, or, without one,
  *    past @t's END: START and END are not ordered by their tracepoints'
  *    host times (a START may be delivered late, after its END), but on
@@ -547,13 +552,17 @@ int xm_task_cmp(const void *a, const void *b);
  */
 int xm_task_fold_next(const struct xm_task *t, const struct xm_task *rec);
 
+/* How early a mapped START may be before its SUBMIT and still fold: ns. */
+#define XM_SUBMIT_SLACK_NS 1000000ull
+
 /** xm_task_same() - do @a and @b have the same (device, stream, task id)? */
 int xm_task_same(const struct xm_task *a, const struct xm_task *b);
 
 /**
  * xm_task_fold() - fold the record of @src (one life-cycle record, the
  * same task) into @dst; a kind of record @dst already has is ignored:
- * the first in xm_task_cmp() order wins.
+ * the first in xm_task_cmp() order wins.  A SUBMIT brings its pid and
+ * tid (the device log's records have none).
  */
 void xm_task_fold(struct xm_task *dst, const struct xm_task *src);
 
