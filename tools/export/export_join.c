@@ -512,7 +512,7 @@ static int first_pass(struct export_model *m, struct xm_streams *ss)
 
 	m->n_tasks = 0;
 	while (!r && (r = fold_next(&f, &t)) == 1) {
-		if (!m->n_tasks)
+		if (!m->first_task_pid) /* a device-only task has none */
 			m->first_task_pid = t.pid;
 		r = streams_add(ss, &t, m->n_tasks);
 		if (!r)

@@ -354,7 +354,7 @@ struct export_model {
 	struct xsort *call_recs; /* the calls, sorted; spilled past XM_SORT_MEM */
 	struct xsort *sync_waits; /* the join's STREAM_SYNC waits, by call */
 	uint32_t first_call_pid; /* pid of the first call read */
-	uint32_t first_task_pid; /* pid of the first task in the join's order */
+	uint32_t first_task_pid; /* pid of the first task in the join's order that has one */
 	struct xm_sample *samples;
 	size_t n_samples;
 	struct xsort *task_recs; /* task records as read, until they are joined */
