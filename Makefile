@@ -185,7 +185,7 @@ $(BPF_DIR)/vmlinux.h:
 	@mkdir -p $(@D)
 	scripts/gen-vmlinux-h.sh $@
 
-$(BPF_DIR)/%.bpf.o: bpf/%.bpf.c $(BPF_DIR)/vmlinux.h include/npuprof/record.h $(wildcard bpf/*.h)
+$(BPF_DIR)/%.bpf.o: bpf/%.bpf.c $(BPF_DIR)/vmlinux.h include/npuprof/record.h include/npuprof/drv/ascend_hal_abi.h $(wildcard bpf/*.h)
 	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror \
 		-I$(BPF_DIR) -Iinclude -Ibpf -c $< -o $@
 
@@ -351,6 +351,12 @@ $(FAKE_HAL): tests/unit/fake_ascend_hal.c tests/unit/fake_ascend_hal.h include/n
 	$(CC) -O1 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread -shared -fPIC \
 		-fvisibility=hidden -Iinclude -Itests/unit -o $@ $<
 
+# A stand-in libascend_hal.so for the submit uprobe's VM test (tests/unit/hal_lib_fixture.c).
+HAL_FIXTURE := $(BUILD)/tests/fixtures/hal/libascend_hal.so
+$(HAL_FIXTURE): tests/unit/hal_lib_fixture.c
+	@mkdir -p $(@D)
+	$(CC) -O0 -g -shared -fPIC -o $@ $<
+
 # Programs the VM tests run inside the guest (tests/vm/*.c).
 VM_SRCS := $(sort $(wildcard tests/vm/*.c))
 VM_BINS := $(VM_SRCS:tests/vm/%.c=$(BUILD)/tests/vm/%)
@@ -369,7 +375,7 @@ $(BUILD)/bench/%: bench/src/%.c $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascend
 
 bench-progs: $(BENCH_BINS)
 
-tests-unit: $(UNIT_BINS) $(FIXTURE_LIBS) $(FAKE_HAL) $(WIRE_TEST_BINS)
+tests-unit: $(UNIT_BINS) $(FIXTURE_LIBS) $(FAKE_HAL) $(HAL_FIXTURE) $(WIRE_TEST_BINS)
 
 tests: tests-unit $(VM_BINS)
 

@@ -100,6 +100,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
+#include <npuprof/drv/ascend_hal_abi.h>
 #include <npuprof/npu_driver.h>
 #include <npuprof/record.h>
 #include "acl_trace.h"
@@ -130,6 +131,13 @@ volatile __u64 capture;
 
 /* Forked children of followed processes the tgid map had no room for. */
 volatile __u64 follow_missed;
+
+/*
+ * SQEs of halSqTaskSend() calls of selected processes that got no
+ * record: past ACL_SQ_SEND_MAX_SQES in one call, or unreadable (a bad
+ * sqe_addr, or a bad info pointer: then one).  Also counted missed.
+ */
+volatile __u64 sqe_skipped;
 
 #define CAPTURE_ON(c) ((c) & 1)
 #define CAPTURE_EPOCH(c) ((c) >> 1)
@@ -881,4 +889,88 @@ SEC("raw_tp")
 int acl_task_sync(struct bpf_raw_tracepoint_args *ctx)
 {
 	return on_task(ctx->args, NPUPROF_TASK_STREAM_SYNC);
+}
+
+/*
+ * Device task submits on the real Ascend driver (npu_backend.device_log),
+ * whose tracepoints never see the submitting thread reliably: a uprobe on
+ * halSqTaskSend(uint32_t dev, struct halTaskSendInfo *info) in the
+ * libascend_hal.so each target maps (include/npuprof/drv/ascend_hal_abi.h).
+ * The runtime sends every task through it, on the submitting thread, in
+ * every submit mode of the driver.  One struct npuprof_rec_task per SQE
+ * (the first ACL_SQ_SEND_MAX_SQES of the call) with event
+ * NPUPROF_TASK_SUBMIT, from the SQE's 8-byte header: stream =
+ * rt_stream_id, task_id, task_type from the SQE type (sqe_task_type()),
+ * arg = block_dim; hdr.ts the call's entry (every SQE of a call the same),
+ * dev_ts 0, name empty (the export names the task from its API call).
+ * The filter as for calls: capture on, tgid selected.  The record is
+ * written at entry, before the driver took the SQEs: a send that fails
+ * and is retried gives a second SUBMIT of the same task (the export's
+ * fold starts a new life cycle at each SUBMIT; the first then has no
+ * START and is only counted).  The loader loads this program only when
+ * asked (npuprof_acl_trace_opts.submits).
+ */
+static __always_inline __u16 sqe_task_type(__u8 sqe_type)
+{
+	switch (sqe_type) {
+	case ASCEND_SQE_TYPE_AIC:
+	case ASCEND_SQE_TYPE_AIV:
+		return NPUPROF_TT_KERNEL;
+	case ASCEND_SQE_TYPE_SDMA:
+		return NPUPROF_TT_MEMCPY;
+	case ASCEND_SQE_TYPE_EVENT_RECORD:
+		return NPUPROF_TT_EVENT_RECORD;
+	default:
+		return ACL_SQE_TT_OTHER + sqe_type;
+	}
+}
+
+/* Count @n SQEs with no record (see sqe_skipped). */
+static __always_inline void skip_sqes(__u64 n)
+{
+	__sync_fetch_and_add(&sqe_skipped, n);
+	count_missed(n);
+}
+
+SEC("uprobe")
+int acl_sq_send(struct pt_regs *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid(), now;
+	struct ascend_hal_task_send_info info;
+	struct ascend_sqe_header h;
+	struct npuprof_rec_task rec;
+	__u32 tgid = id >> 32, dev, n, i;
+
+	if (!CAPTURE_ON(capture) || !bpf_map_lookup_elem(&tgids, &tgid))
+		return 0;
+	now = bpf_ktime_get_ns();
+	dev = (__u32)PT_REGS_PARM1(ctx);
+	if (bpf_probe_read_user(&info, sizeof(info), (void *)PT_REGS_PARM2(ctx))) {
+		skip_sqes(1);
+		return 0;
+	}
+	n = info.sqe_num;
+	for (i = 0; i < ACL_SQ_SEND_MAX_SQES && i < n; i++) {
+		if (bpf_probe_read_user(&h, sizeof(h),
+					(void *)(info.sqe_addr + (__u64)i * ASCEND_SQE_BYTES))) {
+			skip_sqes(n - i); /* the rest of one bad buffer: unreadable too */
+			return 0;
+		}
+		__builtin_memset(&rec, 0, sizeof(rec));
+		rec.hdr.type = NPUPROF_REC_TASK;
+		rec.hdr.size = sizeof(rec);
+		rec.hdr.ts = now;
+		rec.pid = tgid;
+		rec.tid = (__u32)id;
+		rec.device = dev;
+		rec.stream = h.rt_stream_id;
+		rec.task_id = h.task_id;
+		rec.event = NPUPROF_TASK_SUBMIT;
+		rec.task_type = sqe_task_type(ASCEND_SQE_TYPE(&h));
+		rec.arg = h.block_dim;
+		emit(&rec.hdr, sizeof(rec));
+	}
+	if (n > ACL_SQ_SEND_MAX_SQES)
+		skip_sqes(n - ACL_SQ_SEND_MAX_SQES);
+	return 0;
 }

@@ -46,6 +46,22 @@
 #define ACL_TGID_FOLLOW 2
 #define ACL_TGID_FORKED 4
 
+/*
+ * SQEs one halSqTaskSend() call gets a record for (bpf/acl_trace.bpf.c,
+ * acl_sq_send): a bounded loop for the verifier.  The runtime sends one
+ * SQE per call for almost every task; the SQEs of a call past this bound
+ * are counted (`sqe_skipped`, and missed), never recorded.
+ */
+#define ACL_SQ_SEND_MAX_SQES 16
+
+/*
+ * task_type of a submit whose SQE type has no enum npuprof_task_type
+ * (place holder, event wait, ...): this base plus the SQE type, so the
+ * type is kept ("TASK_TYPE_259" for a place holder in the export) and
+ * never taken for a kernel or a copy.
+ */
+#define ACL_SQE_TT_OTHER 0x100
+
 /**
  * struct acl_trace_counters - producer counters of one CPU's ring buffer
  * @written: records committed to the ring buffer

@@ -7,8 +7,9 @@
  * the generated skeleton; it creates one BPF ring buffer per possible CPU,
  * puts them in the program's array of maps and reads them with libbpf's
  * ring_buffer API.  This file also owns the device-task tracepoint
- * programs, the per-CPU written/lost counters, and the capture
- * generations that start and stop recording.  The uprobes on the
+ * programs, the halSqTaskSend() submit program (loaded when asked for),
+ * the per-CPU written/lost counters, and the capture generations that
+ * start and stop recording.  The uprobes on the
  * libraries are placed by uprobe_attach.c, the process filter is kept by
  * proc_filter.c; they share acl_trace_int.h.
  *
@@ -215,6 +216,7 @@ static int acl_trace_load(struct npuprof_acl_trace *t, uint32_t ring_bytes, uint
 	t->follow = follow;
 	acl_trace_pick_programs(t);
 	acl_trace_pick_tasks(t, layout);
+	bpf_program__set_autoload(t->skel->progs.acl_sq_send, t->submits);
 	if (npuprof_bpf_debug())
 		fprintf(stderr, "npuprof: calls in flight in %s, %s, %s\n",
 			t->task_storage ? "task storage" : "a hash map",
@@ -321,6 +323,7 @@ int npuprof_acl_trace_open_opts(const struct npuprof_acl_trace_opts *opts,
 	t->nr_cpus = nr_cpus;
 	t->ring_bytes = ring_bytes;
 	t->layers = opts->layers ? opts->layers : NPUPROF_LAYER_ACL;
+	t->submits = opts->submits;
 	pthread_mutex_init(&t->lock, NULL);
 	err = acl_trace_load(t, ring_bytes, page, opts->follow, layout);
 	if (err)
@@ -452,6 +455,7 @@ static int acl_trace_reset_counters(struct npuprof_acl_trace *t)
 	if (misses < 0)
 		return (int)misses;
 	t->task_miss_base = (uint64_t)misses;
+	__atomic_store_n(&t->skel->bss->sqe_skipped, 0, __ATOMIC_RELAXED);
 
 	zero = calloc(t->nr_cpus, sizeof(*zero));
 	if (!zero)
@@ -686,6 +690,11 @@ int npuprof_acl_trace_skipped(const struct npuprof_acl_trace *t, unsigned int cp
 		return -ENXIO;
 	*bytes = __atomic_load_n(&t->rings[cpu].bad_bytes, __ATOMIC_RELAXED);
 	return 0;
+}
+
+uint64_t npuprof_acl_trace_sqe_skipped(const struct npuprof_acl_trace *t)
+{
+	return __atomic_load_n(&t->skel->bss->sqe_skipped, __ATOMIC_RELAXED);
 }
 
 int npuprof_acl_trace_task_storage(const struct npuprof_acl_trace *t)

@@ -36,6 +36,8 @@ struct acl_lib {
 	int fd;		       /* the file, placed probes go through /proc/self/fd */
 	char name[PATH_MAX];   /* the file as the process sees it, for errors */
 	struct acl_symbols sym; /* the functions found, and those missing */
+	bool hal;		/* a libascend_hal.so: sym.offs[0] is halSqTaskSend,
+				 * one entry uprobe (acl_sq_send), no cookie */
 	unsigned int nr_links;	     /* per-probe links (kernels before 6.6) */
 	struct bpf_link *links[2 * ACL_NR_FUNCS];
 	int multi_fds[2]; /* uprobe_multi links: entries, returns; -1 if none */
@@ -75,6 +77,7 @@ struct npuprof_acl_trace {
 	struct bpf_link *fork_link; /* follow: sched_process_fork, then exit */
 	struct bpf_link *exit_link;
 	bool tasks;		    /* the task programs are loaded */
+	bool submits;		    /* acl_sq_send is loaded (opts.submits) */
 	bool tasks_attached;	    /* npuprof_acl_trace_attach_tasks() ran */
 	struct bpf_link *task_links[NPU_TP_EVENTS]; /* NULL: not attached */
 	uint64_t task_miss_base;    /* recursion misses at the last enable */

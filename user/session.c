@@ -124,6 +124,38 @@ unsigned int npuprof_session_missing_layers(const struct npuprof_session *s)
 	return (s->layers & ~npuprof_session_api_layers(s)) | s->missing_layers;
 }
 
+int npuprof_session_submits(const struct npuprof_session *s)
+{
+	return s->submits;
+}
+
+pid_t npuprof_session_submits_missing(const struct npuprof_session *s, int *why)
+{
+	if (why)
+		*why = s->submits_why;
+	return s->submits_missing;
+}
+
+/*
+ * @pid (the kernel's @kpid) joins: probe the halSqTaskSend() of its
+ * libascend_hal.so when the session records submits.  Not being able to
+ * is no failure of the attach: its tasks then come without SUBMIT
+ * records, and the first such process is kept to be said once
+ * (npuprof_session_submits_missing()).
+ */
+static void attach_submits(struct npuprof_session *s, pid_t pid)
+{
+	int err;
+
+	if (!s->submits || !s->acl)
+		return;
+	err = npuprof_acl_trace_attach_submits(s->acl, pid);
+	if (err && !s->submits_missing) {
+		s->submits_missing = pid;
+		s->submits_why = err;
+	}
+}
+
 /* A process attached: keep the layers whose library it does not map. */
 static void note_missing_layers(struct npuprof_session *s)
 {
@@ -423,6 +455,7 @@ int npuprof_session_add_pid(struct npuprof_session *s, pid_t pid)
 		note_untraced(s);
 		if (s->api)
 			note_missing_layers(s);
+		attach_submits(s, pid);
 	}
 	m = &s->members[s->nr_members++];
 	memset(m, 0, sizeof(*m));
@@ -506,6 +539,18 @@ int npuprof_session_probe_file(struct npuprof_session *s, const char *path)
 	return err;
 }
 
+int npuprof_session_probe_submits_file(struct npuprof_session *s, const char *path)
+{
+	int err;
+
+	if (!s->submits || !s->acl)
+		return 0;
+	err = npuprof_acl_trace_attach_submits_file(s->acl, path);
+	if (err)
+		session_set_acl_error(s, err, 0);
+	return err;
+}
+
 int npuprof_session_probe_pid(struct npuprof_session *s, pid_t pid)
 {
 	pid_t kpid;
@@ -522,6 +567,7 @@ int npuprof_session_probe_pid(struct npuprof_session *s, pid_t pid)
 	} else {
 		note_untraced(s);
 		note_missing_layers(s);
+		attach_submits(s, pid);
 	}
 	return err;
 }

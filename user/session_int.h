@@ -63,6 +63,9 @@ struct npuprof_session {
 	struct npuprof_kring *kring;
 	struct npuprof_acl_trace *acl;
 	bool api; /* runtime-API capture (uprobes) asked for */
+	bool submits; /* the halSqTaskSend() uprobe (npuprof_session_submits()) */
+	pid_t submits_missing; /* first process whose libascend_hal.so was not probed */
+	int submits_why;       /* its -errno */
 	struct npuprof_task_capture_info tasks;
 	struct npuprof_drain *drain;
 	struct npuprof_loss *cpu_loss; /* the drain's per-CPU losses */

@@ -212,8 +212,24 @@ void session_find_host(struct npuprof_session *s)
 }
 
 /*
- * npuprof.ko's rings and the BPF object, shared by every member.  The BPF
- * task programs need the tracepoints of the host's driver (session_find_host());
+ * Whether device task submits come from the halSqTaskSend() uprobe:
+ * asked for (opts.submits 1), or by default when the host's driver is one
+ * whose tracepoints see no submit (npu_backend.device_log); only with
+ * device task capture on.
+ */
+static bool want_submits(const struct npuprof_session *s)
+{
+	const struct npu_backend *drv = s->host.backend;
+
+	if (!s->opts.task_time || s->opts.submits < 0)
+		return false;
+	return s->opts.submits > 0 || (drv && drv->device_log);
+}
+
+/*
+ * npuprof.ko's rings and the BPF object, shared by every member (also
+ * for the halSqTaskSend() uprobe alone, on npuprof.ko's task path).  The
+ * BPF task programs need the tracepoints of the host's driver (session_find_host());
  * with none known the BPF path captures no task (and
  * npuprof_session_task_capture() has no driver).
  */
@@ -235,7 +251,9 @@ int session_open_producers(struct npuprof_session *s)
 			return err;
 	}
 	bpf_tasks = s->tasks.path == NPUPROF_TASK_PATH_BPF && drv;
-	if (!s->api && !bpf_tasks)
+	s->submits = want_submits(s);
+	ao.submits = s->submits;
+	if (!s->api && !bpf_tasks && !s->submits)
 		return 0;
 	if (bpf_tasks)
 		ao.task_layout = &drv->layout;
@@ -247,7 +265,8 @@ int session_open_producers(struct npuprof_session *s)
 		snprintf(what, sizeof(what), "%s%s%s", bpf_tasks ? s->tasks.reason : "",
 			 bpf_tasks ? ", and loading the BPF task programs failed" : "",
 			 s->api ? (bpf_tasks ? " (with the runtime-API probes)"
-					     : "loading the BPF runtime-API probes") : "");
+					     : "loading the BPF runtime-API probes")
+				: !bpf_tasks ? "loading the BPF halSqTaskSend probe" : "");
 		/* lockdown=confidentiality refuses BPF reads of kernel memory */
 		kernel_lockdown_mode(mode, sizeof(mode));
 		n = strlen(what);

@@ -5,6 +5,11 @@
  * maps or a path names, resolving their recorded functions, and placing
  * and removing a uprobe and a uretprobe on each of those functions.
  *
+ * The same for the device task submits of the real Ascend driver: one
+ * entry uprobe on halSqTaskSend() in the libascend_hal.so a process maps
+ * (npuprof_acl_trace_attach_submits(); the program is acl_sq_send), kept
+ * with the API libraries as one more file with one probe.
+ *
  * Probes exist only while capturing.  Attaching a process or file resolves
  * the library (and the functions' offsets in it) and keeps it open; the
  * uprobes themselves are placed by the start (enable 1) and removed by the
@@ -38,7 +43,9 @@
 #include <bpf/libbpf.h>
 
 #include "acl_trace_int.h"
+#include <npuprof/drv/ascend_hal_abi.h> /* after <linux/types.h> (its types) */
 #include "acl_trace.skel.h" /* after the types it uses */
+#include "elf_func.h"
 #include "proc_maps.h"
 #include "uprobe_multi.h"
 
@@ -218,8 +225,23 @@ static int acl_lib_probe_multi(struct npuprof_acl_trace *t, struct acl_lib *lib,
 	return 0;
 }
 
+/* libascend_hal.so: one entry probe on halSqTaskSend() (no cookie, no return). */
+static int acl_lib_probe_hal(struct npuprof_acl_trace *t, struct acl_lib *lib, const char *path)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, opts);
+	struct bpf_link *link;
+
+	link = bpf_program__attach_uprobe_opts(t->skel->progs.acl_sq_send, -1, path,
+					       lib->sym.offs[0], &opts);
+	if (!link)
+		return -errno;
+	lib->links[lib->nr_links++] = link;
+	return 0;
+}
+
 /*
- * Place the entry and return probes of every function of @lib.
+ * Place the entry and return probes of every function of @lib (of a
+ * libascend_hal.so: its one submit probe).
  * Return: 0; -errno from the kernel (NPUPROF_STAGE_ATTACH in @t->error),
  * with nothing placed.
  */
@@ -231,8 +253,11 @@ static int acl_lib_probe(struct npuprof_acl_trace *t, struct acl_lib *lib)
 	if (lib->nr_links || lib->multi_fds[0] >= 0)
 		return 0;
 	acl_lib_path(lib, path, sizeof(path));
-	err = t->multi ? acl_lib_probe_multi(t, lib, path)
-		       : acl_lib_probe_each(t, lib, path);
+	if (lib->hal)
+		err = acl_lib_probe_hal(t, lib, path);
+	else
+		err = t->multi ? acl_lib_probe_multi(t, lib, path)
+			       : acl_lib_probe_each(t, lib, path);
 	if (err) {
 		acl_lib_unprobe(lib);
 		acl_fail(t, NPUPROF_STAGE_ATTACH, err, 0, lib->name);
@@ -241,9 +266,35 @@ static int acl_lib_probe(struct npuprof_acl_trace *t, struct acl_lib *lib)
 }
 
 /*
+ * halSqTaskSend's offset in the open libascend_hal.so of @lib, as its one
+ * function.  Return: 0; -ENOEXEC (NPUPROF_STAGE_SYMBOLS, the function
+ * named) when the file defines none or has no ELF symbols; -ENOMEM.
+ */
+static int acl_hal_resolve(struct npuprof_acl_trace *t, struct acl_lib *lib)
+{
+	const char *name = ASCEND_HAL_SQ_TASK_SEND;
+	uint64_t off = 0;
+	int err;
+
+	memset(&lib->sym, 0, sizeof(lib->sym));
+	err = elf_func_offsets(lib->fd, &name, 1, &off);
+	if (!err && !off)
+		err = -ENOEXEC;
+	if (err) {
+		npuprof_error_set(&t->error, NPUPROF_STAGE_SYMBOLS, err, 0, NULL);
+		snprintf(t->error.functions, sizeof(t->error.functions), "%s", name);
+		return err;
+	}
+	lib->sym.offs[0] = off;
+	lib->sym.nr_funcs = 1;
+	return 0;
+}
+
+/*
  * Open the library at @path (@name: the file as the process @pid sees it,
  * for messages; @st: what stat() said of @path), resolve its functions in
- * its ELF symbols and, if a capture runs, place its probes.
+ * its ELF symbols (@hal: halSqTaskSend of a libascend_hal.so, else the
+ * recorded API functions) and, if a capture runs, place its probes.
  * Return: the new acl_lib, or NULL with *err set and @t->error filled:
  * NPUPROF_STAGE_LIBRARY with -ENOENT when the file at @path is no longer
  * the one stat() saw (remapped meanwhile) or -errno of open();
@@ -252,7 +303,7 @@ static int acl_lib_probe(struct npuprof_acl_trace *t, struct acl_lib *lib)
  */
 static struct acl_lib *acl_lib_attach(struct npuprof_acl_trace *t, const char *path,
 				      const char *name, pid_t pid, const struct stat *st,
-				      int *err)
+				      bool hal, int *err)
 {
 	struct acl_lib *lib;
 	struct stat fst;
@@ -263,6 +314,7 @@ static struct acl_lib *acl_lib_attach(struct npuprof_acl_trace *t, const char *p
 		return NULL;
 	}
 	lib->multi_fds[0] = lib->multi_fds[1] = -1;
+	lib->hal = hal;
 	lib->dev = st->st_dev;
 	lib->ino = st->st_ino;
 	snprintf(lib->name, sizeof(lib->name), "%s", name);
@@ -272,7 +324,8 @@ static struct acl_lib *acl_lib_attach(struct npuprof_acl_trace *t, const char *p
 	} else if (fstat(lib->fd, &fst) || fst.st_ino != st->st_ino) {
 		*err = acl_fail(t, NPUPROF_STAGE_LIBRARY, -ENOENT, pid, name);
 	} else {
-		*err = acl_symbols_resolve(lib->fd, t->layers, &lib->sym, &t->error);
+		*err = hal ? acl_hal_resolve(t, lib)
+			   : acl_symbols_resolve(lib->fd, t->layers, &lib->sym, &t->error);
 		if (*err) {
 			t->error.pid = pid;
 			snprintf(t->error.object, sizeof(t->error.object), "%s", name);
@@ -327,7 +380,7 @@ static int acl_pid_lib(struct npuprof_acl_trace *t, pid_t pid, unsigned int laye
 	*lib = acl_lib_lookup(t, &st);
 	if (*lib)
 		return 0;
-	*lib = acl_lib_attach(t, path, m.path, pid, &st, &err);
+	*lib = acl_lib_attach(t, path, m.path, pid, &st, false, &err);
 	*added = *lib != NULL;
 	return *lib ? 0 : err;
 }
@@ -407,6 +460,58 @@ out_free:
 	return err;
 }
 
+/*
+ * The libascend_hal.so at @path (@name as @pid sees it, 0: no process;
+ * @st its stat()) attached for its submit probe, unless it is already.
+ * Return: 0 or -errno with @t->error filled.
+ */
+static int acl_hal_add(struct npuprof_acl_trace *t, const char *path, const char *name,
+		       pid_t pid, const struct stat *st)
+{
+	struct acl_lib *lib;
+	int err;
+
+	if (acl_lib_lookup(t, st))
+		return 0;
+	lib = acl_lib_attach(t, path, name, pid, st, true, &err);
+	if (!lib)
+		return err;
+	lib->next = t->libs;
+	t->libs = lib;
+	return 0;
+}
+
+int npuprof_acl_trace_attach_submits(struct npuprof_acl_trace *t, pid_t pid)
+{
+	char path[PATH_MAX + 32];
+	struct proc_map m;
+	struct stat st;
+	int err;
+
+	npuprof_error_clear(&t->error);
+	if (!t->submits || pid <= 0)
+		return acl_fail(t, NPUPROF_STAGE_PROCESS, -EINVAL, pid, NULL);
+	err = proc_maps_find(pid, NPUPROF_HAL_LIB_NAME, &m);
+	if (err)
+		return acl_fail(t, acl_pid_stage(err), err, pid, NPUPROF_HAL_LIB_NAME);
+	err = proc_map_file(pid, &m, path, sizeof(path), &st);
+	if (err)
+		return acl_fail(t, acl_pid_stage(err), err, pid, m.path);
+	return acl_hal_add(t, path, m.path, pid, &st);
+}
+
+int npuprof_acl_trace_attach_submits_file(struct npuprof_acl_trace *t, const char *path)
+{
+	struct stat st;
+
+	npuprof_error_clear(&t->error);
+	if (!t->submits)
+		return acl_fail(t, NPUPROF_STAGE_LIBRARY, -EINVAL, 0, path);
+	if (stat(path, &st))
+		return acl_fail(t, NPUPROF_STAGE_LIBRARY, -errno, 0, path);
+	return acl_hal_add(t, path, path, 0, &st);
+}
+
 int npuprof_acl_trace_attach_file(struct npuprof_acl_trace *t, const char *path)
 {
 	struct acl_lib *lib;
@@ -418,7 +523,7 @@ int npuprof_acl_trace_attach_file(struct npuprof_acl_trace *t, const char *path)
 		return acl_fail(t, NPUPROF_STAGE_LIBRARY, -errno, 0, path);
 	lib = acl_lib_lookup(t, &st);
 	if (!lib) {
-		lib = acl_lib_attach(t, path, path, 0, &st, &err);
+		lib = acl_lib_attach(t, path, path, 0, &st, false, &err);
 		if (!lib)
 			return err;
 		lib->next = t->libs;

@@ -106,6 +106,24 @@ static void print_clocks(const struct export_model *m)
 	}
 }
 
+/*
+ * The task records that are not a submitted task's life cycle, each line
+ * only when there are any: tasks nobody was seen submitting (device-only
+ * work), the host driver's queue and completion events, events unknown.
+ */
+static void print_task_kinds(const struct export_model *m)
+{
+	if (m->n_unsubmitted)
+		printf("  Device tasks without a submit: %zu (device-only work such as graph replay or other processes' streams, a submit lost, or submitted before the window): kept, with no pid, thread or API call\n",
+		       m->n_unsubmitted);
+	if (m->n_queued || m->n_cqe)
+		printf("  Host driver task events: %llu queued to the hardware, %llu completion entries (counted, not drawn)\n",
+		       (unsigned long long)m->n_queued, (unsigned long long)m->n_cqe);
+	if (m->unknown_events)
+		printf("  Task records of an event this msprof does not know: %llu, skipped\n",
+		       (unsigned long long)m->unknown_events);
+}
+
 void export_console_summary(const struct export_model *m, const struct export_dest *d)
 {
 	const char *base = npuprof_prof_base_name(m->dir);
@@ -120,6 +138,7 @@ void export_console_summary(const struct export_model *m, const struct export_de
 	print_api_counts(m);
 	printf("  Device tasks: %zu (%zu with start and end, %zu with one of them of which %zu cut by the capture window and drawn clamped to it, %zu linked to their API call)\n",
 	       m->n_tasks, m->n_drawn, m->n_tasks - m->n_drawn, m->n_cut, m->n_linked);
+	print_task_kinds(m);
 	print_clocks(m);
 	print_lost(m);
 	if (m->truncated_bytes)

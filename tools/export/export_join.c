@@ -16,6 +16,16 @@
  *     [entry, exit] holds the SUBMIT host time (the driver's submit
  *     tracepoint fires inside the runtime call on the caller's thread);
  *     STREAM_SYNC records are linked to their synchronize call the same way.
+ *     On the real Ascend driver the SUBMIT comes from the halSqTaskSend
+ *     uprobe, inside the same call, and neither it nor the device log's
+ *     START/END carries a name: such a task takes its name from the call
+ *     (xm_task_name(): the call's op type; else finish_task() names a
+ *     kernel after its aclrtLaunchKernel's function handle, or an
+ *     enclosing call's name); a task whose records carry a name keeps it.
+ *     Tasks with no SUBMIT (device-only work the device log saw, pid 0)
+ *     are kept and counted (export_model.n_unsubmitted); the host
+ *     driver's QUEUED and CQE records never reach the fold (the loader
+ *     counts them, export_model.c).
  *
  * Nothing of the trace is held in memory for the whole trace: records,
  * calls and tasks flow through external sorters (export_sort.h).  Task
@@ -93,6 +103,9 @@ int xm_task_fold_next(const struct xm_task *t, const struct xm_task *rec)
 		return 1;
 	switch (rec->have) {
 	case XM_HAVE_SUBMIT:
+		/* the device log's START, mapped, may come a little early */
+		if (t->have == XM_HAVE_START && rec->submit_ns - t->start_tp_ns <= XM_SUBMIT_SLACK_NS)
+			return 0;
 		return t->have != 0;
 	case XM_HAVE_START:
 		if (t->have & XM_HAVE_START)
@@ -114,8 +127,12 @@ void xm_task_fold(struct xm_task *dst, const struct xm_task *src)
 	if (src->have & dst->have)
 		return;
 	dst->have |= src->have;
-	if (src->have & XM_HAVE_SUBMIT)
+	if (src->have & XM_HAVE_SUBMIT) {
 		dst->submit_ns = src->submit_ns;
+		/* the submitter's, not the device log's pid 0 (a START sorted first) */
+		dst->pid = src->pid;
+		dst->tid = src->tid;
+	}
 	if (src->have & XM_HAVE_START) {
 		dst->start_dev = src->start_dev;
 		dst->start_tp_ns = src->start_tp_ns;
@@ -254,13 +271,19 @@ static int cmp_probe(const void *pa, const void *pb)
 	return c;
 }
 
-/* What a task needs of the call that submitted it; @ref: the task's number. */
+/*
+ * What a task needs of the call that submitted it; @ref: the task's
+ * number; @fallback_name: the name for a task that carries none when the
+ * call carries none either (struct xm_task.name).
+ */
 struct xm_link {
 	uint64_t ref;
 	uint64_t call_entry_ns;
 	uint64_t call_pos;
 	uint32_t call_tid;
 	uint32_t call_name;
+	uint32_t fallback_name;
+	uint32_t pad;
 };
 
 static int cmp_link(const void *pa, const void *pb)
@@ -489,7 +512,7 @@ static int first_pass(struct export_model *m, struct xm_streams *ss)
 
 	m->n_tasks = 0;
 	while (!r && (r = fold_next(&f, &t)) == 1) {
-		if (!m->n_tasks)
+		if (!m->first_task_pid) /* a device-only task has none */
 			m->first_task_pid = t.pid;
 		r = streams_add(ss, &t, m->n_tasks);
 		if (!r)
@@ -597,13 +620,18 @@ int xm_call_cmp(const void *pa, const void *pb)
 	return c;
 }
 
-/* A call still open at the sweep's time: its position in calls' order. */
+/*
+ * A call still open at the sweep's time: its position in calls' order;
+ * @kernel: its name, else the kernel name of its function handle
+ * (func_name()).
+ */
 struct xm_open {
 	uint64_t pos;
 	uint64_t entry_ns;
 	uint64_t exit_ns;
 	uint32_t tid;
 	uint32_t name;
+	uint32_t kernel;
 };
 
 /*
@@ -615,12 +643,36 @@ struct xm_open {
  * too, so it leaves the top of the stack for good.
  */
 struct xm_sweep {
+	const struct export_model *m;
 	struct xm_calls calls;
 	const struct xm_call *next; /* the next call not pushed, NULL at the end */
 	struct xm_open *open;
 	size_t depth, cap;
 	uint32_t pid, tid;
 };
+
+static int cmp_func(const void *pa, const void *pb)
+{
+	const struct xm_func *a = pa, *b = pb;
+	int c = XM_CMP(a->pid, b->pid);
+
+	return c ? c : XM_CMP(a->handle, b->handle);
+}
+
+/*
+ * The kernel name of launch @c's function handle, as the process's
+ * aclrtBinaryGetFunction() gave it (m->funcs, sorted by sweep_calls());
+ * 0 for another call or an unknown handle.
+ */
+static uint32_t func_name(const struct export_model *m, const struct xm_call *c)
+{
+	struct xm_func key = { .pid = c->pid, .handle = c->handle }, *f;
+
+	if (c->api != NPUPROF_API_RT_LAUNCH_KERNEL || !c->handle || !m->n_funcs)
+		return 0;
+	f = bsearch(&key, m->funcs, m->n_funcs, sizeof(*f), cmp_func);
+	return f ? f->name : 0;
+}
 
 static int sweep_push(struct xm_sweep *sw)
 {
@@ -650,7 +702,23 @@ static int sweep_push(struct xm_sweep *sw)
 		sw->cap = cap;
 	}
 	sw->open[sw->depth++] = (struct xm_open){ sw->calls.n - 1, c->entry_ns, c->exit_ns, c->tid,
-						  c->name };
+						  c->name, c->name ? c->name : func_name(sw->m, c) };
+	return 0;
+}
+
+/*
+ * The name for a task with none of its own whose call @o (on top of the
+ * sweep's stack) carries none: the kernel of @o's function handle, else
+ * the name of the nearest call around it that has one (an ACL call
+ * around the runtime call the SUBMIT came from); 0 when none has.
+ */
+static uint32_t fallback_name(const struct xm_sweep *sw, const struct xm_open *o)
+{
+	size_t i = (size_t)(o - sw->open) + 1;
+
+	while (i--)
+		if (sw->open[i].kernel)
+			return sw->open[i].kernel;
 	return 0;
 }
 
@@ -682,9 +750,9 @@ static int sweep_find(struct xm_sweep *sw, const struct xm_probe *p, const struc
 	return 0;
 }
 
-/* Hand what @p asked of call @o (NULL: none) to @links or *@waits. */
+/* Hand what @p asked of call @o (NULL: none, else on @sw's stack) to @links or *@waits. */
 static int probe_link(struct export_model *m, struct xsort *links, struct xsort **waits,
-		      const struct xm_probe *p, const struct xm_open *o)
+		      const struct xm_sweep *sw, const struct xm_probe *p, const struct xm_open *o)
 {
 	int err;
 
@@ -696,7 +764,8 @@ static int probe_link(struct export_model *m, struct xsort *links, struct xsort 
 			return err;
 		return xsort_add(*waits, &(struct xm_sync_sum){ o->pos, p->wait_ns });
 	}
-	return xsort_add(links, &(struct xm_link){ p->ref, o->entry_ns, o->pos, o->tid, o->name });
+	return xsort_add(links, &(struct xm_link){ p->ref, o->entry_ns, o->pos, o->tid, o->name,
+						   o->name ? 0 : fallback_name(sw, o), 0 });
 }
 
 /*
@@ -707,7 +776,7 @@ static int probe_link(struct export_model *m, struct xsort *links, struct xsort 
  */
 static int sweep_calls(struct export_model *m, struct xsort *links)
 {
-	struct xm_sweep sw = { 0 };
+	struct xm_sweep sw = { .m = m };
 	struct xsort *waits = NULL;
 	const struct xm_open *o;
 	const void *rec;
@@ -715,6 +784,8 @@ static int sweep_calls(struct export_model *m, struct xsort *links)
 
 	if (!m->probes)
 		return 0;
+	/* a handle got twice keeps either name: the same function, as a rule */
+	qsort(m->funcs, m->n_funcs, sizeof(*m->funcs), cmp_func);
 	r = xsort_rewind(m->probes);
 	if (!r)
 		r = xm_calls_begin(m, &sw.calls);
@@ -723,7 +794,7 @@ static int sweep_calls(struct export_model *m, struct xsort *links)
 	while (r >= 0 && (r = xsort_next(m->probes, &rec)) == 1) {
 		r = sweep_find(&sw, rec, &o);
 		if (!r)
-			r = probe_link(m, links, &waits, rec, o);
+			r = probe_link(m, links, &waits, &sw, rec, o);
 	}
 	free(sw.open);
 	if (!r && waits)
@@ -783,6 +854,9 @@ static void finish_task(struct export_model *m, struct xm_task *t, const struct 
 		t->call_pos = l->call_pos;
 		t->call_tid = l->call_tid;
 		t->call_name = l->call_name;
+		/* a kernel whose records carry no name, submitted by a call with none */
+		if (!t->name && !t->call_name && t->type == NPUPROF_TT_KERNEL)
+			t->name = l->fallback_name;
 	}
 	/* both in [-XM_TIME_MAX, XM_TIME_MAX]: the sums cannot overflow */
 	t->submit_ns = (uint64_t)xm_time((int64_t)t->submit_ns + off);
@@ -793,6 +867,7 @@ static void finish_task(struct export_model *m, struct xm_task *t, const struct 
 	m->n_drawn += t->drawn;
 	m->n_cut += t->cut != 0;
 	m->n_linked += t->linked && t->drawn;
+	m->n_unsubmitted += !(t->have & XM_HAVE_SUBMIT);
 }
 
 /*

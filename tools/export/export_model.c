@@ -91,9 +91,24 @@ int xm_sorter_open(size_t rec_size, int (*cmp)(const void *, const void *), int 
 
 /* The calls' sorter: the writers read the calls in its order, one pass
  * each (xm_calls_next()). */
+/* Note the kernel name of the function handle call @c got, if it got one. */
+static int add_func(struct export_model *m, const struct xm_call *c)
+{
+	if (c->api != NPUPROF_API_RT_BINARY_GET_FUNCTION || c->ret || c->cut || !c->handle ||
+	    !c->name)
+		return 0;
+	if (grow((void **)&m->funcs, &m->cap_funcs, m->n_funcs + 1, sizeof(*m->funcs)))
+		return -ENOMEM;
+	m->funcs[m->n_funcs++] = (struct xm_func){ c->pid, c->name, c->handle };
+	return 0;
+}
+
 int export_model_add_call(struct export_model *m, const struct xm_call *c)
 {
-	int err;
+	int err = add_func(m, c);
+
+	if (err)
+		return err;
 
 	if (!m->call_recs &&
 	    (err = xm_sorter_open(sizeof(*c), xm_call_cmp, m->tmp_fd, &m->call_recs)))
@@ -211,8 +226,15 @@ static int add_task_event(struct export_model *m, const struct npuprof_rec_task 
 		t->end_dev = r->dev_ts;
 		t->end_tp_ns = xm_time_u(r->hdr.ts);
 		break;
+	case NPUPROF_TASK_QUEUED: /* the host driver's view: counted, not folded */
+		m->n_queued++;
+		return 0;
+	case NPUPROF_TASK_CQE:
+		m->n_cqe++;
+		return 0;
 	default:
-		return 0; /* an event this reader does not know: skip */
+		m->unknown_events++; /* an event this reader does not know: skip */
+		return 0;
 	}
 	return export_model_add_task(m, t);
 }
@@ -576,6 +598,7 @@ void export_model_free(struct export_model *m)
 	xsort_close(m->task_store);
 	xsort_close(m->by_start);
 	free(m->devs);
+	free(m->funcs);
 	free(m->rings);
 	free(m->samples);
 	free(m->timing);

@@ -110,7 +110,12 @@ enum {
  *               held in memory, see xm_calls_next()).  A drawn linked
  *               task has a HostToDevice flow; their ids count 1, 2, ... in
  *               the tasks' order (xm_tasks_next()).
- * @name:        id of the record's name field in export_model.names (0: none)
+ * @name:        id of the record's name field in export_model.names (0:
+ *               none); a kernel whose records carry none, linked to a call
+ *               that carries none either (aclrtLaunchKernel, or the
+ *               runtime's call inside an ACL one): after the join, the
+ *               kernel name of the call's function handle, else the name
+ *               of the nearest enclosing call that has one, else 0
  *
  * The export's sorters and spool hold them by the million: fields are
  * packed (tracepoint times share room with the host times made from them,
@@ -206,6 +211,18 @@ struct xm_ring {
 	uint64_t lost;
 };
 
+/*
+ * A kernel function handle a process got from aclrtBinaryGetFunction()
+ * (its out-parameter) and the kernel name it asked for: names the tasks of
+ * the aclrtLaunchKernel() calls given that handle when the tasks carry no
+ * name of their own (export_join.c, xm_link.fallback_name).
+ */
+struct xm_func {
+	uint32_t pid;
+	uint32_t name;
+	uint64_t handle;
+};
+
 /* A STREAM_SYNC record: a synchronize returned at @ts_ns after @wait_ns. */
 struct xm_sync {
 	uint64_t ts_ns;
@@ -276,6 +293,18 @@ struct xm_sample {
  * @cut_record_bytes: decoded bytes of records the whole frames of a
  *                   slice end inside of (npuprof_read_report)
  * @bad_records:     records shorter than their type's layout, skipped
+ * @n_unsubmitted:   tasks with START or END and no SUBMIT record (of
+ *                   @n_tasks): work only the device saw (graph replay,
+ *                   streams of other processes: the device log holds
+ *                   them all), a SUBMIT lost, or a task submitted before
+ *                   the window; kept, with no pid, thread or API call
+ * @n_queued:        NPUPROF_TASK_QUEUED records (the host driver wrote
+ *                   the SQE to the hardware queue): counted, not part of
+ *                   a task's life cycle as the export draws it
+ * @n_cqe:           NPUPROF_TASK_CQE records (a completion entry came
+ *                   back): the same
+ * @unknown_events:  task records whose event this reader does not know
+ *                   (a newer writer's): skipped
  */
 struct export_model {
 	char *dir;
@@ -309,6 +338,10 @@ struct export_model {
 	uint64_t truncated_bytes;
 	uint64_t cut_record_bytes;
 	uint64_t bad_records;
+	size_t n_unsubmitted;
+	uint64_t n_queued;
+	uint64_t n_cqe;
+	uint64_t unknown_events;
 	int64_t wall_offset_ns; /* added to every time: monotonic -> wall clock */
 	bool driver_clock;      /* info.json driver.clock "driver": samples were due */
 	/* info.json "taskTiming": where each device's begin/end came from (malloc'd) */
@@ -325,12 +358,14 @@ struct export_model {
 	struct xsort *call_recs; /* the calls, sorted; spilled past XM_SORT_MEM */
 	struct xsort *sync_waits; /* the join's STREAM_SYNC waits, by call */
 	uint32_t first_call_pid; /* pid of the first call read */
-	uint32_t first_task_pid; /* pid of the first task in the join's order */
+	uint32_t first_task_pid; /* pid of the first task in the join's order that has one */
 	struct xm_sample *samples;
 	size_t n_samples;
 	struct xsort *task_recs; /* task records as read, until they are joined */
 	struct xsort *probes; /* SUBMIT and STREAM_SYNC times, until they are joined */
 	struct xsort *task_store; /* the joined tasks, in (device, stream, task id) order */
+	struct xm_func *funcs; /* aclrtBinaryGetFunction() handles: export_model_add_call() */
+	size_t n_funcs, cap_funcs;
 	/*
 	 * The drawn tasks in the per-task CSVs' row order, with their wait
 	 * times (export_summary.c): sorted once, by the first writer that
@@ -502,7 +537,12 @@ int xm_task_cmp(const void *a, const void *b);
  * begin another task than @t, the records folded so far?  Yes when its
  * key differs, or when it opens a reused task id's next life cycle:
  *  - a SUBMIT, when @t has records (a driver traces a task's SUBMIT
- *    before the device can start it, so SUBMIT comes first in host time);
+ *    before the device can start it, so SUBMIT comes first in host time),
+ *    unless @t is a START alone at most XM_SUBMIT_SLACK_NS before this
+ *    one: the device log's START, its device count mapped to host time,
+ *    can land a little before the submit uprobe's time of the same task
+ *    (a task id comes round again only after 65536 tasks of its stream;
+ *    a whole life cycle before the SUBMIT stays a task of its own);
  *  - a START whose device count is past @t's START, or, without one,
  *    past @t's END: START and END are not ordered by their tracepoints'
  *    host times (a START may be delivered late, after its END), but on
@@ -516,13 +556,17 @@ int xm_task_cmp(const void *a, const void *b);
  */
 int xm_task_fold_next(const struct xm_task *t, const struct xm_task *rec);
 
+/* How early a mapped START may be before its SUBMIT and still fold: ns. */
+#define XM_SUBMIT_SLACK_NS 1000000ull
+
 /** xm_task_same() - do @a and @b have the same (device, stream, task id)? */
 int xm_task_same(const struct xm_task *a, const struct xm_task *b);
 
 /**
  * xm_task_fold() - fold the record of @src (one life-cycle record, the
  * same task) into @dst; a kind of record @dst already has is ignored:
- * the first in xm_task_cmp() order wins.
+ * the first in xm_task_cmp() order wins.  A SUBMIT brings its pid and
+ * tid (the device log's records have none).
  */
 void xm_task_fold(struct xm_task *dst, const struct xm_task *src);
 
@@ -561,7 +605,9 @@ int xm_calls_next(struct xm_calls *it, const struct xm_call **c);
 /**
  * export_model_add_call() - add one API call to @m (in any order)
  *
- * Used by the loader, and by tests that build a model by hand.
+ * Used by the loader, and by tests that build a model by hand.  A
+ * successful aclrtBinaryGetFunction() with a name and a handle also
+ * notes that handle's kernel name (struct xm_func).
  * Return: 0; -ENOMEM; -errno of spilling to the temporary file.
  */
 int export_model_add_call(struct export_model *m, const struct xm_call *c);
@@ -603,8 +649,10 @@ const char *xm_call_name(const struct export_model *m, const struct xm_call *c, 
 
 /**
  * xm_task_name() - what a task is called in the timeline and CSVs: its
- * kernel name; else the op type / kernel name of the submitting call; else
- * the task type (MEMCPY, EVENT_RECORD).  Never NULL.
+ * kernel name (for a kernel whose records carry none, the halSqTaskSend
+ * uprobe's SUBMIT and the device log's START/END: the one the join found,
+ * see xm_task.name); else (a kernel) the op type / kernel name of the
+ * submitting call; else the task type (MEMCPY, EVENT_RECORD).  Never NULL.
  */
 const char *xm_task_name(const struct export_model *m, const struct xm_task *t, char *buf,
 			 size_t size);

@@ -208,8 +208,29 @@ void msprof_result_error(struct msprof_dyn *d, int err)
 	d->result = NULL;
 }
 
+/* Once per run: a process whose libascend_hal.so could not be probed. */
+static void warn_submits_missing(struct msprof_dyn *d)
+{
+	pid_t pid;
+	int why = 0;
+
+	if (!d->ops || !d->ops->submits_missing || d->submits_warned)
+		return;
+	pid = d->ops->submits_missing(d->s, &why);
+	if (!pid)
+		return;
+	d->submits_warned = 1;
+	if (why == -ENOENT)
+		npuprof_warn("pid %d maps no %s: its device tasks have no submit (no pid, thread or API call in the export)",
+			     (int)pid, NPUPROF_HAL_LIB_NAME);
+	else
+		npuprof_warn("cannot probe halSqTaskSend in the %s of pid %d (%s): its device tasks have no submit",
+			     NPUPROF_HAL_LIB_NAME, (int)pid, strerror(-why));
+}
+
 void msprof_warn_missing_layers(struct msprof_dyn *d)
 {
+	warn_submits_missing(d);
 	if (!d->ops || !d->ops->missing_layers || d->runtime_warned ||
 	    !(d->ops->missing_layers(d->s) & NPUPROF_LAYER_RUNTIME))
 		return;

@@ -39,6 +39,7 @@ struct msprof_session_ops {
 	const char *(*prof_dir)(const struct npuprof_session *s, pid_t pid);
 	const struct npuprof_error *(*error)(const struct npuprof_session *s);
 	unsigned int (*missing_layers)(const struct npuprof_session *s); /* NULL: none */
+	pid_t (*submits_missing)(const struct npuprof_session *s, int *why); /* NULL: none */
 };
 
 /* The real ones: npuprof_session_*() (defined in dynamic.c, so the loop
@@ -138,6 +139,8 @@ struct msprof_target {
  *                  (CANN's behaviour), not captured from the kernel side
  * @untraced_warned: the ACL functions the library lacks have been named
  * @runtime_warned: the warning that the app maps no libruntime.so was given
+ * @submits_warned: the warning that a process's libascend_hal.so could not
+ *                  be probed (its tasks have no submit) was given
  * @writer:         enum npuprof_writer the preflight chose for the session
  *                  (io_uring refused here: the pwrite fallback)
  * @pf:             what the capture preflight found (preflight.h): the API
@@ -167,6 +170,7 @@ struct msprof_dyn {
 	int require_server;
 	int untraced_warned;
 	int runtime_warned;
+	int submits_warned;
 	int writer;
 	struct msprof_preflight pf;
 };
@@ -254,7 +258,9 @@ void msprof_cmd_usage(void);
  * not load CANN's runtime).  A warning, not an error: the capture goes on
  * at the levels found (a runtime-only attach of such a process fails
  * instead, msprof_error_words()).  Called after every attach and at every
- * saved window.
+ * saved window.  Also once per run: the first process whose
+ * libascend_hal.so could not be probed for task submits
+ * (npuprof_session_submits_missing()).
  */
 void msprof_warn_missing_layers(struct msprof_dyn *d);
 

@@ -59,6 +59,7 @@ const struct msprof_session_ops msprof_session_ops_real = {
 	.prof_dir = npuprof_session_prof_dir,
 	.error = npuprof_session_error,
 	.missing_layers = npuprof_session_missing_layers,
+	.submits_missing = npuprof_session_submits_missing,
 };
 
 static const char *const task_time_names[] = {

@@ -29,6 +29,7 @@
 #include <npuprof/msg.h>
 #include <npuprof/proc_id.h>
 #include <npuprof/session.h>
+#include <npuprof/drv/ascend_hal_abi.h> /* after <linux/types.h>: its types */
 
 #include "dynamic.h"
 #include "dynprof_client.h"
@@ -212,9 +213,38 @@ static int probe_job_file(struct msprof_dyn *d, const struct msprof_options *o,
 	return 1;
 }
 
+/*
+ * With device task submits from the halSqTaskSend() uprobe (the host's
+ * driver has a device log): put it on the job's libascend_hal.so now,
+ * found as its API libraries are, else where the driver package installs
+ * it.  Not found or not probed: said, the capture goes on without submits.
+ */
+static void probe_job_hal(struct msprof_dyn *d, const struct msprof_options *o)
+{
+	char lib[PATH_MAX], words[PATH_MAX + 512];
+
+	if (!npuprof_session_submits(d->s))
+		return;
+	if (find_job_acl_lib(o, NPUPROF_HAL_LIB_NAME, lib, sizeof(lib))) {
+		snprintf(lib, sizeof(lib), "%s/%s", ASCEND_HAL_LIB_DEFAULT_DIR, NPUPROF_HAL_LIB_NAME);
+		if (access(lib, R_OK)) {
+			npuprof_warn("%s of the job not found (not loaded by %s, not in LD_LIBRARY_PATH or %s): its device tasks have no submit (no pid, thread or API call)",
+				     NPUPROF_HAL_LIB_NAME, o->app_argv[0], ASCEND_HAL_LIB_DEFAULT_DIR);
+			return;
+		}
+	}
+	if (npuprof_session_probe_submits_file(d->s, lib)) {
+		msprof_error_words(npuprof_session_error(d->s), 0, words, sizeof(words));
+		npuprof_warn("cannot probe halSqTaskSend in %s (%s): the job's device tasks have no submit",
+			     lib, words);
+	}
+}
+
 int msprof_probe_job_lib(const struct msprof_options *o, struct msprof_dyn *d)
 {
 	int done = 1;
+
+	probe_job_hal(d, o);
 
 	if (!o->ascendcl && !o->runtime_api)
 		return 0;

@@ -67,7 +67,10 @@ int msprof_release_app(const struct msprof_options *o, struct msprof_launched *l
  * A library is looked for in what the program itself loads, then in
  * LD_LIBRARY_PATH.  Return: 1 when every library asked for is probed, or
  * can never be (it lacks a function every runtime has: said); 0 when one
- * is not (its probes go on at the first process that maps it).
+ * is not (its probes go on at the first process that maps it).  With
+ * npuprof_session_submits() also the halSqTaskSend() probe on the job's
+ * libascend_hal.so (also looked for where the driver installs it), said
+ * when it cannot be placed; that does not change the return.
  */
 int msprof_probe_job_lib(const struct msprof_options *o, struct msprof_dyn *d);
 

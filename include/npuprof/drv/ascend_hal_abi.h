@@ -29,9 +29,12 @@
 
 /*
  * The fixed-width types of <linux/types.h> in kernel and user space alike,
- * so this header and npuprof/record.h can be included together.
+ * so this header and npuprof/record.h can be included together; a BPF
+ * program has them from vmlinux.h.
  */
+#ifndef __VMLINUX_H__
 #include <linux/types.h>
+#endif
 
 /* File name the runtime and the collectors load (dlopen). */
 #define ASCEND_HAL_LIB "libascend_hal.so"

@@ -65,13 +65,26 @@ enum npuprof_api_layer {
  *               raw tracepoint programs that capture device tasks without
  *               npuprof.ko (npuprof_acl_trace_attach_tasks()).  Copied into
  *               the programs' read-only data before load.
+ * @submits:     1 to load the program that records device task submits
+ *               from a uprobe on halSqTaskSend() in the libascend_hal.so
+ *               of each process (npuprof_acl_trace_attach_submits()): for
+ *               drivers whose tracepoints see no submit, the real Ascend
+ *               driver (struct npu_backend.device_log).  0: nothing of it
+ *               is loaded.
  */
 struct npuprof_acl_trace_opts {
 	uint32_t ring_bytes;
 	int follow;
 	unsigned int layers;
 	const struct npu_tp_layout *task_layout;
+	int submits;
 };
+
+/*
+ * File name of the driver library whose halSqTaskSend() the submit uprobe
+ * goes on (ASCEND_HAL_LIB), as NPUPROF_ACL_LIB_NAME for the ACL layer.
+ */
+#define NPUPROF_HAL_LIB_NAME "libascend_hal.so"
 
 /* Largest BPF ring buffer: the largest power of two its u32 size holds. */
 #define NPUPROF_BPF_RING_MAX_BYTES (1U << 31)
@@ -143,6 +156,50 @@ int npuprof_acl_trace_open_opts(const struct npuprof_acl_trace_opts *opts,
 int npuprof_acl_trace_attach_tasks(struct npuprof_acl_trace *t,
 				   const char *const names[NPU_TP_EVENTS],
 				   int status[NPU_TP_EVENTS]);
+
+/**
+ * npuprof_acl_trace_attach_submits() - record @pid's device task submits:
+ * a uprobe on halSqTaskSend() in the libascend_hal.so @pid maps, placed
+ * by every start as the ACL probes are (a file attached before, for
+ * another process, is reused)
+ *
+ * Each SQE the process sends while it is selected (the tgid filter:
+ * attach_pid(), select_pid(), follow_pid()) and capture is enabled
+ * becomes one NPUPROF_TASK_SUBMIT task record in the rings (what goes
+ * where: bpf/acl_trace.bpf.c, acl_sq_send); SQEs that get none (more than
+ * ACL_SQ_SEND_MAX_SQES in one call, unreadable) count as lost in
+ * npuprof_acl_trace_stats() and in npuprof_acl_trace_sqe_skipped().  The
+ * library is found and reached as npuprof_acl_trace_attach_pid() finds
+ * libascendcl.so.  Does not select @pid.
+ *
+ * Return: 0; -EINVAL when @t was opened without opts.submits or @pid <= 0
+ * (NPUPROF_STAGE_PROCESS); -ESRCH (NPUPROF_STAGE_PROCESS); -ENOENT when
+ * @pid maps no libascend_hal.so, or -errno of opening it
+ * (NPUPROF_STAGE_LIBRARY); -ENOEXEC when it defines no halSqTaskSend
+ * (NPUPROF_STAGE_SYMBOLS); -errno from the kernel placing the probe while
+ * recording (NPUPROF_STAGE_ATTACH).  All noted in npuprof_acl_trace_error().
+ */
+int npuprof_acl_trace_attach_submits(struct npuprof_acl_trace *t, pid_t pid);
+
+/**
+ * npuprof_acl_trace_attach_submits_file() - npuprof_acl_trace_attach_submits()
+ * for the libascend_hal.so at @path, before any process maps it (a job
+ * about to start), selecting no process.  Return: 0 (also when that file
+ * is attached already); -EINVAL without opts.submits; -errno of stat() or
+ * open() (NPUPROF_STAGE_LIBRARY); -ENOEXEC when it defines no
+ * halSqTaskSend (NPUPROF_STAGE_SYMBOLS); -errno from the kernel
+ * (NPUPROF_STAGE_ATTACH).
+ */
+int npuprof_acl_trace_attach_submits_file(struct npuprof_acl_trace *t, const char *path);
+
+/**
+ * npuprof_acl_trace_sqe_skipped() - SQEs of selected processes' halSqTaskSend()
+ * calls that got no record since the last enable(t, 1): past
+ * ACL_SQ_SEND_MAX_SQES (bpf/acl_trace.h) in one call, or unreadable (a bad
+ * SQE address; a bad info pointer counts 1).  Also in the lost counts of
+ * npuprof_acl_trace_stats().  0 without opts.submits.
+ */
+uint64_t npuprof_acl_trace_sqe_skipped(const struct npuprof_acl_trace *t);
 
 /**
  * npuprof_acl_trace_select_pid() - record @pid's device tasks (and calls,
@@ -374,7 +431,9 @@ unsigned int npuprof_acl_trace_nr_cpus(const struct npuprof_acl_trace *t);
  * @lost:    calls and tasks that have no record: failed ring buffer
  *           reserves plus calls whose in-flight state could not be kept
  *           (no memory for it, the in-flight map full, or overwritten by
- *           the same thread and function); on CPU 0 also the task events
+ *           the same thread and function), and submitted SQEs the
+ *           halSqTaskSend() probe could not record
+ *           (npuprof_acl_trace_sqe_skipped()); on CPU 0 also the task events
  *           the kernel did not run a task program for
  *           (npuprof_acl_trace_task_missed(): the kernel does not say on
  *           which CPU)

@@ -83,6 +83,12 @@ enum npuprof_task_path {
  *               drain; AUTO (0) lets NPUPROF_WRITER decide, else io_uring
  *               with the pwrite fallback; info.json "drain" "writer" says
  *               which ran
+ * @submits:     device task submits from the halSqTaskSend() uprobe in
+ *               each process's libascend_hal.so (npuprof/acl_trace.h,
+ *               npuprof_acl_trace_attach_submits()): 0 when the host's
+ *               driver backend says so (struct npu_backend.device_log: its
+ *               tracepoints see no submit) and --task-time is on; 1
+ *               always with --task-time; -1 never
  * @api_off:     why API calls asked for are not captured (msprof's
  *               preflight: "bpf() is refused (...)"), with @ascendcl and
  *               @runtime_api 0; info.json "apiNotCaptured" keeps it.  NULL
@@ -101,6 +107,7 @@ struct npuprof_session_opts {
 	uint64_t storage_limit;
 	int writer;
 	const char *api_off;
+	int submits;
 };
 
 /* Room for the words of npuprof_task_capture_info.reason. */
@@ -278,11 +285,22 @@ int npuprof_session_probe_file(struct npuprof_session *s, const char *path);
 /**
  * npuprof_session_probe_pid() - place the uprobes on the libascendcl.so
  * that @pid maps (and select @pid), without making it a member: for a
- * followed job, whose members come from their records.  Works while a
+ * followed job, whose members come from their records.  With
+ * npuprof_session_submits() also the halSqTaskSend() probe on its
+ * libascend_hal.so (one it does not map is noted, not an error:
+ * npuprof_session_submits_missing()).  Works while a
  * window runs.  Return: 0 (also without runtime-API capture); -ENOENT
  * when @pid maps no libascendcl.so; -errno as npuprof_session_add_pid().
  */
 int npuprof_session_probe_pid(struct npuprof_session *s, pid_t pid);
+
+/**
+ * npuprof_session_probe_submits_file() - with npuprof_session_submits():
+ * put the halSqTaskSend() probe on the libascend_hal.so at @path before
+ * the job maps it (npuprof_acl_trace_attach_submits_file()).  Return: 0
+ * (also without submits); -errno [LIBRARY, SYMBOLS, ATTACH].
+ */
+int npuprof_session_probe_submits_file(struct npuprof_session *s, const char *path);
 
 /**
  * npuprof_session_pid_owner() - after add_pid() said -EBUSY: the pid of
@@ -413,5 +431,22 @@ struct npuprof_devlog_dev;
  */
 const struct npuprof_devlog_dev *npuprof_session_device_log(const struct npuprof_session *s,
 							    unsigned int *n);
+
+/**
+ * npuprof_session_submits() - whether the session records device task
+ * submits from the halSqTaskSend() uprobe (npuprof_session_opts.submits):
+ * 1 yes, 0 no
+ */
+int npuprof_session_submits(const struct npuprof_session *s);
+
+/**
+ * npuprof_session_submits_missing() - with npuprof_session_submits(): the
+ * first process attached (add_pid(), probe_pid()) whose libascend_hal.so
+ * could not be probed, so its device tasks have no SUBMIT record (no
+ * host pid, thread or API call for them); 0 when none
+ * @why: out (may be NULL): its -errno (-ENOENT: it maps no
+ *       libascend_hal.so; -ENOEXEC: the file has no halSqTaskSend)
+ */
+pid_t npuprof_session_submits_missing(const struct npuprof_session *s, int *why);
 
 #endif /* NPUPROF_SESSION_H */
