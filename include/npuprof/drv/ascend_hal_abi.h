@@ -27,7 +27,8 @@
 #ifndef NPUPROF_DRV_ASCEND_HAL_ABI_H
 #define NPUPROF_DRV_ASCEND_HAL_ABI_H
 
-#ifdef __KERNEL__
+#if defined(__KERNEL__) || defined(_ASM_GENERIC_INT_LL64_H)
+/* the kernel's, or a user file that has <linux/types.h> already */
 #include <linux/types.h>
 #else
 #include <stdint.h>
