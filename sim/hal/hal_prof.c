@@ -71,6 +71,8 @@ struct hal_chan {
 /* hal_lock guards every channel; hal_data is signalled when data comes or a channel stops. */
 static pthread_mutex_t hal_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t hal_data = PTHREAD_COND_INITIALIZER;
+/* hal_wake is signalled when a channel is asked to stop (its puller waits on it). */
+static pthread_cond_t hal_wake = PTHREAD_COND_INITIALIZER;
 static struct hal_chan hal_chans[HAL_MAX_DEVICES];
 
 /* The channel of @dev/@channel, or NULL for an unknown one. */
@@ -139,7 +141,7 @@ static uint64_t hal_pull_locked(struct hal_chan *c, char *tmp)
 	}
 }
 
-/* The puller: every period, and once more at stop. */
+/* The puller: every period, and once more when prof_stop wakes it. */
 static void *hal_puller(void *arg)
 {
 	struct hal_chan *c = arg;
@@ -152,14 +154,15 @@ static void *hal_puller(void *arg)
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	pthread_mutex_lock(&hal_lock);
 	while (!stop) {
-		next.tv_nsec += (long)c->period_ms * 1000000L;
-		while (next.tv_nsec >= 1000000000L) {
+		next.tv_sec += c->period_ms / 1000;
+		next.tv_nsec += (long)(c->period_ms % 1000) * 1000000L;
+		if (next.tv_nsec >= 1000000000L) {
 			next.tv_nsec -= 1000000000L;
 			next.tv_sec++;
 		}
-		pthread_mutex_unlock(&hal_lock);
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
-		pthread_mutex_lock(&hal_lock);
+		while (!c->stopping &&
+		       pthread_cond_clockwait(&hal_wake, &hal_lock, CLOCK_MONOTONIC, &next) != ETIMEDOUT)
+			;
 		stop = c->stopping;
 		if (hal_pull_locked(c, tmp))
 			pthread_cond_broadcast(&hal_data);
@@ -390,6 +393,7 @@ HAL_API int prof_stop(uint32_t dev, uint32_t channel)
 		return ASCEND_PROF_ERROR;
 	}
 	c->stopping = 1;
+	pthread_cond_broadcast(&hal_wake);
 	thread = c->thread;
 	pthread_mutex_unlock(&hal_lock);
 	/* Its last round pulls after the flag: nothing logged before is left. */

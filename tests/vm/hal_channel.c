@@ -24,7 +24,8 @@
  * running 4-bit count, and stream and task id decoded by
  * ascend_stars_log_ids() (8201 tasks, so the packed high bits are used);
  * a buffer too small for a slow reader loses records and the stats file
- * (NPUSIM_HAL_STATS) counts exactly what is missing; devlog_scope=enabled
+ * (NPUSIM_HAL_STATS) counts exactly what is missing; a full device ring
+ * drops and counts (debugfs devlog_dropped); devlog_scope=enabled
  * holds only the tasks of the process that sent the enable task.
  * Exit 0 pass, 1 fail, 77 skip.
  */
@@ -69,17 +70,22 @@ static int load(const char *params)
 	return err;
 }
 
-static int start(uint32_t dev)
+static int start_period(uint32_t dev, uint32_t period_ms)
 {
 	struct ascend_stars_soc_log_config cfg = { .acsq_task = 1, .ffts_context_task = 1 };
 	struct ascend_prof_start_para p = {
 		.channel_type = ASCEND_PROF_TS_TYPE,
-		.sample_period = 20,
+		.sample_period = period_ms,
 		.user_data = (uintptr_t)&cfg,
 		.user_data_size = sizeof(cfg),
 	};
 
 	return prof_drv_start(dev, CH, &p);
+}
+
+static int start(uint32_t dev)
+{
+	return start_period(dev, 20);
 }
 
 /* Read channel 50 of device 0 until it says stopped; return records read. */
@@ -348,6 +354,32 @@ static void test_slow_reader(void)
 	CHECK_EQ(rtDeviceReset(0), 0);
 }
 
+/*
+ * A device ring of 64 records and a 60 s period: the device keeps the first
+ * 64 records, drops and counts the rest; the stop's last pull delivers them.
+ */
+static void test_device_full(void)
+{
+	static struct ascend_stars_log recs[MAX_RECS];
+	unsigned long long before;
+	int n = 100, got;
+
+	if (load("devices=1 prof_stop_ms=10 devlog_records=64")) {
+		check_failures++;
+		return;
+	}
+	before = device_dropped();
+	CHECK_EQ(rtSetDevice(0), 0);
+	CHECK_EQ(start_period(0, 60000), 0);
+	run_tasks(n, 0);
+	CHECK_EQ(prof_stop(0, CH), 0);
+	got = drain(recs, MAX_RECS);
+	printf("device full: %d read, device dropped %llu\n", got, device_dropped() - before);
+	CHECK_EQ(got, 64);
+	CHECK_EQ(device_dropped() - before, 2ULL * n - 64);
+	CHECK_EQ(rtDeviceReset(0), 0);
+}
+
 /* devlog_scope=enabled: a child that enabled profiling is logged; one that did not is not. */
 static void test_scope_enabled(void)
 {
@@ -437,6 +469,7 @@ int main(int argc, char **argv)
 	test_log("bit12", 8201);
 	test_log("swap", 4200);
 	test_slow_reader();
+	test_device_full();
 	test_scope_enabled();
 	syscall(SYS_delete_module, "npusim", O_NONBLOCK);
 	printf("%s\n", check_failures ? "FAIL" : "PASS");
