@@ -81,9 +81,10 @@ struct npusim_devlog {
  *              the module's platform driver
  * @misc:       its character device
  * @name:       "davinciN", the node name
- * @task_seq:   tasks handed out on this device, from 1; a task's id is
- *              the low npusim_task_id_bits bits of its number, so ids
- *              wrap and are reused, as a real Ascend task id (16 bits)
+ * @task_seq:   NPUSIM_IOC_SUBMIT tasks handed out on this device, from 1;
+ *              such a task's id is the low npusim_task_id_bits bits of its
+ *              number, so ids wrap and are reused, as a real Ascend task id
+ *              (16 bits).  NPUSIM_IOC_SQ_SEND tasks carry the runtime's id.
  * @stream_ida: stream ids in use on this device, from 0
  * @files_lock: protects @files
  * @files:      struct npusim_file.dev_node of the device's open files

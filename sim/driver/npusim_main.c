@@ -9,6 +9,7 @@
  *
  * This file holds the module parameters, the device clock, the character
  * devices and the ioctl dispatch; streams and tasks are in npusim_stream.c,
+ * the device log (profiling channel 50) and its owner in npusim_devlog.c,
  * the benchmark hook (/sys/kernel/debug/npusim/bench) in npusim_bench.c.
  *
  * The same sources also build npustub.ko, a second driver with other

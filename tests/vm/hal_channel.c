@@ -19,7 +19,8 @@
  * frequency, NOT_SUPPORT for another type; 115 without a device context
  * and success after halDeviceOpen; 30 for a second start in one process;
  * -10 from a second process, -12 from one in a pid namespace; a kill -9 of
- * the owner frees the channel; for each log_id_packing (plain, bit12,
+ * the owner frees the channel; prof_needs_context=0 lifts 115;
+ * halProfDataFlush and prof_channel_poll; for each log_id_packing (plain, bit12,
  * swap), exactly one begin and one end per task with the SQE type, the
  * running 4-bit count, and stream and task id decoded by
  * ascend_stars_log_ids() (8201 tasks, so the packed high bits are used);
@@ -255,7 +256,8 @@ static void test_log(const char *mode, int n)
 	static struct ascend_stars_log recs[MAX_RECS];
 	static uint8_t seen[MAX_RECS];
 	char params[128];
-	uint32_t stream0 = UINT32_MAX;
+	uint32_t stream0 = UINT32_MAX, len = 0;
+	struct ascend_prof_poll_info pi = { 0, 0 };
 	int got, i;
 
 	snprintf(params, sizeof(params), "devices=1 prof_stop_ms=10 log_id_packing=%s", mode);
@@ -266,9 +268,16 @@ static void test_log(const char *mode, int n)
 	CHECK_EQ(rtSetDevice(0), 0);
 	CHECK_EQ(start(0), 0);
 	run_tasks(n, 1);
+	/* every task ended: a flush brings all their records, poll sees them */
+	CHECK_EQ(halProfDataFlush(0, CH, &len), 0);
+	CHECK_EQ(len, 2U * n * ASCEND_STARS_LOG_BYTES);
+	CHECK_EQ(prof_channel_poll(&pi, 1, 1), 1);
+	CHECK_EQ(pi.device_id, 0);
+	CHECK_EQ(pi.channel_id, CH);
 	CHECK_EQ(prof_stop(0, CH), 0);
 	got = drain(recs, MAX_RECS);
 	CHECK_EQ(got, 2 * n);
+	CHECK_EQ(prof_channel_poll(&pi, 1, 0), 0); /* stopped and read */
 	memset(seen, 0, sizeof(seen));
 	for (i = 0; i < got; i++) {
 		const struct ascend_stars_log *r = &recs[i];
@@ -357,6 +366,7 @@ static void test_slow_reader(void)
 /*
  * A device ring of 64 records and a 60 s period: the device keeps the first
  * 64 records, drops and counts the rest; the stop's last pull delivers them.
+ * With prof_needs_context=0, a start needs no device context.
  */
 static void test_device_full(void)
 {
@@ -364,10 +374,12 @@ static void test_device_full(void)
 	unsigned long long before;
 	int n = 100, got;
 
-	if (load("devices=1 prof_stop_ms=10 devlog_records=64")) {
+	if (load("devices=1 prof_stop_ms=10 devlog_records=64 prof_needs_context=0")) {
 		check_failures++;
 		return;
 	}
+	/* prof_needs_context=0: a process without a device file may start */
+	CHECK_EQ(child_start("NOCTX=1"), 0);
 	before = device_dropped();
 	CHECK_EQ(rtSetDevice(0), 0);
 	CHECK_EQ(start_period(0, 60000), 0);
