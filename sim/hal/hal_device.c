@@ -185,9 +185,11 @@ HAL_API int halGetDeviceInfo(uint32_t dev, int32_t module_type, int32_t info_typ
  *
  * Runs in the submitting thread, as the real one does.
  * Return: ASCEND_DRV_OK; ASCEND_DRV_ERROR_INVALID_VALUE for bad
- * arguments or SQEs; ASCEND_DRV_ERROR_INVALID_DEVICE when no runtime lent
- * a file of @dev (halsimSetDeviceFd); _NO_DEVICE for an unknown stream;
- * _STATUS_FAIL otherwise (a full queue, a signal).
+ * arguments or SQEs, or an SQ the lent file does not own;
+ * ASCEND_DRV_ERROR_INVALID_DEVICE when no runtime lent a file of @dev
+ * (halsimSetDeviceFd); _STATUS_FAIL otherwise (a full queue, a signal).
+ * On failure errno keeps the driver's error (the simulated runtime maps
+ * it to its ACL code).
  */
 HAL_API int halSqTaskSend(uint32_t dev, struct ascend_hal_task_send_info *info)
 {
@@ -205,7 +207,7 @@ HAL_API int halSqTaskSend(uint32_t dev, struct ascend_hal_task_send_info *info)
 	req.sqe_num = info->sqe_num;
 	req.sqe_addr = info->sqe_addr;
 	if (ioctl(fd, NPUSIM_IOC_SQ_SEND, &req) < 0)
-		return hal_errno_to_drv(errno);
+		return errno == ENOENT ? ASCEND_DRV_ERROR_INVALID_VALUE : hal_errno_to_drv(errno);
 	info->pos = 0;
 	return ASCEND_DRV_OK;
 }

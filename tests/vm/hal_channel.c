@@ -20,10 +20,12 @@
  * and success after halDeviceOpen; 30 for a second start in one process;
  * -10 from a second process, -12 from one in a pid namespace; a kill -9 of
  * the owner frees the channel; prof_needs_context=0 lifts 115;
- * halProfDataFlush and prof_channel_poll; for each log_id_packing (plain, bit12,
- * swap), exactly one begin and one end per task with the SQE type, the
- * running 4-bit count, and stream and task id decoded by
- * ascend_stars_log_ids() (8201 tasks, so the packed high bits are used);
+ * halProfDataFlush and prof_channel_poll; halSqTaskSend's refusals; for
+ * each log_id_packing (plain with 8-bit ids, so the runtime's ids wrap;
+ * bit12 and swap with 8201 and 4200 tasks, so the packed high bits are
+ * used), exactly one begin and one end per task, in order, with the SQE
+ * type, the running 4-bit count, and stream and task id decoded by
+ * ascend_stars_log_ids();
  * a buffer too small for a slow reader loses records and the stats file
  * (NPUSIM_HAL_STATS) counts exactly what is missing; a full device ring
  * drops and counts (debugfs devlog_dropped); devlog_scope=enabled
@@ -248,19 +250,50 @@ static void run_tasks(int n, int kernel)
 }
 
 /*
- * With packing @mode: @n tasks, every one with exactly one begin and one
- * end record, in order, ids 1..n on one stream, counts running.
+ * halSqTaskSend's refusals (the runtime lent device 0's fd, not device 5's):
+ * nothing queued.
  */
-static void test_log(const char *mode, int n)
+static void test_sq_errors(void)
+{
+	struct npusim_sqe q;
+	struct ascend_sqe_header *h = (struct ascend_sqe_header *)q.header;
+	struct ascend_hal_task_send_info info = {
+		.sq_id = 1023, .sqe_addr = (uintptr_t)&q, .sqe_num = 1,
+	};
+
+	memset(&q, 0, sizeof(q));
+	h->type_lock = ASCEND_SQE_TYPE_EVENT_RECORD;
+	h->rt_stream_id = 1023;
+	h->task_id = 1;
+	CHECK_EQ(halSqTaskSend(5, &info), ASCEND_DRV_ERROR_INVALID_DEVICE);
+	CHECK_EQ(halSqTaskSend(0, &info), ASCEND_DRV_ERROR_INVALID_VALUE); /* no such stream */
+	h->rt_stream_id = 1022;
+	CHECK_EQ(halSqTaskSend(0, &info), ASCEND_DRV_ERROR_INVALID_VALUE); /* header != SQ */
+	h->rt_stream_id = 1023;
+	h->type_lock = 63;
+	CHECK_EQ(halSqTaskSend(0, &info), ASCEND_DRV_ERROR_INVALID_VALUE); /* unknown type */
+	info.sqe_num = 0;
+	CHECK_EQ(halSqTaskSend(0, &info), ASCEND_DRV_ERROR_INVALID_VALUE);
+	CHECK_EQ(halSqTaskSend(0, NULL), ASCEND_DRV_ERROR_INVALID_VALUE);
+}
+
+/*
+ * With packing @mode and @bits-bit task ids: @n tasks on one stream run in
+ * order, so the log is begin, end of task 1, begin, end of task 2, ...:
+ * record i is task i / 2 + 1, whose runtime id is that number wrapped to
+ * 1..2^bits - 1; every record on one stream, counts running mod 16, type
+ * AIC for the first task (a kernel) and EVENT_RECORD after.
+ */
+static void test_log(const char *mode, unsigned int bits, int n)
 {
 	static struct ascend_stars_log recs[MAX_RECS];
-	static uint8_t seen[MAX_RECS];
-	char params[128];
-	uint32_t stream0 = UINT32_MAX, len = 0;
+	uint32_t stream0 = UINT32_MAX, len = 0, max = (1u << bits) - 1;
 	struct ascend_prof_poll_info pi = { 0, 0 };
+	char params[128];
 	int got, i;
 
-	snprintf(params, sizeof(params), "devices=1 prof_stop_ms=10 log_id_packing=%s", mode);
+	snprintf(params, sizeof(params), "devices=1 prof_stop_ms=10 log_id_packing=%s task_id_bits=%u",
+		 mode, bits);
 	if (load(params)) {
 		check_failures++;
 		return;
@@ -278,35 +311,27 @@ static void test_log(const char *mode, int n)
 	got = drain(recs, MAX_RECS);
 	CHECK_EQ(got, 2 * n);
 	CHECK_EQ(prof_channel_poll(&pi, 1, 0), 0); /* stopped and read */
-	memset(seen, 0, sizeof(seen));
 	for (i = 0; i < got; i++) {
 		const struct ascend_stars_log *r = &recs[i];
-		uint32_t s, t, type = ASCEND_STARS_TASK_TYPE(r);
+		uint32_t s, t, type = ASCEND_STARS_TASK_TYPE(r), k = (uint32_t)i / 2;
+		uint32_t want_type = k ? ASCEND_SQE_TYPE_EVENT_RECORD : ASCEND_SQE_TYPE_AIC;
 
 		ascend_stars_log_ids(r->stream, r->task, type, 0, &s, &t);
 		if (stream0 == UINT32_MAX)
 			stream0 = s;
-		if (s != stream0 || t < 1 || t > (uint32_t)n || ASCEND_STARS_CNT(r) != (i & 15)) {
-			fprintf(stderr, "%s: record %d: stream %u task %u cnt %u (fields %#x %#x)\n",
-				mode, i, s, t, ASCEND_STARS_CNT(r), r->stream, r->task);
+		if (s != stream0 || t != k % max + 1 || ASCEND_STARS_FUNC(r) != (uint32_t)(i & 1) ||
+		    ASCEND_STARS_CNT(r) != (uint32_t)(i & 15) || type != want_type || !r->timestamp ||
+		    (i && r->timestamp < recs[i - 1].timestamp)) {
+			fprintf(stderr, "%s: record %d: stream %u task %u (want %u) func %u cnt %u type %u "
+				"(fields %#x %#x)\n", mode, i, s, t, k % max + 1, ASCEND_STARS_FUNC(r),
+				ASCEND_STARS_CNT(r), type, r->stream, r->task);
 			check_failures++;
 			break;
-		}
-		CHECK_EQ(type, t == 1 ? ASCEND_SQE_TYPE_AIC : ASCEND_SQE_TYPE_EVENT_RECORD);
-		seen[t] |= ASCEND_STARS_FUNC(r) == ASCEND_STARS_FUNC_BEGIN ? 1 : 2;
-		if (ASCEND_STARS_FUNC(r) == ASCEND_STARS_FUNC_END && !(seen[t] & 1)) {
-			fprintf(stderr, "%s: task %u ends before it begins\n", mode, t);
-			check_failures++;
 		}
 	}
-	for (i = 1; i <= n && got == 2 * n; i++)
-		if (seen[i] != 3) {
-			fprintf(stderr, "%s: task %d: begin/end mask %u\n", mode, i, seen[i]);
-			check_failures++;
-			break;
-		}
+	test_sq_errors();
 	CHECK_EQ(rtDeviceReset(0), 0);
-	printf("log %s: %d tasks, %d records\n", mode, n, got);
+	printf("log %s, %u-bit ids: %d tasks, %d records\n", mode, bits, n, got);
 }
 
 static unsigned long long device_dropped(void)
@@ -477,9 +502,9 @@ int main(int argc, char **argv)
 		return 1;
 	test_channel_list_and_clock();
 	test_refusals();
-	test_log("plain", 30);
-	test_log("bit12", 8201);
-	test_log("swap", 4200);
+	test_log("plain", 8, 600);
+	test_log("bit12", 16, 8201);
+	test_log("swap", 16, 4200);
 	test_slow_reader();
 	test_device_full();
 	test_scope_enabled();
