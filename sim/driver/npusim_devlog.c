@@ -335,7 +335,38 @@ int npusim_prof_stop(struct npusim_file *nf, u32 channel)
 	return err;
 }
 
-/** npusim_prof_release() - a closing file releases the channel it owns. */
+/*
+ * Forget @tgid's profiling enable when it has no file of the device left
+ * but @nf (closing), as the device drops a process's context.
+ */
+static void npusim_devlog_forget(struct npusim_file *nf)
+{
+	struct npusim_dev *d = nf->dev;
+	struct npusim_file *f;
+	unsigned long flags;
+	bool other = false;
+	u32 i;
+
+	spin_lock(&d->files_lock);
+	list_for_each_entry(f, &d->files, dev_node)
+		other |= f != nf && f->tgid == nf->tgid;
+	spin_unlock(&d->files_lock);
+	if (other)
+		return;
+	spin_lock_irqsave(&d->log.lock, flags);
+	for (i = 0; i < d->log.npids; i++) {
+		if (d->log.pids[i] == (u32)nf->tgid) {
+			d->log.pids[i] = d->log.pids[--d->log.npids];
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&d->log.lock, flags);
+}
+
+/**
+ * npusim_prof_release() - a closing file releases the channel it owns; the
+ * last file of a process ends its profiling enable on the device
+ */
 void npusim_prof_release(struct npusim_file *nf)
 {
 	struct npusim_dev *d = nf->dev;
@@ -344,6 +375,7 @@ void npusim_prof_release(struct npusim_file *nf)
 	if (d->log.owner == nf)
 		npusim_prof_stop_locked(nf);
 	mutex_unlock(&d->prof_lock);
+	npusim_devlog_forget(nf);
 }
 
 /* Most bytes one PROF_READ copies. */

@@ -256,36 +256,55 @@ aclError rt_submit(const struct rt_target *t, uint32_t type, uint64_t duration_n
 }
 
 /*
- * Profiling on or off for this process on every open device: the
- * place-holder task CANN's runtime sends when the app's profiling starts
- * and stops, on the device's default stream.
+ * Whether this process's profiling is on: a dynamic-profiling window is
+ * open (rtsimProfilingSwitch), or msprof launched it in app mode
+ * (PROFILER_SAMPLECONFIG set: profiling for the whole run).  rt_lock.
  */
+static int rt_profiling = -1;
+
+static int profiling_on_locked(void)
+{
+	if (rt_profiling < 0) {
+		const char *cfg = getenv("PROFILER_SAMPLECONFIG");
+
+		rt_profiling = cfg && *cfg;
+	}
+	return rt_profiling;
+}
+
+/*
+ * Send @dev the place-holder task CANN's runtime sends when the app's
+ * profiling starts (@on) or stops, on its default stream; rt_lock held.
+ */
+static void send_profiling_switch(struct rt_device *dev, int on)
+{
+	struct rt_target t = {
+		.fd = dev->fd, .device = dev->id, .stream = dev->default_stream, .dev = dev,
+	};
+	struct npusim_sqe q;
+	aclError ret;
+
+	memset(&q, 0, sizeof(q));
+	q.header[0] = ASCEND_SQE_TYPE_PLACE_HOLDER;
+	q.prof_op = on ? NPUSIM_SQE_PROF_ENABLE : NPUSIM_SQE_PROF_DISABLE;
+	q.prof_pid = (uint32_t)getpid();
+	ret = send_sqe(&t, &q);
+	if (ret != ACL_SUCCESS)
+		rt_log("device %d: profiling %s task refused (%d)", dev->id, on ? "enable" : "disable",
+		       ret);
+}
+
+/* Profiling on or off on every open device; devices opened later follow. */
 RTS_API void rtsimProfilingSwitch(int on)
 {
-	struct npusim_sqe q;
-	struct rt_target t;
 	int i;
 
-	pthread_rwlock_rdlock(&rt_lock);
-	for (i = 0; i < RT_MAX_DEVICES; i++) {
-		struct rt_device *dev = rt_devices[i];
-		aclError ret;
-
-		if (!dev)
-			continue;
-		memset(&q, 0, sizeof(q));
-		q.header[0] = ASCEND_SQE_TYPE_PLACE_HOLDER;
-		q.prof_op = on ? NPUSIM_SQE_PROF_ENABLE : NPUSIM_SQE_PROF_DISABLE;
-		q.prof_pid = (uint32_t)getpid();
-		t.fd = dev->fd;
-		t.device = dev->id;
-		t.stream = dev->default_stream;
-		t.dev = dev;
-		ret = send_sqe(&t, &q);
-		if (ret != ACL_SUCCESS)
-			rt_log("device %d: profiling %s task refused (%d)", dev->id,
-			       on ? "enable" : "disable", ret);
-	}
+	pthread_rwlock_wrlock(&rt_lock);
+	profiling_on_locked();
+	rt_profiling = !!on;
+	for (i = 0; i < RT_MAX_DEVICES; i++)
+		if (rt_devices[i])
+			send_profiling_switch(rt_devices[i], on);
 	pthread_rwlock_unlock(&rt_lock);
 }
 
@@ -373,6 +392,8 @@ static aclError device_open_locked(int32_t id, struct rt_device **out)
 	dev->task_id_max = driver_task_id_max(dev->fd);
 	pthread_mutex_init(&dev->send_lock, NULL);
 	halsimSetDeviceFd((uint32_t)id, dev->fd);
+	if (profiling_on_locked())
+		send_profiling_switch(dev, 1);
 	*out = dev;
 	return ACL_SUCCESS;
 

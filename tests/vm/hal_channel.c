@@ -29,7 +29,8 @@
  * a buffer too small for a slow reader loses records and the stats file
  * (NPUSIM_HAL_STATS) counts exactly what is missing; a full device ring
  * drops and counts (debugfs devlog_dropped); devlog_scope=enabled
- * holds only the tasks of the process that sent the enable task.
+ * holds only the tasks of the processes that sent the enable task (a
+ * dynamic window, app mode).
  * Exit 0 pass, 1 fail, 77 skip.
  */
 #include <errno.h>
@@ -417,12 +418,18 @@ static void test_device_full(void)
 	CHECK_EQ(rtDeviceReset(0), 0);
 }
 
-/* devlog_scope=enabled: a child that enabled profiling is logged; one that did not is not. */
+/*
+ * devlog_scope=enabled: a child that enabled profiling (a dynamic window)
+ * is logged, and one launched in app mode (PROFILER_SAMPLECONFIG); ones
+ * that did neither are not.
+ */
 static void test_scope_enabled(void)
 {
 	static struct ascend_stars_log recs[MAX_RECS];
 	char *on[] = { "hal_channel", "tasks", "7", "1", NULL };
 	char *off[] = { "hal_channel", "tasks", "5", "0", NULL };
+	char *app[] = { "hal_channel", "tasks", "3", "0", NULL };
+	char *app_env[] = { "PROFILER_SAMPLECONFIG={}", NULL };
 	char *envp[] = { NULL };
 	char out[64];
 	int got;
@@ -436,10 +443,11 @@ static void test_scope_enabled(void)
 	CHECK_EQ(wait_rc(spawn(off, envp, out, sizeof(out), NULL)), 0);
 	CHECK_EQ(wait_rc(spawn(on, envp, out, sizeof(out), NULL)), 0);
 	CHECK_EQ(wait_rc(spawn(off, envp, out, sizeof(out), NULL)), 0);
+	CHECK_EQ(wait_rc(spawn(app, app_env, out, sizeof(out), NULL)), 0);
 	CHECK_EQ(prof_stop(0, CH), 0);
 	got = drain(recs, MAX_RECS);
 	printf("scope enabled: %d records\n", got);
-	CHECK_EQ(got, 2 * 7);
+	CHECK_EQ(got, 2 * (7 + 3));
 	CHECK_EQ(halDeviceClose(0, NULL), 0);
 }
 
