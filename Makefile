@@ -118,7 +118,12 @@ WIRE_TEST_BINS := $(WIRE_TEST_SRCS:wire/tests/%.c=$(BUILD)/tests/%)
 RT_SRCS := $(sort $(wildcard sim/runtime/rt_*.c))
 RT_OBJS := $(RT_SRCS:%.c=$(BUILD)/pic/%.o)
 ACL_SRCS := $(filter-out $(RT_SRCS),$(sort $(wildcard sim/runtime/*.c)))
+# Under both, as under CANN's, the driver's user-space library
+# libascend_hal.so (sim/hal/*.c: halSqTaskSend, halGetDeviceInfo, the
+# profiling channel API), which talks to the simulated driver.
+HAL_SRCS := $(sort $(wildcard sim/hal/*.c))
 ACL_OBJS := $(ACL_SRCS:%.c=$(BUILD)/pic/%.o) $(WIRE_PIC_OBJS)
+HAL_OBJS := $(HAL_SRCS:%.c=$(BUILD)/pic/%.o)
 APP_SRCS := $(sort $(wildcard sim/app/*.c))
 BPF_SRCS := $(sort $(wildcard bpf/*.bpf.c))
 BPF_OBJS := $(BPF_SRCS:bpf/%.bpf.c=$(BPF_DIR)/%.bpf.o)
@@ -237,8 +242,15 @@ $(BUILD)/pic/%.o: %.c
 
 # The simulated runtime sees no product header: what it shares with the
 # product is the wire codec, through wire/include.
-ACL_CFLAGS = $(filter-out -Iinclude $(PROF_INC) $(RECORDER_INC),$(CFLAGS)) $(SIM_CFLAGS)
+# The driver's ABI header (include/npuprof/drv/ascend_hal_abi.h: SQE
+# header, HAL prototypes) is the one it shares with the simulated HAL, as
+# CANN's runtime includes the driver's headers.
+ACL_CFLAGS = $(filter-out -Iinclude $(PROF_INC) $(RECORDER_INC),$(CFLAGS)) $(SIM_CFLAGS) -Iinclude/npuprof/drv
 $(BUILD)/pic/sim/runtime/%.o: sim/runtime/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ACL_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+
+$(BUILD)/pic/sim/hal/%.o: sim/hal/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ACL_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
 
@@ -303,14 +315,22 @@ tools: $(BUILD)/bin/msprof $(BUILD)/bin/npuprof-dump
 # needs in build/lib (a cross linker does not follow its $ORIGIN).
 ACL_LINK = -Wl,-rpath-link,$(BUILD)/lib
 
-$(BUILD)/lib/libruntime.so: $(RT_OBJS)
+$(BUILD)/lib/libascend_hal.so: $(HAL_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -shared -Wl,-soname,libruntime.so -o $@ $^ -lpthread
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libascend_hal.so -o $@ $^ -lpthread
+
+# Both libraries need libascend_hal.so (DT_NEEDED, beside them), as CANN's do.
+HAL_NEEDED = -L$(BUILD)/lib -Wl,--push-state,--no-as-needed -lascend_hal -Wl,--pop-state
+
+$(BUILD)/lib/libruntime.so: $(RT_OBJS) $(BUILD)/lib/libascend_hal.so
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libruntime.so -o $@ $(RT_OBJS) \
+		$(HAL_NEEDED) -Wl,-rpath,'$$ORIGIN' -lpthread
 
 $(BUILD)/lib/libascendcl.so: $(ACL_OBJS) $(BUILD)/lib/libruntime.so
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -shared -Wl,-soname,libascendcl.so -o $@ $(ACL_OBJS) \
-		-L$(BUILD)/lib -lruntime -Wl,-rpath,'$$ORIGIN' -ljansson -lpthread
+		-L$(BUILD)/lib -lruntime $(HAL_NEEDED) -Wl,-rpath,'$$ORIGIN' -ljansson -lpthread
 
 $(BUILD)/bin/ai_task: $(APP_SRCS) $(BUILD)/lib/libascendcl.so
 	@mkdir -p $(@D)
@@ -321,7 +341,7 @@ $(BUILD)/bin/run_ranks.sh: sim/app/run_ranks.sh
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 
-sim: $(BUILD)/lib/libruntime.so $(BUILD)/lib/libascendcl.so $(BUILD)/bin/ai_task $(BUILD)/bin/run_ranks.sh
+sim: $(BUILD)/lib/libascend_hal.so $(BUILD)/lib/libruntime.so $(BUILD)/lib/libascendcl.so $(BUILD)/bin/ai_task $(BUILD)/bin/run_ranks.sh
 
 # Host unit tests: one program per behaviour.
 $(BUILD)/tests/%: tests/unit/%.c $(MSPROF_LIBS)
@@ -363,6 +383,10 @@ VM_BINS := $(VM_SRCS:tests/vm/%.c=$(BUILD)/tests/vm/%)
 $(BUILD)/tests/vm/%: tests/vm/%.c $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascendcl.so
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/lib/libnpuprof.a -L$(BUILD)/lib -lascendcl $(ACL_LINK) -Wl,-rpath,'$$ORIGIN/../../lib' $(LDLIBS_NPUPROF)
+# The HAL test calls the runtime and the HAL themselves (rt*, hal*, prof_*).
+$(BUILD)/tests/vm/hal_channel: tests/vm/hal_channel.c $(BUILD)/lib/libascendcl.so
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Iinclude/npuprof/drv -Itests/unit -o $@ $< -L$(BUILD)/lib -lruntime -lascend_hal $(ACL_LINK) -Wl,-rpath,'$$ORIGIN/../../lib' -lpthread
 # The stand-in for a container's default seccomp profile: libseccomp only.
 $(BUILD)/tests/vm/seccomp_deny: tests/vm/seccomp_deny.c
 	@mkdir -p $(@D)

@@ -180,7 +180,7 @@ start_container() {
 			fi
 			for l in bin sbin lib lib64; do [ ! -L "/$l" ] || ln -s "$(readlink "/$l")" "$r/$l"; done
 			cp build/bin/ai_task "$r/opt/npu-app/bin/"
-			cp build/lib/libascendcl.so build/lib/libruntime.so "$r/opt/npu-app/lib/"
+			cp build/lib/libascendcl.so build/lib/libruntime.so build/lib/libascend_hal.so "$r/opt/npu-app/lib/"
 			exec chroot "$r" /bin/sh -c "mount -t proc proc /proc && cd /tmp &&
 				exec env -i PATH=/usr/bin:/bin $home RANK=$rank ${prof:+PROFILING_MODE=$prof} \
 				/opt/npu-app/bin/ai_task \"\$@\"" ai_task "$@"

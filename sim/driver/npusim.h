@@ -19,6 +19,7 @@
 #include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 
 struct platform_device;
@@ -37,6 +38,42 @@ extern unsigned int npusim_task_id_bits;
 /* Longest task a caller may queue, ns; keeps end times far from overflow. */
 #define NPUSIM_MAX_TASK_NS (3600ULL * NSEC_PER_SEC)
 
+/* Most processes with profiling enabled at once on one device. */
+#define NPUSIM_MAX_PROF_PIDS 64
+
+struct npusim_file;
+struct ascend_stars_log;
+
+/**
+ * struct npusim_devlog - the device scheduler's log (STARS SoC log,
+ * profiling channel 50) of one device: a bounded ring in device memory
+ * @lock:       protects every field below; taken in the timer callback
+ * @ring:       devlog_records records while the channel runs, else NULL
+ * @size:       records @ring holds
+ * @head:       index of the oldest record
+ * @count:      records in @ring
+ * @cnt:        the 4-bit running count of the next record
+ * @owner:      the open file that started the channel, or NULL
+ * @owner_in_ns: the owner started it from inside a pid namespace
+ * @dropped:    records the device dropped because @ring was full, since load
+ * @pids:       processes (init-namespace tgids) that sent the
+ *              profiling-enable task and not its disable
+ * @npids:      entries of @pids
+ */
+struct npusim_devlog {
+	spinlock_t lock;
+	struct ascend_stars_log *ring;
+	u32 size;
+	u32 head;
+	u32 count;
+	u8 cnt;
+	struct npusim_file *owner;
+	bool owner_in_ns;
+	u64 dropped;
+	u32 pids[NPUSIM_MAX_PROF_PIDS];
+	u32 npids;
+};
+
 /**
  * struct npusim_dev - one simulated NPU (/dev/davinci<id>)
  * @id:         device id, N of /dev/davinciN
@@ -44,10 +81,15 @@ extern unsigned int npusim_task_id_bits;
  *              the module's platform driver
  * @misc:       its character device
  * @name:       "davinciN", the node name
- * @task_seq:   tasks handed out on this device, from 1; a task's id is
- *              the low npusim_task_id_bits bits of its number, so ids
- *              wrap and are reused, as a real Ascend task id (16 bits)
+ * @task_seq:   NPUSIM_IOC_SUBMIT tasks handed out on this device, from 1;
+ *              such a task's id is the low npusim_task_id_bits bits of its
+ *              number, so ids wrap and are reused, as a real Ascend task id
+ *              (16 bits).  NPUSIM_IOC_SQ_SEND tasks carry the runtime's id.
  * @stream_ida: stream ids in use on this device, from 0
+ * @files_lock: protects @files
+ * @files:      struct npusim_file.dev_node of the device's open files
+ * @prof_lock:  serializes channel start and stop
+ * @log:        the device log
  */
 struct npusim_dev {
 	u32 id;
@@ -56,6 +98,10 @@ struct npusim_dev {
 	char name[16];
 	atomic_t task_seq;
 	struct ida stream_ida;
+	spinlock_t files_lock;
+	struct list_head files;
+	struct mutex prof_lock;
+	struct npusim_devlog log;
 };
 
 /**
@@ -63,11 +109,16 @@ struct npusim_dev {
  * @dev:     the device it was opened on
  * @lock:    serializes changes to @streams (create, destroy, submit)
  * @streams: struct npusim_stream.node of the streams this fd created
+ * @dev_node: in npusim_dev.files
+ * @tgid:    the opener's process id (init namespace): a process's device
+ *           context is any file it opened
  */
 struct npusim_file {
 	struct npusim_dev *dev;
 	struct mutex lock;
 	struct list_head streams;
+	struct list_head dev_node;
+	pid_t tgid;
 };
 
 /* Task timing parameters, in ns and MB/s (MB = 1e6 bytes). */
@@ -90,6 +141,22 @@ int npusim_stream_submit(struct npusim_file *nf,
 			 struct npusim_task_req *req);
 int npusim_stream_sync(struct npusim_file *nf, u32 stream_id);
 void npusim_file_release_streams(struct npusim_file *nf);
+int npusim_stream_sq_send(struct npusim_file *nf, u32 stream_id,
+			  const struct npusim_sqe *sqes, u32 n);
+
+/* npusim_devlog.c: the device log and its channel (see there). */
+void npusim_devlog_task(struct npusim_dev *d, u32 stream, u32 task_id,
+			u32 sqe_type, u32 tgid, u64 dev_ts, bool begin);
+int npusim_devlog_prof_op(struct npusim_dev *d, u32 op, u32 pid);
+void npusim_prof_start(struct npusim_file *nf,
+		       struct npusim_prof_start_req *req);
+int npusim_prof_stop(struct npusim_file *nf, u32 channel);
+int npusim_prof_read(struct npusim_file *nf, struct npusim_prof_read_req *req);
+void npusim_prof_release(struct npusim_file *nf);
+void npusim_devlog_init(struct npusim_dev *d);
+void npusim_devlog_debugfs(struct npusim_dev *devs, unsigned int n);
+int npusim_devlog_check_params(void);
+extern struct dentry *npusim_debugfs_dir;
 
 void npusim_bench_init(void);
 void npusim_bench_exit(void);

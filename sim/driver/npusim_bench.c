@@ -63,7 +63,8 @@
 #define NPUSIM_BENCH_ARG_NS 10000
 #define NPUSIM_BENCH_NAME "bench_kernel"
 
-static struct dentry *npusim_bench_dir;
+/* /sys/kernel/debug/KBUILD_MODNAME: the bench hook and the device-log counters. */
+struct dentry *npusim_debugfs_dir;
 static atomic64_t npusim_bench_total;
 
 /**
@@ -200,13 +201,13 @@ static const struct file_operations npusim_bench_fops = {
  */
 void npusim_bench_init(void)
 {
-	npusim_bench_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
-	debugfs_create_file("bench", 0600, npusim_bench_dir, NULL,
+	npusim_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("bench", 0600, npusim_debugfs_dir, NULL,
 			    &npusim_bench_fops);
 }
 
 /** npusim_bench_exit() - remove the hook; no write can be running. */
 void npusim_bench_exit(void)
 {
-	debugfs_remove_recursive(npusim_bench_dir);
+	debugfs_remove_recursive(npusim_debugfs_dir);
 }

@@ -9,6 +9,7 @@
  *
  * This file holds the module parameters, the device clock, the character
  * devices and the ioctl dispatch; streams and tasks are in npusim_stream.c,
+ * the device log (profiling channel 50) and its owner in npusim_devlog.c,
  * the benchmark hook (/sys/kernel/debug/npusim/bench) in npusim_bench.c.
  *
  * The same sources also build npustub.ko, a second driver with other
@@ -98,6 +99,10 @@ static int npusim_open(struct inode *inode, struct file *file)
 	nf->dev = container_of(misc, struct npusim_dev, misc);
 	mutex_init(&nf->lock);
 	INIT_LIST_HEAD(&nf->streams);
+	nf->tgid = task_tgid_nr(current);
+	spin_lock(&nf->dev->files_lock);
+	list_add_tail(&nf->dev_node, &nf->dev->files);
+	spin_unlock(&nf->dev->files_lock);
 	file->private_data = nf;
 	return 0;
 }
@@ -106,7 +111,11 @@ static int npusim_release(struct inode *inode, struct file *file)
 {
 	struct npusim_file *nf = file->private_data;
 
+	npusim_prof_release(nf);
 	npusim_file_release_streams(nf);
+	spin_lock(&nf->dev->files_lock);
+	list_del(&nf->dev_node);
+	spin_unlock(&nf->dev->files_lock);
 	mutex_destroy(&nf->lock);
 	kfree(nf);
 	return 0;
@@ -149,7 +158,68 @@ static long npusim_ioc_submit(struct npusim_file *nf, void __user *uarg)
 	return 0;
 }
 
+/* NPUSIM_IOC_SQ_SEND: copy the SQEs in, then queue them. */
+static long npusim_ioc_sq_send(struct npusim_file *nf, void __user *uarg)
+{
+	struct npusim_sq_send_req req;
+	struct npusim_sqe *sqes;
+	long err;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	if (!req.sqe_num || req.sqe_num > NPUSIM_SQ_SEND_MAX)
+		return -EINVAL;
+	sqes = kvmalloc_array(req.sqe_num, sizeof(*sqes), GFP_KERNEL);
+	if (!sqes)
+		return -ENOMEM;
+	if (copy_from_user(sqes, u64_to_user_ptr(req.sqe_addr),
+			   req.sqe_num * sizeof(*sqes)))
+		err = -EFAULT;
+	else
+		err = npusim_stream_sq_send(nf, req.stream, sqes, req.sqe_num);
+	kvfree(sqes);
+	return err;
+}
+
+static long npusim_ioc_prof_start(struct npusim_file *nf, void __user *uarg)
+{
+	struct npusim_prof_start_req req;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	npusim_prof_start(nf, &req);
+	return copy_to_user(uarg, &req, sizeof(req)) ? -EFAULT : 0;
+}
+
+static long npusim_ioc_prof_read(struct npusim_file *nf, void __user *uarg)
+{
+	struct npusim_prof_read_req req;
+	int err;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	err = npusim_prof_read(nf, &req);
+	if (err)
+		return err;
+	return copy_to_user(uarg, &req, sizeof(req)) ? -EFAULT : 0;
+}
+
 #ifndef NPUSIM_FLAVOUR_STUB
+static long npusim_ioc_clock_raw(void __user *uarg)
+{
+	struct npusim_clock_raw_req req = { 0 };
+	unsigned long flags;
+
+	/* Both host clocks and the device count as close as one instant. */
+	local_irq_save(flags);
+	req.host_ns = ktime_get_ns();
+	req.raw_ns = ktime_get_raw_ns();
+	local_irq_restore(flags);
+	req.dev_ts = npusim_dev_ts(req.host_ns);
+	req.freq_hz = dev_freq_hz;
+	return copy_to_user(uarg, &req, sizeof(req)) ? -EFAULT : 0;
+}
+
 static long npusim_ioc_clock(void __user *uarg)
 {
 	struct npusim_clock_req req = { 0 };
@@ -181,9 +251,21 @@ static long npusim_ioctl(struct file *file, unsigned int cmd,
 		if (get_user(stream, (u32 __user *)uarg))
 			return -EFAULT;
 		return npusim_stream_sync(nf, stream);
+	case NPUSIM_IOC_SQ_SEND:
+		return npusim_ioc_sq_send(nf, uarg);
+	case NPUSIM_IOC_PROF_START:
+		return npusim_ioc_prof_start(nf, uarg);
+	case NPUSIM_IOC_PROF_STOP:
+		if (get_user(stream, (u32 __user *)uarg))
+			return -EFAULT;
+		return npusim_prof_stop(nf, stream);
+	case NPUSIM_IOC_PROF_READ:
+		return npusim_ioc_prof_read(nf, uarg);
 #ifndef NPUSIM_FLAVOUR_STUB
 	case NPUSIM_IOC_CLOCK: /* npustub has none: ENOTTY below */
 		return npusim_ioc_clock(uarg);
+	case NPUSIM_IOC_CLOCK_RAW:
+		return npusim_ioc_clock_raw(uarg);
 #endif
 	default:
 		return -ENOTTY;
@@ -231,7 +313,7 @@ static int npusim_check_params(void)
 		       NPUSIM_MAX_TASK_NS);
 		return -EINVAL;
 	}
-	return 0;
+	return npusim_devlog_check_params();
 }
 
 /*
@@ -292,6 +374,7 @@ static int npusim_add_device(unsigned int i)
 	d->id = i;
 	atomic_set(&d->task_seq, 0);
 	ida_init(&d->stream_ida);
+	npusim_devlog_init(d);
 	pdev = platform_device_register_simple(KBUILD_MODNAME, i, NULL, 0);
 	if (IS_ERR(pdev)) {
 		ida_destroy(&d->stream_ida);
@@ -336,6 +419,7 @@ static int __init npusim_init(void)
 			goto out_remove_devices;
 	}
 	npusim_bench_init();
+	npusim_devlog_debugfs(npusim_devs, devices);
 	pr_info("%u device(s), clock %llu Hz %+d ppm from %llu\n", devices,
 		dev_freq_hz, drift_ppm, dev_offset);
 	return 0;

@@ -18,6 +18,7 @@
  * Destroy marks the stream dead, cancels the timer (waiting for a running
  * callback) and frees the queued tasks; the memory goes with the last kref.
  */
+#include <linux/err.h>
 #include <linux/hrtimer.h>
 #include <linux/kref.h>
 #include <linux/ktime.h>
@@ -27,6 +28,8 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/wait.h>
+
+#include <npuprof/drv/ascend_hal_abi.h>
 
 #include "npusim.h"
 
@@ -43,6 +46,7 @@
  * @id:        per-device task id (the low bits of @seq)
  * @seq:       its number among the device's tasks (npusim_dev.task_seq)
  * @type:      NPUSIM_TASK_*
+ * @sqe_type:  its STARS SQE type (ASCEND_SQE_TYPE_*), for the device log
  * @tgid:      submitter's process id
  * @tid:       submitter's thread id
  * @dur_ns:    run time on the device, ns
@@ -56,6 +60,7 @@ struct npusim_task {
 	u32 id;
 	u32 seq;
 	u32 type;
+	u32 sqe_type;
 	u32 tgid;
 	u32 tid;
 	u64 dur_ns;
@@ -79,6 +84,8 @@ struct npusim_task {
  * @dead:         destroyed; the timer must not restart
  * @last_end_ns:  host time the last started task ends (ideal)
  * @last_task_id: id of the last task submitted, 0 before any
+ * @sq_seq:       SQEs sent to the stream through NPUSIM_IOC_SQ_SEND: the
+ *                number the id-reuse check of those tasks counts by
  * @idle_wq:      STREAM_SYNC waits here for !armed
  * @end_wq:       a submit whose task id is still taken on this stream
  *                waits here for a task to end (npusim_id_free())
@@ -97,6 +104,7 @@ struct npusim_stream {
 	bool dead;
 	u64 last_end_ns;
 	u32 last_task_id;
+	u32 sq_seq;
 	wait_queue_head_t idle_wq;
 	wait_queue_head_t end_wq;
 	struct hrtimer timer;
@@ -107,6 +115,7 @@ static void npusim_trace_task(struct npusim_stream *s, struct npusim_task *t,
 {
 	u64 ts = npusim_dev_ts(start ? t->start_ns : t->start_ns + t->dur_ns);
 
+	npusim_devlog_task(s->dev, s->id, t->id, t->sqe_type, t->tgid, ts, start);
 	if (start)
 		npusim_tp_start(t->tgid, t->tid, s->dev->id, s->id, t->id,
 				t->type, ts, t->arg, t->name);
@@ -288,24 +297,24 @@ void npusim_file_release_streams(struct npusim_file *nf)
  * Device run time of a task request, ns, and the tracepoint arg.
  * Return: 0, or -EINVAL for an unknown type or a too long task.
  */
-static int npusim_task_timing(const struct npusim_task_req *req, u64 *dur_ns,
-			      u64 *arg)
+static int npusim_task_timing(u32 type, u64 duration_ns, u64 bytes,
+			      u64 *dur_ns, u64 *arg)
 {
-	switch (req->type) {
+	switch (type) {
 	case NPUSIM_TASK_KERNEL:
-		*dur_ns = req->duration_ns;
-		*arg = req->duration_ns;
+		*dur_ns = duration_ns;
+		*arg = duration_ns;
 		break;
 	case NPUSIM_TASK_MEMCPY:
 		/* MB/s with MB = 1e6 bytes: ns = bytes * 1000 / MB/s. */
-		if (div_u64(req->bytes, npusim_memcpy_bw_mbps) >
+		if (div_u64(bytes, npusim_memcpy_bw_mbps) >
 		    NPUSIM_MAX_TASK_NS / 1000)
 			return -EINVAL;
 		/* The quotient fits: the 128-bit product cannot trap. */
 		*dur_ns = npusim_memcpy_latency_ns +
-			  mul_u64_u64_div_u64(req->bytes, 1000,
+			  mul_u64_u64_div_u64(bytes, 1000,
 					      npusim_memcpy_bw_mbps);
-		*arg = req->bytes;
+		*arg = bytes;
 		break;
 	case NPUSIM_TASK_EVENT_RECORD:
 		*dur_ns = npusim_event_ns;
@@ -317,19 +326,44 @@ static int npusim_task_timing(const struct npusim_task_req *req, u64 *dur_ns,
 	return *dur_ns > NPUSIM_MAX_TASK_NS ? -EINVAL : 0;
 }
 
-/* Build a task from a validated request; NULL when out of memory. */
-static struct npusim_task *npusim_task_new(const struct npusim_task_req *req)
+/* The SQE type a NPUSIM_IOC_SUBMIT task would have been sent with. */
+static u32 npusim_sqe_type(u32 type)
+{
+	switch (type) {
+	case NPUSIM_TASK_KERNEL:
+		return ASCEND_SQE_TYPE_AIC;
+	case NPUSIM_TASK_MEMCPY:
+		return ASCEND_SQE_TYPE_SDMA;
+	default:
+		return ASCEND_SQE_TYPE_EVENT_RECORD;
+	}
+}
+
+/*
+ * Build a task of a validated type, timed; NULL when out of memory or
+ * -EINVAL (ERR_PTR) for a bad duration or size.
+ */
+static struct npusim_task *npusim_task_new(u32 type, u64 duration_ns, u64 bytes,
+					   const char *name)
 {
 	struct npusim_task *t;
+	u64 dur_ns, arg;
+	int err;
 
+	err = npusim_task_timing(type, duration_ns, bytes, &dur_ns, &arg);
+	if (err)
+		return ERR_PTR(err);
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
-		return NULL;
-	t->type = req->type;
+		return ERR_PTR(-ENOMEM);
+	t->type = type;
+	t->sqe_type = npusim_sqe_type(type);
 	t->tgid = task_tgid_nr(current);
 	t->tid = task_pid_nr(current);
-	if (req->type == NPUSIM_TASK_KERNEL)
-		strscpy(t->name, req->name, sizeof(t->name));
+	t->dur_ns = dur_ns;
+	t->arg = arg;
+	if (type == NPUSIM_TASK_KERNEL)
+		strscpy(t->name, name, sizeof(t->name));
 	return t;
 }
 
@@ -353,26 +387,59 @@ static void npusim_stream_enqueue(struct npusim_stream *s,
 }
 
 /*
- * 1 when no task on @s still has the id of the device's task number @seq:
- * ids are @seq's low npusim_task_id_bits bits, the stream runs its tasks
- * in submit order, so only its oldest (running, else first queued) task
- * can be 2^bits or more numbers behind.  A dead stream holds none.
+ * 1 when no task on @s still has the id of task number @seq: ids repeat
+ * every @period numbers (the device's: 2^bits; the runtime's, which skip
+ * 0: 2^bits - 1), the stream runs its tasks in submit order, so only its
+ * oldest (running, else first queued) task can be @period or more numbers
+ * behind.  A dead stream holds none.
  */
-static bool npusim_id_free(struct npusim_stream *s, u32 seq)
+static bool npusim_id_free(struct npusim_stream *s, u32 seq, u32 period)
 {
 	struct npusim_task *oldest;
 	unsigned long flags;
 	bool free = true;
 
-	if (npusim_task_id_bits >= 32)
-		return true;
 	spin_lock_irqsave(&s->lock, flags);
 	oldest = s->running ?:
 		 list_first_entry_or_null(&s->queue, struct npusim_task, node);
-	if (!s->dead && oldest && seq - oldest->seq >= (1u << npusim_task_id_bits))
+	if (!s->dead && oldest && seq - oldest->seq >= period)
 		free = false;
 	spin_unlock_irqrestore(&s->lock, flags);
 	return free;
+}
+
+/*
+ * Queue task @t (id and seq set) on @s, nf->lock held: wait while its id
+ * still names a task of the stream (@period: see npusim_id_free(); 0: ids
+ * never repeat), fire the submit tracepoint, hand it to the device.
+ * Return: 0 (the stream owns @t), or -ERESTARTSYS (the caller frees @t).
+ */
+static int npusim_stream_queue(struct npusim_file *nf, struct npusim_stream *s,
+			       struct npusim_task *t, u32 period)
+{
+	int err;
+
+	/*
+	 * Ids wrap, but like a real driver's they are never handed out twice
+	 * at once: while this stream still holds the task that had this id,
+	 * the submit waits for it to end (nf->lock only orders this file's
+	 * submits; the timer never takes it).
+	 */
+	if (period) {
+		err = wait_event_interruptible(s->end_wq, npusim_id_free(s, t->seq, period));
+		if (err)
+			return err;
+	}
+	npusim_tp_submit(t->tgid, t->tid, nf->dev->id, s->id, t->id, t->type,
+			 npusim_dev_ts(ktime_get_ns()), t->arg, t->name);
+	/*
+	 * The device sees the task only after its submission was traced, as
+	 * a real doorbell follows the driver's bookkeeping: so no task can
+	 * start before the host time its submit event carries.
+	 */
+	t->submit_ns = ktime_get_ns();
+	npusim_stream_enqueue(s, t);
+	return 0;
 }
 
 /**
@@ -395,24 +462,20 @@ int npusim_stream_submit(struct npusim_file *nf, struct npusim_task_req *req)
 {
 	struct npusim_stream *s;
 	struct npusim_task *t;
-	u64 dur_ns, arg;
 	int err;
 
 	if (req->pad || strnlen(req->name, NPUSIM_NAME_LEN) == NPUSIM_NAME_LEN)
 		return -EINVAL;
-	err = npusim_task_timing(req, &dur_ns, &arg);
-	if (err)
-		return err;
-	t = npusim_task_new(req);
-	if (!t)
-		return -ENOMEM;
-	t->dur_ns = dur_ns;
-	t->arg = arg;
+	if (req->type > NPUSIM_TASK_EVENT_RECORD)
+		return -EINVAL;
+	t = npusim_task_new(req->type, req->duration_ns, req->bytes, req->name);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
 
 	mutex_lock(&nf->lock);
 	s = npusim_stream_find(nf, req->stream);
 	err = s ? 0 : -ENOENT;
-	/* Only this path adds, under nf->lock: the count cannot grow. */
+	/* Only the submit paths add, under nf->lock: the count cannot grow. */
 	if (s && READ_ONCE(s->queued) >= NPUSIM_MAX_QUEUED)
 		err = -EBUSY;
 	if (err) {
@@ -424,30 +487,121 @@ int npusim_stream_submit(struct npusim_file *nf, struct npusim_task_req *req)
 	t->id = t->seq;
 	if (npusim_task_id_bits < 32)
 		t->id &= (1u << npusim_task_id_bits) - 1;
-	/*
-	 * Ids wrap, but like a real driver's they are never handed out twice
-	 * at once: while this stream still holds the task that had this id,
-	 * the submit waits for it to end (nf->lock only orders this file's
-	 * submits; the timer never takes it).
-	 */
-	err = wait_event_interruptible(s->end_wq, npusim_id_free(s, t->seq));
-	if (err) {
-		mutex_unlock(&nf->lock);
-		kfree(t);
+	err = npusim_stream_queue(nf, s, t, npusim_task_id_bits < 32 ?
+				  1u << npusim_task_id_bits : 0);
+	mutex_unlock(&nf->lock);
+	if (!err)
+		req->task_id = t->id;
+	return err;
+}
+
+/*
+ * Check one SQE for stream @stream_id; for tasks, build it (*out), else
+ * *out = NULL (a place holder).  Return: 0 or -EINVAL / -ENOMEM.
+ */
+static int npusim_sqe_task(const struct npusim_sqe *q, u32 stream_id,
+			   struct npusim_task **out)
+{
+	const struct ascend_sqe_header *h = (const void *)q->header;
+	u32 type;
+
+	*out = NULL;
+	if (h->rt_stream_id != stream_id ||
+	    strnlen(q->name, NPUSIM_NAME_LEN) == NPUSIM_NAME_LEN)
+		return -EINVAL;
+	if (npusim_task_id_bits < 16 && h->task_id >> npusim_task_id_bits)
+		return -EINVAL;
+	switch (ASCEND_SQE_TYPE(h)) {
+	case ASCEND_SQE_TYPE_AIC:
+	case ASCEND_SQE_TYPE_AIV:
+		type = NPUSIM_TASK_KERNEL;
+		break;
+	case ASCEND_SQE_TYPE_SDMA:
+		type = NPUSIM_TASK_MEMCPY;
+		break;
+	case ASCEND_SQE_TYPE_EVENT_RECORD:
+		type = NPUSIM_TASK_EVENT_RECORD;
+		break;
+	case ASCEND_SQE_TYPE_PLACE_HOLDER:
+		if (q->prof_op > NPUSIM_SQE_PROF_DISABLE)
+			return -EINVAL;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+	*out = npusim_task_new(type, q->duration_ns, q->bytes, q->name);
+	if (IS_ERR(*out)) {
+		int err = PTR_ERR(*out);
+
+		*out = NULL;
 		return err;
 	}
-	npusim_tp_submit(t->tgid, t->tid, nf->dev->id, s->id, t->id, t->type,
-			 npusim_dev_ts(ktime_get_ns()), t->arg, t->name);
-	/*
-	 * The device sees the task only after its submission was traced, as
-	 * a real doorbell follows the driver's bookkeeping: so no task can
-	 * start before the host time its submit event carries.
-	 */
-	t->submit_ns = ktime_get_ns();
-	npusim_stream_enqueue(s, t);
-	mutex_unlock(&nf->lock);
-	req->task_id = t->id;
+	(*out)->sqe_type = ASCEND_SQE_TYPE(h);
+	(*out)->id = h->task_id;
 	return 0;
+}
+
+/**
+ * npusim_stream_sq_send() - queue @n SQEs (NPUSIM_IOC_SQ_SEND) on a stream
+ * @nf:        the file that owns the stream
+ * @stream_id: the stream (= its SQ)
+ * @sqes:      the SQEs, in kernel memory
+ * @n:         how many, >= 1
+ *
+ * Every SQE is checked and its task built before any is queued.  Tasks
+ * carry the SQE's task id; a task whose id still names a task of the
+ * stream waits for that task's end (the runtime's ids are per stream,
+ * wrapping at task_id_bits with 0 skipped).  A place holder queues no
+ * task; with a profiling op it switches the device log for a process.
+ *
+ * Return: 0; -EINVAL for a bad SQE (none queued); -ENOENT for an unknown
+ * stream; -EBUSY for a full stream; -ESRCH or -ENOSPC from a profiling
+ * op; -ERESTARTSYS when a signal came while waiting for an id (the SQEs
+ * before it are queued); -ENOMEM.
+ */
+int npusim_stream_sq_send(struct npusim_file *nf, u32 stream_id,
+			  const struct npusim_sqe *sqes, u32 n)
+{
+	/* 16-bit SQE ids: wider task_id_bits still wrap at 16 */
+	u32 period = (1u << min(npusim_task_id_bits, 16u)) - 1;
+	struct npusim_task **tasks;
+	struct npusim_stream *s;
+	int err = 0;
+	u32 i;
+
+	tasks = kvcalloc(n, sizeof(*tasks), GFP_KERNEL);
+	if (!tasks)
+		return -ENOMEM;
+	for (i = 0; i < n && !err; i++)
+		err = npusim_sqe_task(&sqes[i], stream_id, &tasks[i]);
+	if (err)
+		goto out_free;
+
+	mutex_lock(&nf->lock);
+	s = npusim_stream_find(nf, stream_id);
+	err = s ? 0 : -ENOENT;
+	if (s && READ_ONCE(s->queued) + n > NPUSIM_MAX_QUEUED)
+		err = -EBUSY;
+	for (i = 0; i < n && !err; i++) {
+		u32 seq = ++s->sq_seq;
+
+		if (!tasks[i]) {
+			if (sqes[i].prof_op)
+				err = npusim_devlog_prof_op(nf->dev, sqes[i].prof_op,
+							    sqes[i].prof_pid);
+			continue;
+		}
+		tasks[i]->seq = seq;
+		err = npusim_stream_queue(nf, s, tasks[i], period);
+		if (!err)
+			tasks[i] = NULL; /* the stream owns it */
+	}
+	mutex_unlock(&nf->lock);
+out_free:
+	for (i = 0; i < n; i++)
+		kfree(tasks[i]);
+	kvfree(tasks);
+	return err;
 }
 
 static bool npusim_stream_idle(struct npusim_stream *s)

@@ -82,6 +82,7 @@ static void srv_set_collecting(int on)
 	if (srv.collecting == on)
 		return;
 	srv.collecting = on;
+	rtsimProfilingSwitch(on);
 	acl_log("dynamic profiling %s for pid %d", on ? "started" : "stopped", (int)getpid());
 }
 

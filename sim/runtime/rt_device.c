@@ -4,6 +4,14 @@
  * (once per process, reference counted by rtSetDevice/rtDeviceReset), the
  * per-thread current device, and the two driver calls every task path
  * shares (submit, stream synchronize).
+ *
+ * Every task goes to the device as a 64-byte STARS SQE through
+ * libascend_hal.so's halSqTaskSend(), as CANN's runtime sends it: the
+ * 8-byte header (include/npuprof/drv/ascend_hal_abi.h: SQE type, wr_cqe,
+ * block dim, stream id, the runtime's task id) and the simulator's payload
+ * (struct npusim_sqe: run time, bytes, kernel name).  The HAL sends on the
+ * runtime's own device fd, lent with halsimSetDeviceFd() when the device
+ * opens and taken back before it closes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
+
+#include <npusim_hal.h> /* also ascend_hal_abi.h */
 
 #include "rt_internal.h"
 #include "sim_log.h"
@@ -143,6 +155,7 @@ aclError rt_resolve_stream_locked(aclrtStream stream, struct rt_target *out)
 		return ACL_ERROR_RT_CONTEXT_NULL;
 	out->fd = dev->fd;
 	out->device = dev->id;
+	out->dev = dev;
 	if (!stream) {
 		out->stream = dev->default_stream;
 		return ACL_SUCCESS;
@@ -177,21 +190,156 @@ aclError rt_resolve_stream_dup(aclrtStream stream, struct rt_target *out)
 	return ret;
 }
 
-aclError rt_submit(const struct rt_target *t, uint32_t type, uint64_t duration_ns,
-		   uint64_t bytes, const char *name)
+/* The next task id of @stream on @dev (send_lock held): 1.., wrapping to 1. */
+static uint16_t next_task_id(struct rt_device *dev, uint32_t stream)
 {
-	struct npusim_task_req req;
+	uint16_t *next = &dev->next_task_id[stream];
+	uint16_t id = *next ? *next : 1;
 
-	memset(&req, 0, sizeof(req));
-	req.stream = t->stream;
-	req.type = type;
-	req.duration_ns = duration_ns;
-	req.bytes = bytes;
-	if (name)
-		strncpy(req.name, name, sizeof(req.name) - 1);
-	if (ioctl(t->fd, NPUSIM_IOC_SUBMIT, &req) < 0)
-		return rt_errno_to_acl(-errno);
-	return ACL_SUCCESS;
+	*next = id >= dev->task_id_max ? 1 : id + 1;
+	return id;
+}
+
+/*
+ * Send one SQE (its header's stream and task id filled in here) on
+ * @t's stream.  Return: ACL_SUCCESS or the ACL code of the driver's errno
+ * (the simulated HAL leaves it set when the driver refused).
+ */
+static aclError send_sqe(const struct rt_target *t, struct npusim_sqe *q)
+{
+	struct ascend_sqe_header *h = (struct ascend_sqe_header *)q->header;
+	struct ascend_hal_task_send_info info;
+	struct rt_device *dev = t->dev;
+	int ret;
+
+	if (t->stream >= RT_MAX_STREAMS)
+		return ACL_ERROR_RT_PARAM_INVALID;
+	memset(&info, 0, sizeof(info));
+	info.sq_id = t->stream;
+	info.sqe_addr = (uintptr_t)q;
+	info.sqe_num = 1;
+	h->rt_stream_id = (uint16_t)t->stream;
+	pthread_mutex_lock(&dev->send_lock);
+	h->task_id = next_task_id(dev, t->stream);
+	errno = 0;
+	ret = halSqTaskSend((uint32_t)t->device, &info);
+	pthread_mutex_unlock(&dev->send_lock);
+	if (ret == ASCEND_DRV_OK)
+		return ACL_SUCCESS;
+	return errno ? rt_errno_to_acl(-errno) : ACL_ERROR_RT_DRV_INTERNAL_ERROR;
+}
+
+aclError rt_submit(const struct rt_target *t, uint32_t type, uint64_t duration_ns,
+		   uint64_t bytes, const char *name, uint32_t block_dim)
+{
+	struct npusim_sqe q;
+	struct ascend_sqe_header *h = (struct ascend_sqe_header *)q.header;
+
+	memset(&q, 0, sizeof(q));
+	switch (type) {
+	case NPUSIM_TASK_KERNEL:
+		h->type_lock = ASCEND_SQE_TYPE_AIC;
+		h->block_dim = block_dim > UINT16_MAX ? UINT16_MAX : (uint16_t)block_dim;
+		q.duration_ns = duration_ns;
+		if (name)
+			strncpy(q.name, name, sizeof(q.name) - 1);
+		break;
+	case NPUSIM_TASK_MEMCPY:
+		h->type_lock = ASCEND_SQE_TYPE_SDMA;
+		q.bytes = bytes;
+		break;
+	default:
+		h->type_lock = ASCEND_SQE_TYPE_EVENT_RECORD;
+		h->flags = ASCEND_SQE_WR_CQE_BIT;
+	}
+	return send_sqe(t, &q);
+}
+
+/*
+ * Whether this process's profiling is on: a dynamic-profiling window is
+ * open (rtsimProfilingSwitch), or msprof launched it in app mode
+ * (PROFILER_SAMPLECONFIG set: profiling for the whole run).  rt_lock.
+ */
+static int rt_profiling = -1;
+
+static int profiling_on_locked(void)
+{
+	if (rt_profiling < 0) {
+		const char *cfg = getenv("PROFILER_SAMPLECONFIG");
+
+		rt_profiling = cfg && *cfg;
+	}
+	return rt_profiling;
+}
+
+/*
+ * Send @dev the place-holder task CANN's runtime sends when the app's
+ * profiling starts (@on) or stops, on its default stream; rt_lock held.
+ */
+static void send_profiling_switch(struct rt_device *dev, int on)
+{
+	struct rt_target t = {
+		.fd = dev->fd, .device = dev->id, .stream = dev->default_stream, .dev = dev,
+	};
+	struct npusim_sqe q;
+	aclError ret;
+
+	memset(&q, 0, sizeof(q));
+	q.header[0] = ASCEND_SQE_TYPE_PLACE_HOLDER;
+	q.prof_op = on ? NPUSIM_SQE_PROF_ENABLE : NPUSIM_SQE_PROF_DISABLE;
+	q.prof_pid = (uint32_t)getpid();
+	ret = send_sqe(&t, &q);
+	if (ret != ACL_SUCCESS)
+		rt_log("device %d: profiling %s task refused (%d)", dev->id, on ? "enable" : "disable",
+		       ret);
+}
+
+/* Profiling on or off on every open device; devices opened later follow. */
+RTS_API void rtsimProfilingSwitch(int on)
+{
+	int i;
+
+	pthread_rwlock_wrlock(&rt_lock);
+	profiling_on_locked();
+	rt_profiling = !!on;
+	for (i = 0; i < RT_MAX_DEVICES; i++)
+		if (rt_devices[i])
+			send_profiling_switch(rt_devices[i], on);
+	pthread_rwlock_unlock(&rt_lock);
+}
+
+/*
+ * The largest task id of the driver behind @fd: 2^task_id_bits - 1 from
+ * /sys/module/<its module>/parameters/task_id_bits (the SQE's 16-bit
+ * field caps it), 65535 when unreadable.
+ */
+static uint32_t driver_task_id_max(int fd)
+{
+	char link[256], path[320];
+	unsigned int bits = 16;
+	const char *mod;
+	struct stat st;
+	ssize_t n;
+	FILE *f;
+
+	if (fstat(fd, &st) == 0) {
+		snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device/driver/module",
+			 major(st.st_rdev), minor(st.st_rdev));
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n > 0) {
+			link[n] = '\0';
+			mod = strrchr(link, '/');
+			snprintf(path, sizeof(path), "/sys/module/%s/parameters/task_id_bits",
+				 mod ? mod + 1 : link);
+			f = fopen(path, "re");
+			if (f) {
+				if (fscanf(f, "%u", &bits) != 1 || bits < 1)
+					bits = 16;
+				fclose(f);
+			}
+		}
+	}
+	return bits >= 16 ? 65535 : (1u << bits) - 1;
 }
 
 aclError rt_sync_stream(int fd, uint32_t stream)
@@ -241,6 +389,11 @@ static aclError device_open_locked(int32_t id, struct rt_device **out)
 	}
 	dev->id = id;
 	dev->default_stream = sreq.stream;
+	dev->task_id_max = driver_task_id_max(dev->fd);
+	pthread_mutex_init(&dev->send_lock, NULL);
+	halsimSetDeviceFd((uint32_t)id, dev->fd);
+	if (profiling_on_locked())
+		send_profiling_switch(dev, 1);
 	*out = dev;
 	return ACL_SUCCESS;
 
@@ -265,6 +418,9 @@ static void device_close_locked(struct rt_device *dev)
 		free(s);
 	}
 	handles_free_device_locked(&rt_events, dev->id);
+	/* No send runs: they hold rt_lock's read side, this its write side. */
+	halsimSetDeviceFd((uint32_t)dev->id, -1);
+	pthread_mutex_destroy(&dev->send_lock);
 	close(dev->fd);
 	rt_devices[dev->id] = NULL;
 	free(dev);

@@ -20,6 +20,8 @@
 #include <runtime/rt.h>
 
 #define RT_MAX_DEVICES 64
+/* Stream ids the driver hands out on one device: 0..RT_MAX_STREAMS-1. */
+#define RT_MAX_STREAMS 1024
 
 struct rt_device;
 
@@ -50,13 +52,22 @@ struct rt_event {
 	uint32_t records; /* EVENT_RECORD tasks queued so far */
 };
 
-/* One open /dev/davinci<id>, shared by all threads of the process. */
+/*
+ * One open /dev/davinci<id>, shared by all threads of the process.  The
+ * fd is lent to libascend_hal.so (halsimSetDeviceFd) for halSqTaskSend.
+ * Task ids are the runtime's, as CANN's: per stream, from 1, wrapping at
+ * @task_id_max back to 1; @send_lock keeps their order the order the
+ * SQEs reach the driver.
+ */
 struct rt_device {
 	int32_t id;
 	int fd;
 	unsigned int refs; /* rtSetDevice calls not yet reset */
 	uint32_t default_stream;
 	struct rt_stream *streams; /* created by rtStreamCreate */
+	pthread_mutex_t send_lock;
+	uint32_t task_id_max;			/* 2^task_id_bits - 1, at most 65535 */
+	uint16_t next_task_id[RT_MAX_STREAMS]; /* 0: the stream sent none yet */
 };
 
 /*
@@ -67,6 +78,7 @@ struct rt_target {
 	int fd;
 	int32_t device;
 	uint32_t stream;
+	struct rt_device *dev; /* valid while rt_lock is held */
 };
 
 /*
@@ -128,13 +140,15 @@ aclError rt_resolve_stream_locked(aclrtStream stream, struct rt_target *out);
 aclError rt_resolve_stream_dup(aclrtStream stream, struct rt_target *out);
 
 /**
- * rt_submit() - queue one task on @t through NPUSIM_IOC_SUBMIT
- * @type: NPUSIM_TASK_*; @duration_ns: kernels; @bytes: copies;
- * @name: kernel name or NULL
+ * rt_submit() - queue one task on @t through halSqTaskSend, rt_lock held
+ * @type:        NPUSIM_TASK_*: sent as an AIC, SDMA or EVENT_RECORD SQE
+ *               (the event record with wr_cqe set)
+ * @duration_ns: kernels; @bytes: copies; @name: kernel name or NULL
+ * @block_dim:   kernels: the launch's block count (SQE header)
  * Return: ACL_SUCCESS or the ACL code of the driver's error.
  */
 aclError rt_submit(const struct rt_target *t, uint32_t type, uint64_t duration_ns,
-		   uint64_t bytes, const char *name);
+		   uint64_t bytes, const char *name, uint32_t block_dim);
 
 /**
  * rt_sync_stream() - NPUSIM_IOC_STREAM_SYNC on @fd/@stream, restarted

@@ -28,7 +28,7 @@ RTS_API rtError_t rtKernelLaunch(const void *stubFunc, uint32_t numBlocks, void 
 	pthread_rwlock_rdlock(&rt_lock);
 	ret = rt_resolve_stream_locked(stm, &t);
 	if (ret == ACL_SUCCESS)
-		ret = rt_submit(&t, NPUSIM_TASK_KERNEL, k->duration_ns, 0, k->name);
+		ret = rt_submit(&t, NPUSIM_TASK_KERNEL, k->duration_ns, 0, k->name, numBlocks);
 	pthread_rwlock_unlock(&rt_lock);
 	return ret;
 }

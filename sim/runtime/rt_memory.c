@@ -5,6 +5,7 @@
  * device event is the MEMCPY task of the same size queued on a stream,
  * which the driver runs for latency + bytes / bandwidth.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -101,14 +102,25 @@ RTS_API rtError_t rtMemcpy(void *dst, uint64_t destMax, const void *src, uint64_
 	ret = check_copy(dst, destMax, src, count, kind);
 	if (ret != ACL_SUCCESS)
 		return ret;
-	/* A synchronous copy goes through the default stream, then waits. */
-	ret = rt_resolve_stream_dup(NULL, &t);
+	/*
+	 * A synchronous copy goes through the default stream, then waits on a
+	 * dup of the fd (see rt_resolve_stream_dup()), without the lock.
+	 */
+	pthread_rwlock_rdlock(&rt_lock);
+	ret = rt_resolve_stream_locked(NULL, &t);
+	if (ret == ACL_SUCCESS) {
+		memmove(dst, src, count);
+		ret = rt_submit(&t, NPUSIM_TASK_MEMCPY, 0, count, NULL, 0);
+	}
+	if (ret == ACL_SUCCESS) {
+		t.fd = fcntl(t.fd, F_DUPFD_CLOEXEC, 0);
+		if (t.fd < 0)
+			ret = ACL_ERROR_RT_DRV_INTERNAL_ERROR;
+	}
+	pthread_rwlock_unlock(&rt_lock);
 	if (ret != ACL_SUCCESS)
 		return ret;
-	memmove(dst, src, count);
-	ret = rt_submit(&t, NPUSIM_TASK_MEMCPY, 0, count, NULL);
-	if (ret == ACL_SUCCESS)
-		ret = rt_sync_stream(t.fd, t.stream);
+	ret = rt_sync_stream(t.fd, t.stream);
 	close(t.fd);
 	return ret;
 }
@@ -126,7 +138,7 @@ RTS_API rtError_t rtMemcpyAsync(void *dst, uint64_t destMax, const void *src, ui
 	ret = rt_resolve_stream_locked(stream, &t);
 	if (ret == ACL_SUCCESS) {
 		memmove(dst, src, count);
-		ret = rt_submit(&t, NPUSIM_TASK_MEMCPY, 0, count, NULL);
+		ret = rt_submit(&t, NPUSIM_TASK_MEMCPY, 0, count, NULL, 0);
 	}
 	pthread_rwlock_unlock(&rt_lock);
 	return ret;

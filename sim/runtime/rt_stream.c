@@ -211,7 +211,7 @@ RTS_API rtError_t rtEventRecord(rtEvent_t event, rtStream_t stream)
 	if (ret == ACL_SUCCESS && e->h.device != t.device)
 		ret = ACL_ERROR_RT_STREAM_CONTEXT;
 	if (ret == ACL_SUCCESS)
-		ret = rt_submit(&t, NPUSIM_TASK_EVENT_RECORD, 0, 0, NULL);
+		ret = rt_submit(&t, NPUSIM_TASK_EVENT_RECORD, 0, 0, NULL, 0);
 	if (ret == ACL_SUCCESS)
 		__atomic_add_fetch(&e->records, 1, __ATOMIC_RELAXED);
 	pthread_rwlock_unlock(&rt_lock);

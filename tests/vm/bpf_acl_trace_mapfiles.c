@@ -4,7 +4,8 @@
  * mapped, even when that file was deleted or replaced on disk since.
  *
  * Copies of this program (child mode) run from /tmp with their own copy of
- * libascendcl.so next to them (and of the libruntime.so it needs):
+ * libascendcl.so next to them (and of the libruntime.so and
+ * libascend_hal.so it needs):
  *   child 1 maps file A, then A is deleted;
  *   child 2 maps file B, then B is replaced at its path by file C;
  *   child 3 maps file C, left alone.
@@ -103,17 +104,23 @@ static int own_lib(char *path, size_t len)
 }
 
 /*
- * The libruntime.so beside the libascendcl.so at @acl, copied beside LIB:
- * the copies of the ACL library find it there (their $ORIGIN run path).
+ * The libruntime.so and libascend_hal.so beside the libascendcl.so at
+ * @acl, copied beside LIB: the copies of the ACL library find them there
+ * (their $ORIGIN run path).
  */
 static void copy_runtime(const char *acl)
 {
-	char rt[4096];
+	static const char *const libs[] = { "libruntime.so", "libascend_hal.so" };
 	const char *slash = strrchr(acl, '/');
+	char src[4096], dst[256];
+	size_t i;
 
-	snprintf(rt, sizeof(rt), "%.*s/libruntime.so", slash ? (int)(slash - acl) : 1,
-		 slash ? acl : ".");
-	CHECK_EQ(copy_file(rt, BASE "/lib/libruntime.so", 0755), 0);
+	for (i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
+		snprintf(src, sizeof(src), "%.*s/%s", slash ? (int)(slash - acl) : 1,
+			 slash ? acl : ".", libs[i]);
+		snprintf(dst, sizeof(dst), BASE "/lib/%s", libs[i]);
+		CHECK_EQ(copy_file(src, dst, 0755), 0);
+	}
 }
 
 /* Put a fresh copy (a new inode) of the library at LIB. */

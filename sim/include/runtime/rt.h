@@ -98,6 +98,16 @@ RTS_API rtError_t rtKernelLaunch(const void *stubFunc, uint32_t numBlocks, void 
  */
 RTS_API void rtsimReleaseAll(void);
 
+/*
+ * Not CANN API, not recorded: the simulator's dynamic-profiling server
+ * tells the runtime a profiling window starts (1) or stops (0); the
+ * runtime sends the profiling-enable (or -disable) place-holder task for
+ * this process on every device it has open, and the enable on each device
+ * it opens while the window is open, as CANN's runtime does.  (In app
+ * mode, PROFILER_SAMPLECONFIG set, profiling is on from the start.)
+ */
+RTS_API void rtsimProfilingSwitch(int on);
+
 #ifdef __cplusplus
 }
 #endif
