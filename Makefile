@@ -146,13 +146,14 @@ deps:
 	scripts/install-deps.sh
 
 # Kernel modules (Kbuild): npuprof.ko, the simulated driver npusim.ko and
-# npustub.ko (the simulator as a second driver; never load it with npusim.ko).
+# npustub.ko (the simulator as a second driver) and ascendsim.ko (the simulator
+# with the real Ascend driver's interfaces); never load two of them together.
 modules:
 	@test -d "$(KDIR)" || { echo "make: KDIR=$(KDIR): no kernel build tree; run scripts/install-deps.sh or pass KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/kmod/tp_stub modules
 	mkdir -p $(BUILD)/kmod
-	cp kmod/npuprof.ko sim/driver/npusim.ko sim/driver/npustub.ko \
+	cp kmod/npuprof.ko sim/driver/npusim.ko sim/driver/npustub.ko sim/driver/ascendsim.ko \
 		tests/kmod/tp_stub/npuprof_tp_stub.ko $(BUILD)/kmod/
 
 # The same modules for the other VM targets' kernels, each in a shadow tree

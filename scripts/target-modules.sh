@@ -82,7 +82,7 @@ main() {
 	$MAKE -C "$kdir" M="$shadow/tests/kmod/tp_stub" "${args[@]}" modules
 	mkdir -p "$out/kmod"
 	cp "$shadow/kmod/npuprof.ko" "$shadow/sim/driver/npusim.ko" \
-		"$shadow/sim/driver/npustub.ko" \
+		"$shadow/sim/driver/npustub.ko" "$shadow/sim/driver/ascendsim.ko" \
 		"$shadow/tests/kmod/tp_stub/npuprof_tp_stub.ko" "$out/kmod/"
 }
 

@@ -66,6 +66,7 @@
 #include <npuprof/msg.h>
 #include <npuprof/prof_fs.h>
 #include <npuprof/prof_layout.h>
+#include <npuprof/stream_owner.h>
 #include <npuprof/writer_probe.h>
 
 #include "io_engine.h"
@@ -138,6 +139,8 @@ struct npuprof_drain {
 	struct drain_src *srcs;
 	unsigned int nr_srcs;
 	int stop_fd;
+	struct npuprof_stream_owners *owners; /* config.owners, NULL: none */
+	uint64_t owner_reload_ns[NPUPROF_DRAIN_MAX_DEVICES]; /* last re-read per device */
 	pthread_t thread;
 	bool stopping;
 	bool stop_armed;  /* the stop eventfd's POLL_ADD is in flight */
@@ -400,18 +403,77 @@ static int series_append(struct drain_series *s, const struct npuprof_rec_hdr *r
  * and stopping the ring read would only turn that into producer losses on
  * every series.
  */
+/*
+ * The owner of (@device, @stream) from config.owners, re-reading the
+ * driver's stream view on a miss, at most every
+ * NPUPROF_DRAIN_OWNER_RELOAD_MS per device.  0 when still unknown.
+ */
+static uint32_t drain_stream_owner(struct npuprof_drain *d, uint32_t device, uint32_t stream)
+{
+	uint32_t pid = npuprof_stream_owners_pid(d->owners, (int)device, stream);
+	uint64_t now;
+
+	if (pid || device >= NPUPROF_DRAIN_MAX_DEVICES)
+		return pid;
+	now = npuprof_mono_ns();
+	if (d->owner_reload_ns[device] &&
+	    now - d->owner_reload_ns[device] < NPUPROF_DRAIN_OWNER_RELOAD_MS * 1000000ULL)
+		return 0;
+	d->owner_reload_ns[device] = now;
+	if (npuprof_stream_owners_load(d->owners, (int)device) < 0)
+		return 0;
+	return npuprof_stream_owners_pid(d->owners, (int)device, stream);
+}
+
+/*
+ * Attribution, before routing (config.owners): a task record without a
+ * pid gets its stream owner's, in the copy @buf; a task record with one
+ * teaches the table.  Return: the record to route (@rec or @buf), or
+ * NULL for a pid-less record nobody owns (counted in unattributed).
+ */
+static const struct npuprof_rec_hdr *drain_attribute(struct npuprof_drain *d,
+						     const struct npuprof_rec_hdr *rec,
+						     struct npuprof_rec_task *buf)
+{
+	const struct npuprof_rec_task *t = (const struct npuprof_rec_task *)rec;
+	uint32_t pid;
+
+	if (!d->owners || rec->type != NPUPROF_REC_TASK || rec->size != sizeof(*t))
+		return rec;
+	if (t->pid) {
+		npuprof_stream_owners_set(d->owners, (int)t->device, t->stream, t->pid);
+		return rec;
+	}
+	pid = drain_stream_owner(d, t->device, t->stream);
+	if (!pid) {
+		d->st.unattributed++;
+		return NULL;
+	}
+	*buf = *t;
+	buf->pid = pid;
+	d->st.attributed++;
+	return &buf->hdr;
+}
+
 static int drain_route(void *ctx, const struct npuprof_rec_hdr *rec)
 {
 	struct npuprof_drain *d = ctx;
 	bool task = rec->type == NPUPROF_REC_TASK && rec->size >= sizeof(struct npuprof_rec_task);
 	/* Anything but a device task goes with the host data. */
 	long device = task ? (long)((const struct npuprof_rec_task *)rec)->device : -1;
-	int route = route_of(d, rec);
 	struct npuprof_drain_stats *rst;
+	struct npuprof_rec_task owned;
+	int route;
 
 	d->read++;
 	if (d->cur_src && rec->cpu < d->cur_src->s.nr_cpus)
 		d->cur_src->read[rec->cpu]++;
+	rec = drain_attribute(d, rec, &owned);
+	if (!rec) {
+		d->st.dropped++;
+		return 0;
+	}
+	route = route_of(d, rec);
 	if (route < 0 || !d->routes[route].prof_dir[0]) {
 		d->st.dropped++;
 		d->st.foreign++;
@@ -852,6 +914,7 @@ static int drain_init(struct npuprof_drain *d, const struct npuprof_drain_config
 
 	if (err)
 		return err;
+	d->owners = cfg->owners;
 	d->slice_bytes = cfg->slice_bytes ? cfg->slice_bytes : 16ULL << 20;
 	d->storage_limit = cfg->storage_limit;
 	d->zstd_level = cfg->zstd_level ? cfg->zstd_level : DRAIN_ZSTD_LEVEL;

@@ -24,6 +24,8 @@
 #include <npuprof/proc_id.h>
 #include <npuprof/prof_control.h>
 #include <npuprof/session.h>
+#include <npuprof/stream_owner.h>
+#include <npuprof/trace_switch.h>
 
 /* Devices whose clock pairs the session keeps: ids 0 to 63. */
 #define SESSION_MAX_DEVICES 64
@@ -78,6 +80,11 @@ struct npuprof_session {
 	struct timespec begin_real;
 	struct npuprof_ctrl_clocks clocks[SESSION_MAX_DEVICES];
 	struct npu_host host; /* the NPU driver and devices, found at create */
+	/* the driver's tracepoint switches, on during a window (trace_switch.h) */
+	struct npuprof_trace_switch trsw;
+	bool trsw_said; /* its outcome was said (once per session) */
+	/* stream -> owner pid, for task records without a pid (device_log drivers) */
+	struct npuprof_stream_owners *owners;
 };
 
 /* session.c: note a failure of @stage on @what (may be NULL) for @pid (0: none). */
