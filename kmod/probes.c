@@ -3,8 +3,9 @@
  * The task record: one struct npuprof_rec_task per driver tracepoint hit
  * of a tgid some session owns, written into that session's ring of the
  * CPU it runs on.  Each driver backend's probe (drv_*.c), registered by
- * tp_attach.c on that driver's four tracepoints, calls it with the fields
- * taken from its own prototype.
+ * tp_attach.c on that driver's tracepoints, calls it with the fields
+ * taken from its own prototype; a driver whose tracepoints name no
+ * process calls npuprof_task_record_current() instead.
  */
 #include <linux/hardirq.h>
 #include <linux/irqflags.h>
