@@ -169,7 +169,9 @@ enum npuprof_writer {
  *               before routing; a miss re-reads the driver's stream view
  *               at most every NPUPROF_DRAIN_OWNER_RELOAD_MS per device, and
  *               task records with a pid teach the table their stream's
- *               owner.  Records still without one are counted in
+ *               owner.  A record whose owner is still unknown is held
+ *               back (at most 65536) and tried again at every read tick
+ *               and at stop, when those still without one are counted in
  *               stats.unattributed (and dropped), never silently.
  */
 struct npuprof_drain_config {
