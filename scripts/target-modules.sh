@@ -6,7 +6,7 @@
 #   scripts/target-modules.sh TARGET
 #
 # TARGET is a name of scripts/vm-kernel.sh (amd64-5.10, arm64-6.1, ...).
-# The modules (npuprof.ko, npusim.ko, npustub.ko, npuprof_tp_stub.ko) are
+# The modules (npuprof.ko, npusim.ko, npustub.ko, ascendsim.ko, npuprof_tp_stub.ko) are
 # built against `vm-kernel.sh --target TARGET kdir` and copied to
 # build/target/TARGET/kmod/, the same file names as build/kmod/.
 #
