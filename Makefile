@@ -347,7 +347,8 @@ $(BUILD)/tests/fixtures/libacl_%.so: tests/unit/acl_lib_fixture.c
 # Programs the VM tests run inside the guest (tests/vm/*.c).
 VM_SRCS := $(sort $(wildcard tests/vm/*.c))
 VM_BINS := $(VM_SRCS:tests/vm/%.c=$(BUILD)/tests/vm/%)
-$(BUILD)/tests/vm/%: tests/vm/%.c $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascendcl.so
+# The shared test headers too: a changed helper must not leave a stale test.
+$(BUILD)/tests/vm/%: tests/vm/%.c $(wildcard tests/vm/*.h) $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascendcl.so
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/lib/libnpuprof.a -L$(BUILD)/lib -lascendcl $(ACL_LINK) -Wl,-rpath,'$$ORIGIN/../../lib' $(LDLIBS_NPUPROF)
 # The stand-in for a container's default seccomp profile: libseccomp only.
