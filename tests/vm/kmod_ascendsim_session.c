@@ -10,11 +10,14 @@
  * completions get it through the stream owners (/proc/trs_core/.../stream)
  * in the drain; uio_d gives none; nothing unattributed, nothing lost.
  * Once through npuprof.ko (NPUPROF_TASK_CAPTURE=kmod) and once through BPF.
- * The stream records of the driver's stream view still list our streams.
+ * Then a collector killed in its window: the switches are left at 1 and
+ * its state file (a dead pid, the values it saved: 0) is there; the next
+ * session restores 0 at its stop, not the 1 it found, and removes the file.
  */
 #include <npuprof/npu_backend.h>
 #include <npuprof/session.h>
 #include <npuprof/slice.h>
+#include <sys/wait.h>
 #include "ascend_run.h"
 
 struct tally {
@@ -96,6 +99,25 @@ static void one_session(int mode, const char *out, struct ar_run *r)
 	npuprof_session_close(s);
 }
 
+/* What an msprof killed (SIGKILL) in its window leaves behind. */
+static void killed_collector(void)
+{
+	pid_t dead = fork();
+	FILE *f;
+
+	if (!dead)
+		_exit(0);
+	CHECK_EQ(waitpid(dead, NULL, 0), dead);
+	ar_switch('1');
+	f = fopen("/tmp/npuprof-trace-enable", "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fprintf(f, "pid %d\n/proc/%s 0\n/proc/%s 0\n", (int)dead,
+		"trs_chan/dev0-ts0/trace_enable", "trs_core/ts_inst/dev0-ts0/trace_enable");
+	fclose(f);
+}
+
 int main(void)
 {
 	static struct ar_run r;
@@ -110,8 +132,11 @@ int main(void)
 	ar_open(&r);
 	one_session(NPUPROF_TASK_CAPTURE_KMOD, out, &r);
 	one_session(NPUPROF_TASK_CAPTURE_BPF, out, &r);
-	ar_close(&r);
 	CHECK(access("/tmp/npuprof-trace-enable", F_OK) != 0);
+	killed_collector();
+	one_session(NPUPROF_TASK_CAPTURE_KMOD, out, &r);
+	CHECK(access("/tmp/npuprof-trace-enable", F_OK) != 0);
+	ar_close(&r);
 	CHECK_EQ(kt_unload("ascendsim"), 0);
 	CHECK_EQ(kt_unload("npuprof"), 0);
 	return CHECK_DONE();
