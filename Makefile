@@ -151,13 +151,14 @@ deps:
 	scripts/install-deps.sh
 
 # Kernel modules (Kbuild): npuprof.ko, the simulated driver npusim.ko and
-# npustub.ko (the simulator as a second driver; never load it with npusim.ko).
+# npustub.ko (the simulator as a second driver) and ascendsim.ko (the simulator
+# with the real Ascend driver's interfaces); never load two of them together.
 modules:
 	@test -d "$(KDIR)" || { echo "make: KDIR=$(KDIR): no kernel build tree; run scripts/install-deps.sh or pass KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/kmod/tp_stub modules
 	mkdir -p $(BUILD)/kmod
-	cp kmod/npuprof.ko sim/driver/npusim.ko sim/driver/npustub.ko \
+	cp kmod/npuprof.ko sim/driver/npusim.ko sim/driver/npustub.ko sim/driver/ascendsim.ko \
 		tests/kmod/tp_stub/npuprof_tp_stub.ko $(BUILD)/kmod/
 
 # The same modules for the other VM targets' kernels, each in a shadow tree
@@ -380,7 +381,8 @@ $(HAL_FIXTURE): tests/unit/hal_lib_fixture.c
 # Programs the VM tests run inside the guest (tests/vm/*.c).
 VM_SRCS := $(sort $(wildcard tests/vm/*.c))
 VM_BINS := $(VM_SRCS:tests/vm/%.c=$(BUILD)/tests/vm/%)
-$(BUILD)/tests/vm/%: tests/vm/%.c $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascendcl.so
+# The shared test headers too: a changed helper must not leave a stale test.
+$(BUILD)/tests/vm/%: tests/vm/%.c $(wildcard tests/vm/*.h) $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascendcl.so
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/lib/libnpuprof.a -L$(BUILD)/lib -lascendcl $(ACL_LINK) -Wl,-rpath,'$$ORIGIN/../../lib' $(LDLIBS_NPUPROF)
 # The HAL test calls the runtime and the HAL themselves (rt*, hal*, prof_*).

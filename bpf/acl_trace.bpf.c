@@ -78,8 +78,9 @@
  * inner maps work on the Debian 6.1 test kernel (tests/vm/bpf_acl_trace.sh);
  * `nr_rings` and the modulo only guard against a CPU beyond the array.
  *
- * Device tasks without npuprof.ko: four raw tracepoint programs
- * (acl_task_submit, _start, _end, _sync) on the NPU driver's task
+ * Device tasks without npuprof.ko: six raw tracepoint programs
+ * (acl_task_submit, _start, _end, _sync, _queued, _cqe; one per event a
+ * driver may have) on the NPU driver's task
  * tracepoints write the same struct npuprof_rec_task records npuprof.ko
  * would (kmod/probes.c) into the same rings.  They live in this object,
  * not a second one, because everything they need is already here and must
@@ -88,10 +89,11 @@
  * calls and tasks), the rings (one drain source) and the counters.  The
  * loader loads them only for task capture through BPF and attaches them by
  * tracepoint name, never automatically.  Where each record field sits
- * among the tracepoint's arguments comes from `task_layout` (read-only,
- * set before load, so the verifier sees constant argument positions).  A
- * task's owner is the tgid *argument*: start and end fire from the
- * driver's timers, in whatever process the interrupt hit.  One program per
+ * among the tracepoint's arguments (or in a struct one points to) comes
+ * from `task_layout`, one per event (read-only, set before load, so the
+ * verifier sees constant argument positions).  A task's owner is the tgid
+ * *argument*: start and end fire from the driver's timers, in whatever
+ * process the interrupt hit; a driver without one gets task_owner().  One program per
  * event, because the kernel skips (and counts in the program's
  * recursion_misses) a raw tracepoint program that interrupts itself on a
  * CPU: an end fired from a timer that interrupts a submit then runs.
@@ -118,8 +120,11 @@ const volatile __u32 nr_rings = 1;
 /* Bytes of every ring in `rings` (the loader creates them all alike). */
 const volatile __u64 ring_bytes = ACL_TRACE_RING_TEMPLATE_BYTES;
 
-/* Task records: where each field sits in the driver tracepoints' arguments. */
-const volatile struct npu_tp_layout task_layout;
+/*
+ * Task records: where each field sits in the driver tracepoints'
+ * arguments, per event (enum npuprof_tp_bit order).
+ */
+const volatile struct npu_tp_layout task_layout[NPU_TP_EVENTS];
 
 /*
  * Capture state, one word written by the loader through the skeleton:
@@ -796,19 +801,17 @@ int BPF_PROG(acl_exit_process, struct task_struct *task)
 }
 
 /*
- * Argument @pos of a raw tracepoint, masked to @bits.  @pos comes from
- * task_layout, a constant to the verifier, so only one case survives and
- * the program reads no argument beyond the ones it uses (the kernel
- * refuses to attach a program reading past the tracepoint's arguments).
- * barrier_var() keeps each load in its case: the verifier refuses a load
- * through a ctx pointer clang computed in one place and used in another.
+ * Argument @pos of a raw tracepoint.  @pos comes from task_layout, a
+ * constant to the verifier, so only one case survives and the program
+ * reads no argument beyond the ones it uses (the kernel refuses to attach
+ * a program reading past the tracepoint's arguments).  barrier_var()
+ * keeps each load in its case: the verifier refuses a load through a ctx
+ * pointer clang computed in one place and used in another.
  */
-static __always_inline __u64 task_arg(const __u64 *args, __u8 pos, __u8 bits)
+static __always_inline __u64 raw_arg(const __u64 *args, __u8 pos)
 {
 	__u64 v;
 
-	if (pos >= task_layout.nr_args)
-		return 0;
 	switch (pos) {
 	case 0: v = args[0]; barrier_var(v); break;
 	case 1: v = args[1]; barrier_var(v); break;
@@ -824,41 +827,108 @@ static __always_inline __u64 task_arg(const __u64 *args, __u8 pos, __u8 bits)
 	case 11: v = args[11]; barrier_var(v); break;
 	default: return 0;
 	}
+	return v;
+}
+
+/*
+ * The @bits wide member at byte @off of the kernel struct at @base
+ * (little endian: the low bytes of the zeroed word); 0 when unreadable.
+ */
+static __always_inline __u64 struct_member(__u64 base, __u16 off, __u8 bits)
+{
+	const void *p = (const void *)(base + off);
+	__u64 v = 0;
+
+	if (!base)
+		return 0;
+	switch (bits) {
+	case 8: bpf_probe_read_kernel(&v, 1, p); break;
+	case 16: bpf_probe_read_kernel(&v, 2, p); break;
+	case 32: bpf_probe_read_kernel(&v, 4, p); break;
+	default: bpf_probe_read_kernel(&v, 8, p); break;
+	}
+	return v;
+}
+
+/*
+ * Field @f of a task record from the raw tracepoint arguments at @args,
+ * as layout @ev says: the argument itself, or a member of the struct it
+ * points to (npu_driver.h), masked to its width.
+ */
+static __always_inline __u64 task_arg(const __u64 *args, unsigned int ev, unsigned int f)
+{
+	__u8 pos = task_layout[ev].pos[f], bits = task_layout[ev].bits[f];
+	__u64 v;
+
+	if (pos >= task_layout[ev].nr_args)
+		return 0;
+	v = raw_arg(args, pos);
+	if (task_layout[ev].deref[f])
+		v = struct_member(v, task_layout[ev].off[f], bits);
 	/* the ABI leaves the bits above a narrower argument undefined */
 	return bits && bits < 64 ? v & ((1ULL << bits) - 1) : v;
 }
 
-/* Field @f of the task record, from the arguments at @args. */
-#define TASK_FIELD(args, f) task_arg(args, task_layout.pos[f], task_layout.bits[f])
+/* Field @f of the task record of event @ev, from the arguments at @args. */
+#define TASK_FIELD(args, ev, f) task_arg(args, ev, f)
 
 /*
- * One driver task event @event: a struct npuprof_rec_task filled as
- * kmod/probes.c fills it (hdr.ts CLOCK_MONOTONIC ns, the name NUL-padded,
- * at most 31 bytes), for a selected tgid while capture is on.
+ * The record's owner: the tgid argument, when the prototype has one and
+ * the capture selects it (else nothing is recorded).  A prototype without
+ * one (the real Ascend driver's): "current" when selected, with its
+ * thread; else pid 0, recorded all the same, since the event may come
+ * from a kernel worker forwarding a selected process's task; user space
+ * attributes it by stream owner (and drops other processes' as foreign).
+ * Return: 0 to record, -1 to skip.
  */
-static __always_inline int on_task(const __u64 *args, __u16 event)
+static __always_inline int task_owner(const __u64 *args, unsigned int ev, __u32 *tgid,
+				      __u32 *tid)
 {
-	__u32 tgid = (__u32)TASK_FIELD(args, NPU_TP_TGID);
+	__u64 id;
+
+	if (task_layout[ev].pos[NPU_TP_TGID] == NPU_TP_ABSENT) {
+		id = bpf_get_current_pid_tgid();
+		*tgid = (__u32)(id >> 32);
+		*tid = (__u32)id;
+		if (!bpf_map_lookup_elem(&tgids, tgid))
+			*tgid = *tid = 0;
+		return 0;
+	}
+	*tgid = (__u32)TASK_FIELD(args, ev, NPU_TP_TGID);
+	if (!bpf_map_lookup_elem(&tgids, tgid))
+		return -1;
+	*tid = (__u32)TASK_FIELD(args, ev, NPU_TP_TID);
+	return 0;
+}
+
+/*
+ * One driver task event @event (layout @ev): a struct npuprof_rec_task
+ * filled as kmod/probes.c fills it (hdr.ts CLOCK_MONOTONIC ns, the name
+ * NUL-padded, at most 31 bytes), for a selected tgid while capture is on.
+ */
+static __always_inline int on_task(const __u64 *args, __u16 event, const unsigned int ev)
+{
 	struct npuprof_rec_task rec;
+	__u32 tgid, tid;
 	const char *name;
 
 	if (!CAPTURE_ON(capture))
 		return 0;
-	if (!bpf_map_lookup_elem(&tgids, &tgid))
+	if (task_owner(args, ev, &tgid, &tid))
 		return 0;
 	__builtin_memset(&rec, 0, sizeof(rec));
 	rec.hdr.type = NPUPROF_REC_TASK;
 	rec.hdr.size = sizeof(rec);
-	rec.dev_ts = TASK_FIELD(args, NPU_TP_DEV_TS);
+	rec.dev_ts = TASK_FIELD(args, ev, NPU_TP_DEV_TS);
 	rec.pid = tgid;
-	rec.tid = (__u32)TASK_FIELD(args, NPU_TP_TID);
-	rec.device = (__u32)TASK_FIELD(args, NPU_TP_DEVICE);
-	rec.stream = (__u32)TASK_FIELD(args, NPU_TP_STREAM);
-	rec.task_id = (__u32)TASK_FIELD(args, NPU_TP_TASK_ID);
+	rec.tid = tid;
+	rec.device = (__u32)TASK_FIELD(args, ev, NPU_TP_DEVICE);
+	rec.stream = (__u32)TASK_FIELD(args, ev, NPU_TP_STREAM);
+	rec.task_id = (__u32)TASK_FIELD(args, ev, NPU_TP_TASK_ID);
 	rec.event = event;
-	rec.task_type = (__u16)TASK_FIELD(args, NPU_TP_TASK_TYPE);
-	rec.arg = TASK_FIELD(args, NPU_TP_ARG);
-	name = (const char *)TASK_FIELD(args, NPU_TP_NAME);
+	rec.task_type = (__u16)TASK_FIELD(args, ev, NPU_TP_TASK_TYPE);
+	rec.arg = TASK_FIELD(args, ev, NPU_TP_ARG);
+	name = (const char *)TASK_FIELD(args, ev, NPU_TP_NAME);
 	/* a NULL or unreadable name leaves the zeroed "" */
 	if (name)
 		bpf_probe_read_kernel_str(rec.name, sizeof(rec.name), name);
@@ -870,25 +940,37 @@ static __always_inline int on_task(const __u64 *args, __u16 event)
 SEC("raw_tp")
 int acl_task_submit(struct bpf_raw_tracepoint_args *ctx)
 {
-	return on_task(ctx->args, NPUPROF_TASK_SUBMIT);
+	return on_task(ctx->args, NPUPROF_TASK_SUBMIT, 0);
 }
 
 SEC("raw_tp")
 int acl_task_start(struct bpf_raw_tracepoint_args *ctx)
 {
-	return on_task(ctx->args, NPUPROF_TASK_START);
+	return on_task(ctx->args, NPUPROF_TASK_START, 1);
 }
 
 SEC("raw_tp")
 int acl_task_end(struct bpf_raw_tracepoint_args *ctx)
 {
-	return on_task(ctx->args, NPUPROF_TASK_END);
+	return on_task(ctx->args, NPUPROF_TASK_END, 2);
 }
 
 SEC("raw_tp")
 int acl_task_sync(struct bpf_raw_tracepoint_args *ctx)
 {
-	return on_task(ctx->args, NPUPROF_TASK_STREAM_SYNC);
+	return on_task(ctx->args, NPUPROF_TASK_STREAM_SYNC, 3);
+}
+
+SEC("raw_tp")
+int acl_task_queued(struct bpf_raw_tracepoint_args *ctx)
+{
+	return on_task(ctx->args, NPUPROF_TASK_QUEUED, 4);
+}
+
+SEC("raw_tp")
+int acl_task_cqe(struct bpf_raw_tracepoint_args *ctx)
+{
+	return on_task(ctx->args, NPUPROF_TASK_CQE, 5);
 }
 
 /*

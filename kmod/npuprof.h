@@ -83,6 +83,8 @@ struct npuprof_rings {
  * @wake_work: defers the reader wake-up out of probe context
  * @wake_sent: a probe queued @wake_work since the last poll() call;
  *             probes set it, poll() clears it (npuprof_session_want_wake())
+ * @all:       in npuprof_sessions, for events that name no process
+ *             (npuprof_task_record_current())
  *
  * Probes find a session through the tgid table under RCU and write its
  * rings; npuprof_session_destroy() unhashes it and waits for them before
@@ -100,7 +102,11 @@ struct npuprof_session {
 	wait_queue_head_t wq;
 	struct irq_work wake_work;
 	bool wake_sent;
+	struct list_head all;
 };
+
+/* Every session, RCU list (session.c); probes walk it under RCU. */
+extern struct list_head npuprof_sessions;
 
 /* ring_backend.c */
 int npuprof_rings_check(unsigned int pages);
@@ -155,23 +161,33 @@ void npuprof_tgid_follow_stats(struct npuprof_session *s,
 void npuprof_task_record(enum npuprof_task_event event, u32 tgid, u32 tid,
 			 u32 device, u32 stream, u32 task_id, u32 task_type,
 			 u64 dev_ts, u64 arg, const char *name);
+void npuprof_task_record_current(enum npuprof_task_event event, u32 device,
+				 u32 stream, u32 task_id, u32 task_type,
+				 u64 dev_ts, u64 arg);
 
 /**
  * struct npuprof_drv - a driver backend's task tracepoints (drv_*.c)
- * @name:  backend name, as in include/npuprof/drv/ (LIST_TP reports it)
- * @tp:    tracepoint name of each enum npuprof_tp_bit
- * @probe: probe with the tracepoints' exact prototype; its data is the
- *         enum npuprof_task_event of the tracepoint, as a pointer value,
- *         and it calls npuprof_task_record()
+ * @name:    backend name, as in include/npuprof/drv/ (LIST_TP reports it)
+ * @tp:      tracepoint name of each enum npuprof_tp_bit, NULL for none
+ * @probe:   probe with the tracepoints' exact prototype; its data is the
+ *           enum npuprof_task_event of the tracepoint, as a pointer value,
+ *           and it calls npuprof_task_record()
+ * @probes:  per event, a probe for a tracepoint whose prototype differs
+ *           from the others' (NULL: @probe)
+ * @modules: NULL-terminated names of the modules that may define the
+ *           tracepoints, or NULL for any module
  *
  * The kernel keeps no prototype with a tracepoint, so a name is trusted
- * to mean its backend's prototype: the names carry the driver's prefix.
+ * to mean its backend's prototype: the names carry the driver's prefix,
+ * or, when the driver's names are bare words ("sqe"), @modules says whose.
  * The drivers npuprof.ko knows are listed in kmod/Kbuild.
  */
 struct npuprof_drv {
 	const char *name;
 	const char *tp[NPUPROF_TP_COUNT];
 	void *probe;
+	void *probes[NPUPROF_TP_COUNT];
+	const char *const *modules;
 };
 
 /* tp_attach.c */

@@ -14,6 +14,10 @@
 #include <linux/tracepoint.h>
 #include "npuprof.h"
 
+/* Every session; written under npuprof_sessions_lock, read under RCU. */
+LIST_HEAD(npuprof_sessions);
+static DEFINE_MUTEX(npuprof_sessions_lock);
+
 static void npuprof_wake_work_fn(struct irq_work *work)
 {
 	struct npuprof_session *s =
@@ -52,6 +56,9 @@ struct npuprof_session *npuprof_session_create(unsigned int ring_pages,
 	init_waitqueue_head(&s->wq);
 	init_irq_work(&s->wake_work, npuprof_wake_work_fn);
 	s->owner = get_pid(task_tgid(current));
+	mutex_lock(&npuprof_sessions_lock);
+	list_add_tail_rcu(&s->all, &npuprof_sessions);
+	mutex_unlock(&npuprof_sessions_lock);
 	return s;
 }
 
@@ -60,8 +67,8 @@ struct npuprof_session *npuprof_session_create(unsigned int ring_pages,
  * @s: the session; its file is being released, so no ioctl, poll() or
  *     mapping of it is left
  *
- * Capture may still be on, with probes writing: the tgids go first, so no
- * new probe finds @s, then a grace period waits for those that did and
+ * Capture may still be on, with probes writing: the tgids and the list
+ * entry go first, so no new probe finds @s, then a grace period waits for those that did and
  * irq_work_sync() for a wake-up they queued, before the rings are freed.
  * The grace period is needed even with capture off: a probe registered
  * for another session may have found @s and be reading @s->enabled.
@@ -69,6 +76,9 @@ struct npuprof_session *npuprof_session_create(unsigned int ring_pages,
 void npuprof_session_destroy(struct npuprof_session *s)
 {
 	npuprof_tgid_drop_session(s);
+	mutex_lock(&npuprof_sessions_lock);
+	list_del_rcu(&s->all);
+	mutex_unlock(&npuprof_sessions_lock);
 	if (READ_ONCE(s->enabled)) {
 		WRITE_ONCE(s->enabled, 0);
 		npuprof_tp_put();

@@ -27,8 +27,8 @@
 #include "npuprof.h"
 
 /*
- * Tracepoints attached at once: 4 per driver, a driver or two loaded
- * (LIST_TP reports them all).
+ * Tracepoints attached at once: at most 4 per driver, a driver or two
+ * loaded (LIST_TP reports them all).
  */
 #define NPUPROF_MAX_ATTACH NPUPROF_TP_LIST_MAX
 
@@ -46,6 +46,8 @@ static const enum npuprof_task_event npuprof_tp_events[NPUPROF_TP_COUNT] = {
 	[NPUPROF_TP_TASK_START] = NPUPROF_TASK_START,
 	[NPUPROF_TP_TASK_END] = NPUPROF_TASK_END,
 	[NPUPROF_TP_STREAM_SYNC] = NPUPROF_TASK_STREAM_SYNC,
+	[NPUPROF_TP_TASK_QUEUED] = NPUPROF_TASK_QUEUED,
+	[NPUPROF_TP_TASK_CQE] = NPUPROF_TASK_CQE,
 };
 
 /**
@@ -93,6 +95,12 @@ static void *npuprof_tp_data(const struct npuprof_attach *a)
 	return (void *)(uintptr_t)npuprof_tp_events[a->bit];
 }
 
+/* The backend's probe for @a's event. */
+static void *npuprof_tp_probe(const struct npuprof_attach *a)
+{
+	return a->drv->probes[a->bit] ? a->drv->probes[a->bit] : a->drv->probe;
+}
+
 /* Register the backend's probe on @a's tracepoint; caller holds the mutex. */
 static void npuprof_tp_register(struct npuprof_attach *a)
 {
@@ -100,7 +108,7 @@ static void npuprof_tp_register(struct npuprof_attach *a)
 
 	if (a->registered)
 		return;
-	ret = tracepoint_probe_register(a->tp, a->drv->probe,
+	ret = tracepoint_probe_register(a->tp, npuprof_tp_probe(a),
 					npuprof_tp_data(a));
 	if (ret) {
 		pr_warn("npuprof: cannot attach to tracepoint %s of %s: error %d\n",
@@ -121,7 +129,7 @@ static void npuprof_tp_unregister(struct npuprof_attach *a)
 
 	if (!a->registered)
 		return;
-	ret = tracepoint_probe_unregister(a->tp, a->drv->probe,
+	ret = tracepoint_probe_unregister(a->tp, npuprof_tp_probe(a),
 					  npuprof_tp_data(a));
 	if (ret)
 		pr_warn("npuprof: detaching from tracepoint %s of %s failed: error %d\n",
@@ -129,8 +137,26 @@ static void npuprof_tp_unregister(struct npuprof_attach *a)
 	a->registered = false;
 }
 
-/* The backend naming @name, and its bit in *@bit; NULL if none does. */
+/* Whether @drv's tracepoints may come from module @mod (NULL: built in). */
+static bool npuprof_tp_module_ok(const struct npuprof_drv *drv,
+				 const struct module *mod)
+{
+	const char *const *m;
+
+	if (!drv->modules)
+		return true;
+	for (m = drv->modules; *m; m++)
+		if (mod && !strcmp(mod->name, *m))
+			return true;
+	return false;
+}
+
+/*
+ * The backend naming @name in a module it accepts, and its bit in *@bit;
+ * NULL if none does.
+ */
 static const struct npuprof_drv *npuprof_tp_lookup(const char *name,
+						   const struct module *mod,
 						   unsigned int *bit)
 {
 	const struct npuprof_drv *drv;
@@ -138,6 +164,8 @@ static const struct npuprof_drv *npuprof_tp_lookup(const char *name,
 
 	for (i = 0; i < ARRAY_SIZE(npuprof_drivers); i++) {
 		drv = npuprof_drivers[i];
+		if (!npuprof_tp_module_ok(drv, mod))
+			continue;
 		for (b = 0; b < NPUPROF_TP_COUNT; b++) {
 			/* a backend may lack an event: NULL name */
 			if (drv->tp[b] && !strcmp(name, drv->tp[b])) {
@@ -159,7 +187,7 @@ static void npuprof_tp_attach_one(struct tracepoint *tp, struct module *mod)
 	struct npuprof_attach *a;
 	unsigned int i, bit;
 
-	drv = npuprof_tp_lookup(tp->name, &bit);
+	drv = npuprof_tp_lookup(tp->name, mod, &bit);
 	if (!drv)
 		return;
 	for (i = 0; i < NPUPROF_MAX_ATTACH; i++)

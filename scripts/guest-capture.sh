@@ -33,8 +33,10 @@
 # Timing knobs (seconds, environment): E2E_BEFORE (before "start"),
 # E2E_WINDOW (between "start" and "stop").  E2E_APP: the program launch
 # mode starts instead of build/bin/ai_task.  E2E_DRIVER: the simulated NPU
-# driver loaded, npusim (default) or npustub (other tracepoints, no clock
-# ioctl); the two are never loaded together.  E2E_DRIVER_ARGS: more
+# driver loaded, npusim (default), npustub (other tracepoints, no clock
+# ioctl) or ascendsim (the real Ascend driver's interfaces: trs tracepoints
+# behind procfs switches, queue and completion events only; sq_mode= in
+# E2E_DRIVER_ARGS); never two together.  E2E_DRIVER_ARGS: more
 # parameters for its insmod (task_id_bits=8: task ids reused every 256).
 # E2E_MSPROF_ARGS: more msprof options for launch and attach mode
 # (--runtime-api=on).  E2E_MSPROF_WRAP: words run before msprof in launch,
@@ -50,8 +52,8 @@ window=${E2E_WINDOW:-4}
 ranks=${E2E_RANKS:-4}
 driver=${E2E_DRIVER:-npusim}
 case $driver in
-npusim | npustub) ;;
-*) echo "E2E_DRIVER=$driver: must be npusim or npustub" >&2; exit 2 ;;
+npusim | npustub | ascendsim) ;;
+*) echo "E2E_DRIVER=$driver: must be npusim, npustub or ascendsim" >&2; exit 2 ;;
 esac
 
 # The kernel the capture ran on, for the host-side checks.

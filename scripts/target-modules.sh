@@ -6,7 +6,7 @@
 #   scripts/target-modules.sh TARGET
 #
 # TARGET is a name of scripts/vm-kernel.sh (amd64-5.10, arm64-6.1, ...).
-# The modules (npuprof.ko, npusim.ko, npustub.ko, npuprof_tp_stub.ko) are
+# The modules (npuprof.ko, npusim.ko, npustub.ko, ascendsim.ko, npuprof_tp_stub.ko) are
 # built against `vm-kernel.sh --target TARGET kdir` and copied to
 # build/target/TARGET/kmod/, the same file names as build/kmod/.
 #
@@ -82,7 +82,7 @@ main() {
 	$MAKE -C "$kdir" M="$shadow/tests/kmod/tp_stub" "${args[@]}" modules
 	mkdir -p "$out/kmod"
 	cp "$shadow/kmod/npuprof.ko" "$shadow/sim/driver/npusim.ko" \
-		"$shadow/sim/driver/npustub.ko" \
+		"$shadow/sim/driver/npustub.ko" "$shadow/sim/driver/ascendsim.ko" \
 		"$shadow/tests/kmod/tp_stub/npuprof_tp_stub.ko" "$out/kmod/"
 }
 

@@ -171,22 +171,35 @@ static struct bpf_program *acl_task_prog(struct acl_trace_bpf *skel, unsigned in
 	struct bpf_program *progs[NPU_TP_EVENTS] = {
 		skel->progs.acl_task_submit, skel->progs.acl_task_start,
 		skel->progs.acl_task_end, skel->progs.acl_task_sync,
+		skel->progs.acl_task_queued, skel->progs.acl_task_cqe,
 	};
 
 	return progs[i];
 }
 
-/* Task programs: loaded, with @layout in their read-only data, or not at all. */
-static void acl_trace_pick_tasks(struct npuprof_acl_trace *t,
-				 const struct npu_tp_layout *layout)
+/* The layout of event @i: its own, else the shared one; NULL for none. */
+static const struct npu_tp_layout *acl_task_layout(const struct npuprof_acl_trace_opts *opts,
+						   unsigned int i)
 {
+	return opts->task_layouts[i] ? opts->task_layouts[i] : opts->task_layout;
+}
+
+/* Task programs: loaded, with their layouts in the read-only data, or not at all. */
+static void acl_trace_pick_tasks(struct npuprof_acl_trace *t,
+				 const struct npuprof_acl_trace_opts *opts)
+{
+	const struct npu_tp_layout *l;
 	unsigned int i;
 
-	t->tasks = layout != NULL;
+	t->tasks = false;
 	for (i = 0; i < NPU_TP_EVENTS; i++)
+		t->tasks |= acl_task_layout(opts, i) != NULL;
+	for (i = 0; i < NPU_TP_EVENTS; i++) {
 		bpf_program__set_autoload(acl_task_prog(t->skel, i), t->tasks);
-	if (layout)
-		memcpy((void *)&t->skel->rodata->task_layout, layout, sizeof(*layout));
+		l = acl_task_layout(opts, i);
+		if (l)
+			memcpy((void *)&t->skel->rodata->task_layout[i], l, sizeof(*l));
+	}
 }
 
 /*
@@ -195,7 +208,7 @@ static void acl_trace_pick_tasks(struct npuprof_acl_trace *t,
  * @follow: plain capture works on a kernel without vmlinux BTF.
  */
 static int acl_trace_load(struct npuprof_acl_trace *t, uint32_t ring_bytes, uint32_t page_size,
-			  bool follow, const struct npu_tp_layout *layout)
+			  bool follow, const struct npuprof_acl_trace_opts *opts)
 {
 	int tmpl, err;
 	bool btf;
@@ -215,7 +228,7 @@ static int acl_trace_load(struct npuprof_acl_trace *t, uint32_t ring_bytes, uint
 	bpf_program__set_autoload(t->skel->progs.acl_host_pid, btf);
 	t->follow = follow;
 	acl_trace_pick_programs(t);
-	acl_trace_pick_tasks(t, layout);
+	acl_trace_pick_tasks(t, opts);
 	bpf_program__set_autoload(t->skel->progs.acl_sq_send, t->submits);
 	if (npuprof_bpf_debug())
 		fprintf(stderr, "npuprof: calls in flight in %s, %s, %s\n",
@@ -303,7 +316,6 @@ int npuprof_acl_trace_ring_size(uint64_t want, uint64_t page_size, uint32_t *byt
 int npuprof_acl_trace_open_opts(const struct npuprof_acl_trace_opts *opts,
 				struct npuprof_acl_trace **out)
 {
-	const struct npu_tp_layout *layout = opts->task_layout;
 	uint32_t page = (uint32_t)sysconf(_SC_PAGESIZE), ring_bytes;
 	struct npuprof_acl_trace *t;
 	int nr_cpus, err;
@@ -312,8 +324,9 @@ int npuprof_acl_trace_open_opts(const struct npuprof_acl_trace_opts *opts,
 	err = npuprof_acl_trace_ring_size(opts->ring_bytes, page, &ring_bytes);
 	if (err)
 		return err;
-	if (layout && layout->nr_args > NPU_TP_MAX_ARGS)
-		return -EINVAL;
+	for (unsigned int i = 0; i < NPU_TP_EVENTS; i++)
+		if (acl_task_layout(opts, i) && acl_task_layout(opts, i)->nr_args > NPU_TP_MAX_ARGS)
+			return -EINVAL;
 	nr_cpus = libbpf_num_possible_cpus();
 	if (nr_cpus < 0)
 		return nr_cpus;
@@ -325,7 +338,7 @@ int npuprof_acl_trace_open_opts(const struct npuprof_acl_trace_opts *opts,
 	t->layers = opts->layers ? opts->layers : NPUPROF_LAYER_ACL;
 	t->submits = opts->submits;
 	pthread_mutex_init(&t->lock, NULL);
-	err = acl_trace_load(t, ring_bytes, page, opts->follow, layout);
+	err = acl_trace_load(t, ring_bytes, page, opts->follow, opts);
 	if (err)
 		goto out_close;
 	err = acl_trace_create_rings(t, ring_bytes);

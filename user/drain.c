@@ -66,6 +66,7 @@
 #include <npuprof/msg.h>
 #include <npuprof/prof_fs.h>
 #include <npuprof/prof_layout.h>
+#include <npuprof/stream_owner.h>
 #include <npuprof/writer_probe.h>
 
 #include "io_engine.h"
@@ -138,6 +139,10 @@ struct npuprof_drain {
 	struct drain_src *srcs;
 	unsigned int nr_srcs;
 	int stop_fd;
+	struct npuprof_stream_owners *owners; /* config.owners, NULL: none */
+	uint64_t owner_reload_ns[NPUPROF_DRAIN_MAX_DEVICES]; /* last re-read per device */
+	struct npuprof_rec_task *unowned; /* pid-less records waiting for an owner */
+	size_t nr_unowned, cap_unowned;
 	pthread_t thread;
 	bool stopping;
 	bool stop_armed;  /* the stop eventfd's POLL_ADD is in flight */
@@ -402,6 +407,123 @@ static int series_append(struct drain_series *s, const struct npuprof_rec_hdr *r
 }
 
 /*
+ * The owner of (@device, @stream) from config.owners, re-reading the
+ * driver's stream view on a miss, at most every
+ * NPUPROF_DRAIN_OWNER_RELOAD_MS per device.  0 when still unknown.
+ */
+static uint32_t drain_stream_owner(struct npuprof_drain *d, uint32_t device, uint32_t stream)
+{
+	uint32_t pid = npuprof_stream_owners_pid(d->owners, (int)device, stream);
+	uint64_t now;
+
+	if (pid || device >= NPUPROF_DRAIN_MAX_DEVICES)
+		return pid;
+	now = npuprof_mono_ns();
+	if (d->owner_reload_ns[device] &&
+	    now - d->owner_reload_ns[device] < NPUPROF_DRAIN_OWNER_RELOAD_MS * 1000000ULL)
+		return 0;
+	d->owner_reload_ns[device] = now;
+	if (npuprof_stream_owners_load(d->owners, (int)device) < 0)
+		return 0;
+	return npuprof_stream_owners_pid(d->owners, (int)device, stream);
+}
+
+/* Most pid-less records held back at once while their owner is unknown. */
+#define DRAIN_MAX_UNOWNED 65536
+
+/*
+ * Hold back a pid-less record whose stream owner is unknown yet: a record
+ * with a pid read later (another CPU's ring, the other source, the stream
+ * view re-read) may still name it.  Return: false when there is no room.
+ */
+static bool drain_hold_unowned(struct npuprof_drain *d, const struct npuprof_rec_task *t)
+{
+	struct npuprof_rec_task *p;
+	size_t cap;
+
+	if (d->nr_unowned == d->cap_unowned) {
+		if (d->cap_unowned >= DRAIN_MAX_UNOWNED)
+			return false;
+		cap = d->cap_unowned ? 2 * d->cap_unowned : 256;
+		p = realloc(d->unowned, cap * sizeof(*p));
+		if (!p)
+			return false;
+		d->unowned = p;
+		d->cap_unowned = cap;
+	}
+	d->unowned[d->nr_unowned++] = *t;
+	return true;
+}
+
+/*
+ * Attribution, before routing (config.owners): a task record without a
+ * pid gets its stream owner's, in the copy @buf; a task record with one
+ * teaches the table.  Return: the record to route (@rec or @buf), or NULL
+ * for a pid-less record whose owner is not known yet, held back
+ * (drain_retry_unowned()) or, without room, counted unattributed.
+ */
+static const struct npuprof_rec_hdr *drain_attribute(struct npuprof_drain *d,
+						     const struct npuprof_rec_hdr *rec,
+						     struct npuprof_rec_task *buf)
+{
+	const struct npuprof_rec_task *t = (const struct npuprof_rec_task *)rec;
+	uint32_t pid;
+
+	if (!d->owners || rec->type != NPUPROF_REC_TASK || rec->size != sizeof(*t))
+		return rec;
+	if (t->pid) {
+		npuprof_stream_owners_set(d->owners, (int)t->device, t->stream, t->pid);
+		return rec;
+	}
+	pid = drain_stream_owner(d, t->device, t->stream);
+	if (!pid) {
+		if (drain_hold_unowned(d, t))
+			return NULL;
+		/* no room to wait for its owner: kept as a device-only task */
+		d->st.unattributed++;
+		return rec;
+	}
+	*buf = *t;
+	buf->pid = pid;
+	d->st.attributed++;
+	return &buf->hdr;
+}
+
+static void drain_route_rec(struct npuprof_drain *d, const struct npuprof_rec_hdr *rec);
+
+/*
+ * The held-back records whose owner is known now (the stream view re-read
+ * once per device and pass) go to their routes; with @final (the drain
+ * stops) the rest are counted unattributed and dropped.
+ */
+static void drain_retry_unowned(struct npuprof_drain *d, bool final)
+{
+	size_t i, kept = 0;
+	uint32_t pid;
+
+	if (!d->nr_unowned)
+		return;
+	memset(d->owner_reload_ns, 0, sizeof(d->owner_reload_ns)); /* re-read once */
+	for (i = 0; i < d->nr_unowned; i++) {
+		struct npuprof_rec_task *t = &d->unowned[i];
+
+		pid = drain_stream_owner(d, t->device, t->stream);
+		if (pid) {
+			t->pid = pid;
+			d->st.attributed++;
+			drain_route_rec(d, &t->hdr);
+		} else if (final) {
+			/* kept as a device-only task (route_of()), and counted */
+			d->st.unattributed++;
+			drain_route_rec(d, &t->hdr);
+		} else {
+			d->unowned[kept++] = *t;
+		}
+	}
+	d->nr_unowned = kept;
+}
+
+/*
  * Record callback of every source.  Never fails: a series that cannot be
  * written drops its records (counted in st.dropped, never in st.records),
  * and stopping the ring read would only turn that into producer losses on
@@ -410,17 +532,28 @@ static int series_append(struct drain_series *s, const struct npuprof_rec_hdr *r
 static int drain_route(void *ctx, const struct npuprof_rec_hdr *rec)
 {
 	struct npuprof_drain *d = ctx;
-	bool task = rec->type == NPUPROF_REC_TASK && rec->size >= sizeof(struct npuprof_rec_task);
-	/* Anything but a device task goes with the host data. */
-	long device = task ? (long)((const struct npuprof_rec_task *)rec)->device : -1;
-	int route = route_of(d, rec);
-	struct npuprof_drain_stats *rst;
-	/* the CPU a loss of this record counts on: none for a device's ring */
-	uint32_t cpu = d->cur_src && d->cur_src->s.by_device ? UINT32_MAX : rec->cpu;
+	struct npuprof_rec_task owned;
 
 	d->read++;
 	if (d->cur_src && rec->cpu < d->cur_src->s.nr_cpus)
 		d->cur_src->read[rec->cpu]++;
+	rec = drain_attribute(d, rec, &owned);
+	if (rec)
+		drain_route_rec(d, rec);
+	return 0;
+}
+
+/* A record read (and counted as read) into its route's series. */
+static void drain_route_rec(struct npuprof_drain *d, const struct npuprof_rec_hdr *rec)
+{
+	bool task = rec->type == NPUPROF_REC_TASK && rec->size >= sizeof(struct npuprof_rec_task);
+	/* Anything but a device task goes with the host data. */
+	long device = task ? (long)((const struct npuprof_rec_task *)rec)->device : -1;
+	struct npuprof_drain_stats *rst;
+	int route = route_of(d, rec);
+	/* the CPU a loss of this record counts on: none for a device's ring */
+	uint32_t cpu = d->cur_src && d->cur_src->s.by_device ? UINT32_MAX : rec->cpu;
+
 	if (route < 0 || !d->routes[route].prof_dir[0]) {
 		d->st.dropped++;
 		d->st.foreign++;
@@ -430,14 +563,14 @@ static int drain_route(void *ctx, const struct npuprof_rec_hdr *rec)
 			d->st.unrouted++;
 			drain_lose(d, -1, cpu, NPUPROF_LOSS_WRITE_ERROR, 1);
 		}
-		return 0;
+		return;
 	}
 	rst = &d->routes[route].st;
 	if (series_append(series_find(d, route, device), rec)) {
 		d->st.dropped++;
 		rst->dropped++;
 		drain_lose(d, route, cpu, NPUPROF_LOSS_WRITE_ERROR, 1);
-		return 0;
+		return;
 	}
 	for (int i = 0; i < 2; i++, rst = &d->st) {
 		rst->records++;
@@ -447,7 +580,6 @@ static int drain_route(void *ctx, const struct npuprof_rec_hdr *rec)
 		if (task && device < NPUPROF_DRAIN_MAX_DEVICES)
 			rst->device_records[device]++;
 	}
-	return 0;
 }
 
 /* Return: true when the poll was queued; false when there was no room. */
@@ -627,6 +759,7 @@ static void drain_service(struct npuprof_drain *d)
 	}
 	if (tick) {
 		d->timer_fired = false;
+		drain_retry_unowned(d, false);
 		drain_flush_aged(d);
 	}
 	drain_arm_all(d);
@@ -795,6 +928,7 @@ static void *drain_thread(void *arg)
 		drain_service(d);
 	}
 	drain_read_rest(d);
+	drain_retry_unowned(d, true);
 	drain_write_lost(d);
 	drain_close_series(d);
 	return NULL;
@@ -852,6 +986,7 @@ static void drain_free_routes(struct npuprof_drain *d)
 		slice_age_free(&d->routes[i].age);
 	}
 	free(d->routes);
+	free(d->unowned);
 }
 
 static int drain_init(struct npuprof_drain *d, const struct npuprof_drain_config *cfg,
@@ -862,6 +997,7 @@ static int drain_init(struct npuprof_drain *d, const struct npuprof_drain_config
 
 	if (err)
 		return err;
+	d->owners = cfg->owners;
 	d->slice_bytes = cfg->slice_bytes ? cfg->slice_bytes : 16ULL << 20;
 	d->storage_limit = cfg->storage_limit;
 	d->zstd_level = cfg->zstd_level ? cfg->zstd_level : DRAIN_ZSTD_LEVEL;

@@ -46,6 +46,11 @@
  * started before the drain and the producers, so the window's first
  * tasks are logged, and stopped with the producers.  Its clock pairs come
  * from libascend_hal.so when the backend has no clock of its own.
+ * The real Ascend driver's tracepoints fire only while per-device procfs
+ * switches are on, and name no process: a window switches them on and
+ * back (npuprof/trace_switch.h, also after a killed predecessor), and the
+ * drain gives their records the pid of their stream's owner
+ * (npuprof/stream_owner.h, loaded as the window opens).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -62,6 +67,7 @@
 #include <npuprof/ascend_hal.h>
 #include <npuprof/clock.h>
 #include <npuprof/devlog.h>
+#include <npuprof/msg.h>
 
 #include "session_int.h"
 
@@ -756,6 +762,56 @@ static int start_devlog(struct npuprof_session *s)
 	return npuprof_devlog_start(&o, &s->devlog);
 }
 
+/*
+ * The driver's tracepoint switches on for the window, when its backend has
+ * them (the Ascend driver's trace_enable files) and device tasks are
+ * captured; restored at stop, discard, a failed start and close.  Their
+ * absence (an older driver) or a refusal is said once per session: no
+ * queue or completion records then, the rest of the capture goes on.
+ */
+static void session_trace_switch_on(struct npuprof_session *s)
+{
+	const struct npu_backend *b = s->host.backend;
+	int n;
+
+	if (!b || !b->trace_enable || !s->opts.task_time || !s->host.nr_devices)
+		return;
+	n = npuprof_trace_switch_on(&s->trsw, b, s->host.devices, s->host.nr_devices, NULL);
+	if (n >= 0 || s->trsw_said)
+		return;
+	s->trsw_said = true;
+	if (n == -ENOENT)
+		npuprof_info("driver %s: no tracepoint switches (/proc/trs_chan/dev<N>-ts0/trace_enable): "
+			     "no queue or completion events (QUEUED/CQE) are recorded", b->name);
+	else
+		npuprof_warn("driver %s: cannot switch its tracepoints on (%s; root only): "
+			     "no queue or completion events (QUEUED/CQE) are recorded",
+			     b->name, strerror(-n));
+}
+
+/* The switches back as they were before the window. */
+static void session_trace_switch_off(struct npuprof_session *s)
+{
+	int err = npuprof_trace_switch_restore(&s->trsw);
+
+	if (err)
+		npuprof_warn("driver %s: restoring its tracepoint switches failed: %s",
+			     s->host.backend ? s->host.backend->name : "?", strerror(-err));
+}
+
+/* The stream owners of every device as the window opens (device_log drivers). */
+static void load_stream_owners(struct npuprof_session *s)
+{
+	const struct npu_backend *b = s->host.backend;
+
+	if (!b || !b->device_log)
+		return;
+	if (!s->owners)
+		s->owners = npuprof_stream_owners_new(NULL);
+	for (unsigned int i = 0; s->owners && i < s->host.nr_devices; i++)
+		npuprof_stream_owners_load(s->owners, s->host.devices[i]);
+}
+
 /* One drain for the session, routing each member's records to its dir. */
 static int start_drain(struct npuprof_session *s)
 {
@@ -773,6 +829,8 @@ static int start_drain(struct npuprof_session *s)
 	cfg.nr_cpu_loss = s->nr_cpu_loss;
 	cfg.rings = s->rings;
 	cfg.nr_rings = s->nr_rings;
+	load_stream_owners(s);
+	cfg.owners = s->owners;
 
 	if (s->follow) {
 		cfg.new_route = session_new_route;
@@ -918,6 +976,7 @@ int npuprof_session_start(struct npuprof_session *s)
 		session_set_error(s, NPUPROF_STAGE_CAPTURE, err, 0, "starting the drain");
 		goto out_stop_devlog;
 	}
+	session_trace_switch_on(s);
 	s->begin.outer_ns = npuprof_clock_ns(CLOCK_MONOTONIC);
 	err = enable_producers(s);
 	if (err)
@@ -941,6 +1000,7 @@ out_disable:
 out_stop_drain:
 	if (s->devlog)
 		npuprof_devlog_stop(s->devlog);
+	session_trace_switch_off(s);
 	npuprof_drain_stop(s->drain, NULL, NULL);
 	s->drain = NULL;
 out_stop_devlog:
@@ -1038,10 +1098,16 @@ int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_resul
 	read_capture_clocks(&s->end);
 	err = disable_producers(s);
 	s->end.outer_ns = npuprof_clock_ns(CLOCK_MONOTONIC);
+	session_trace_switch_off(s);
 	e = npuprof_drain_stop(s->drain, &st, rst);
 	s->drain = NULL;
 	s->running = 0;
 	note_task_timing(s);
+	if (st.unattributed)
+		npuprof_warn("%llu device task record(s) named no process and their stream's "
+			     "owner was not found (/proc/trs_core/ts_inst/dev<N>-ts0/stream): kept as "
+			     "device-only tasks",
+			     (unsigned long long)st.unattributed);
 	if (e && !err) {
 		session_set_error(s, NPUPROF_STAGE_OUTPUT, e, 0, "writing the PROF data");
 		err = e;
@@ -1072,6 +1138,7 @@ int npuprof_session_discard(struct npuprof_session *s)
 	if (!s->running)
 		return refuse(s, -EINVAL, 0);
 	disable_producers(s);
+	session_trace_switch_off(s);
 	npuprof_drain_stop(s->drain, NULL, NULL);
 	s->drain = NULL;
 	s->running = 0;
@@ -1087,6 +1154,8 @@ void npuprof_session_close(struct npuprof_session *s)
 	if (s->running)
 		npuprof_session_stop(s, NULL, 0);
 	npuprof_devlog_free(s->devlog);
+	session_trace_switch_off(s); /* a no-op unless a window left them on */
+	npuprof_stream_owners_free(s->owners);
 	if (s->acl)
 		npuprof_acl_trace_close(s->acl);
 	if (s->kring)

@@ -25,6 +25,8 @@
 #include <npuprof/proc_id.h>
 #include <npuprof/prof_control.h>
 #include <npuprof/session.h>
+#include <npuprof/stream_owner.h>
+#include <npuprof/trace_switch.h>
 
 /* Devices whose clock pairs the session keeps: ids 0 to 63. */
 #define SESSION_MAX_DEVICES 64
@@ -88,6 +90,11 @@ struct npuprof_session {
 	/* info.json "taskTiming" of the window's devices, filled at stop */
 	struct npuprof_ctrl_timing timing[SESSION_MAX_DEVICES];
 	unsigned int nr_timing;
+	/* the driver's tracepoint switches, on during a window (trace_switch.h) */
+	struct npuprof_trace_switch trsw;
+	bool trsw_said; /* its outcome was said (once per session) */
+	/* stream -> owner pid, for task records without a pid (device_log drivers) */
+	struct npuprof_stream_owners *owners;
 };
 
 /* session.c: note a failure of @stage on @what (may be NULL) for @pid (0: none). */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <npuprof/acl_trace.h>
 #include <npuprof/kring.h>
@@ -111,8 +112,8 @@ static void kmod_tracepoints(struct npuprof_session *s)
 	s->tasks.driver = b->name;
 	for (i = 0; i < NPU_TP_EVENTS; i++) {
 		s->tasks.tp_names[i] = b->tp_names[i];
-		s->tasks.tp_status[i] = -ENOENT;
-		for (k = 0; k < list.count; k++)
+		s->tasks.tp_status[i] = b->tp_names[i] ? -ENOENT : -EOPNOTSUPP;
+		for (k = 0; b->tp_names[i] && k < list.count; k++)
 			if (!strcmp(list.tp[k].name, b->tp_names[i]))
 				s->tasks.tp_status[i] = 0;
 	}
@@ -201,14 +202,40 @@ static const struct npu_backend *backend_by_tracepoint(void)
 /*
  * The NPU driver and devices: as npu_host_detect() finds them through
  * sysfs, or, when devices exist but sysfs names no module for them, the
- * known driver whose tracepoints the kernel has.  An unreadable /dev
+ * known driver whose tracepoints the kernel has; else, when the owner is
+ * a module no backend names, the driver whose /proc directory exists.  An unreadable /dev
  * leaves no devices: capture still runs, without clock pairs.
  */
+/*
+ * The known driver that made its own directory below /proc
+ * (npu_backend.proc_probe): the real Ascend driver's /proc/trs_core, when
+ * its device nodes belong to a module npuprof has no name for.  NULL when
+ * none did.
+ */
+static const struct npu_backend *backend_by_proc(void)
+{
+	const struct npu_backend *const *list;
+	char path[256];
+	unsigned int n, i;
+
+	list = npu_backend_list(&n);
+	for (i = 0; i < n; i++) {
+		if (!list[i]->proc_probe)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s", list[i]->proc_probe);
+		if (!access(path, F_OK))
+			return list[i];
+	}
+	return NULL;
+}
+
 void session_find_host(struct npuprof_session *s)
 {
 	npu_host_detect(&s->host, NULL, NULL);
 	if (!s->host.backend && s->host.nr_devices && !s->host.owner[0])
 		s->host.backend = backend_by_tracepoint();
+	if (!s->host.backend && s->host.nr_devices)
+		s->host.backend = backend_by_proc();
 }
 
 /*
@@ -255,8 +282,10 @@ int session_open_producers(struct npuprof_session *s)
 	ao.submits = s->submits;
 	if (!s->api && !bpf_tasks && !s->submits)
 		return 0;
-	if (bpf_tasks)
+	if (bpf_tasks) {
 		ao.task_layout = &drv->layout;
+		memcpy(ao.task_layouts, drv->event_layout, sizeof(ao.task_layouts));
+	}
 	err = npuprof_acl_trace_open_opts(&ao, &s->acl);
 	if (err) {
 		char what[NPUPROF_TASK_REASON_LEN + 192], mode[64];

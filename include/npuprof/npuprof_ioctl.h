@@ -91,6 +91,14 @@
  * GET_TP_STATUS says which of the four events are covered; LIST_TP names
  * each tracepoint found, its backend and module.  Modules of ABI 1.2 and
  * older know npusim's tracepoints only and fail LIST_TP with ENOTTY.
+ *
+ * Queue and completion events (1.4): two more event bits, QUEUED and CQE,
+ * for a driver whose tracepoints see a task handed to the hardware queue
+ * and its completion entry, never its execution (the real Ascend driver's
+ * trs_chan:sqe and trs_core:logic_cqe, include/npuprof/drv/trs_tp.h).
+ * Their prototypes carry no pid: a record's pid is the tgid of "current"
+ * when a session follows it, else 0, and such records go to every
+ * capturing session (user space attributes them by stream owner).
  */
 #ifndef NPUPROF_IOCTL_H
 #define NPUPROF_IOCTL_H
@@ -110,7 +118,7 @@
  * 1.1: a session per open(), TGID_OWNER; 1.2: following, tgids leave at
  * exit; 1.3: LIST_TP, tracepoints of several driver backends
  */
-#define NPUPROF_ABI_MINOR 3
+#define NPUPROF_ABI_MINOR 4
 #define NPUPROF_ABI_VERSION_OF(major, minor) ((__u32)(major) | (__u32)(minor) << 16)
 #define NPUPROF_ABI_MAJOR_OF(version) ((version) & 0xffffU)
 #define NPUPROF_ABI_MINOR_OF(version) ((version) >> 16)
@@ -186,6 +194,8 @@ enum npuprof_tp_bit {
 	NPUPROF_TP_TASK_START = 1,  /* the device began running it */
 	NPUPROF_TP_TASK_END = 2,    /* the device finished it */
 	NPUPROF_TP_STREAM_SYNC = 3, /* a stream synchronisation returned */
+	NPUPROF_TP_TASK_QUEUED = 4, /* written to the hardware queue (1.4) */
+	NPUPROF_TP_TASK_CQE = 5,    /* its completion entry arrived (1.4) */
 	NPUPROF_TP_COUNT
 };
 

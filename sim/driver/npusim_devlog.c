@@ -457,6 +457,10 @@ DEFINE_SHOW_ATTRIBUTE(npusim_devlog_dropped);
  * @devs: the devices, all set up
  * @n:    how many
  */
+#ifdef NPUSIM_FLAVOUR_ASCEND
+struct dentry *npusim_debugfs_dir; /* npusim_bench.c's in the other flavours */
+#endif
+
 void npusim_devlog_debugfs(struct npusim_dev *devs, unsigned int n)
 {
 	npusim_devlog_devs = devs;

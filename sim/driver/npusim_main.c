@@ -13,8 +13,9 @@
  * the benchmark hook (/sys/kernel/debug/npusim/bench) in npusim_bench.c.
  *
  * The same sources also build npustub.ko, a second driver with other
- * tracepoints and no clock ioctl (npusim_tp.h says how); the two are never
- * loaded together.
+ * tracepoints and no clock ioctl, and ascendsim.ko, with the real Ascend
+ * driver's tracepoints, procfs files and submit modes (npusim_tp.h says
+ * how); no two of them are loaded together.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,6 +31,7 @@
 #include <linux/uaccess.h>
 
 #include "npusim.h"
+#include "npusim_tp.h"
 
 static unsigned int devices = 1;
 module_param(devices, uint, 0444);
@@ -348,7 +350,7 @@ static int npusim_probe(struct platform_device *pdev)
 	if (err) {
 		pr_err("/dev/%s: cannot register: %pe%s\n", d->name,
 		       ERR_PTR(err),
-		       err == -EEXIST ? " (another NPU driver, npusim or npustub, is loaded)" : "");
+		       err == -EEXIST ? " (another NPU driver, npusim, npustub or ascendsim, is loaded)" : "");
 		npusim_probe_err = err;
 		return err;
 	}
@@ -418,6 +420,9 @@ static int __init npusim_init(void)
 		if (err)
 			goto out_remove_devices;
 	}
+	err = npusim_trs_init(devices);
+	if (err)
+		goto out_remove_devices;
 	npusim_bench_init();
 	npusim_devlog_debugfs(npusim_devs, devices);
 	pr_info("%u device(s), clock %llu Hz %+d ppm from %llu\n", devices,
@@ -439,6 +444,7 @@ out_free_devs:
 static void __exit npusim_exit(void)
 {
 	npusim_bench_exit();
+	npusim_trs_exit();
 	npusim_remove_devices(devices);
 	platform_driver_unregister(&npusim_platform_driver);
 	kfree(npusim_devs);
@@ -447,7 +453,9 @@ static void __exit npusim_exit(void)
 module_init(npusim_init);
 module_exit(npusim_exit);
 
-#ifdef NPUSIM_FLAVOUR_STUB
+#if defined(NPUSIM_FLAVOUR_ASCEND)
+MODULE_DESCRIPTION("Simulated NPU driver with the real Ascend driver's interfaces (trs tracepoints, procfs, submit modes)");
+#elif defined(NPUSIM_FLAVOUR_STUB)
 MODULE_DESCRIPTION("Second simulated NPU driver: npusim's engine, other tracepoints, no clock ioctl");
 #else
 MODULE_DESCRIPTION("Simulated Ascend NPU driver (streams, tasks, device clock, tracepoints)");

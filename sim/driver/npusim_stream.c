@@ -143,6 +143,8 @@ static enum hrtimer_restart npusim_stream_timer(struct hrtimer *timer)
 	if (t) {
 		s->running = NULL;
 		npusim_trace_task(s, t, false);
+		npusim_trs_complete(s->dev->id, s->id, t->id, t->type,
+				    npusim_dev_ts(t->start_ns + t->dur_ns));
 		kfree(t);
 		if (wq_has_sleeper(&s->end_wq))
 			wake_up_all(&s->end_wq);
@@ -205,6 +207,11 @@ int npusim_stream_create(struct npusim_file *nf, u32 *stream_id)
 		kfree(s);
 		return id;
 	}
+	if (npusim_trs_sq_add(nf->dev->id, id)) {
+		ida_free(&nf->dev->stream_ida, id);
+		kfree(s);
+		return -ENOMEM;
+	}
 	kref_init(&s->ref);
 	s->dev = nf->dev;
 	s->id = id;
@@ -251,6 +258,7 @@ static void npusim_stream_kill(struct npusim_stream *s)
 	wake_up_all(&s->idle_wq);
 	wake_up_all(&s->end_wq);
 
+	npusim_trs_sq_del(s->dev->id, s->id);
 	ida_free(&s->dev->stream_ida, s->id);
 	kref_put(&s->ref, npusim_stream_free);
 }
@@ -432,6 +440,7 @@ static int npusim_stream_queue(struct npusim_file *nf, struct npusim_stream *s,
 	}
 	npusim_tp_submit(t->tgid, t->tid, nf->dev->id, s->id, t->id, t->type,
 			 npusim_dev_ts(ktime_get_ns()), t->arg, t->name);
+	npusim_trs_send(nf->dev->id, s->id, t->id, t->type);
 	/*
 	 * The device sees the task only after its submission was traced, as
 	 * a real doorbell follows the driver's bookkeeping: so no task can

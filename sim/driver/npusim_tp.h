@@ -9,6 +9,12 @@
  *   npustub.ko  NPUSIM_FLAVOUR_STUB defined (the npustub_*.c wrappers):
  *               tracepoints of backend "npustub" (npustub_trace.h,
  *               include/npuprof/drv/npustub_tp.h), no clock ioctl
+ *   ascendsim.ko  NPUSIM_FLAVOUR_ASCEND defined (ascendsim_*.c): the real
+ *               Ascend driver's interfaces instead of task tracepoints
+ *               (include/npuprof/drv/trs_tp.h): trs_chan:sqe/cqe and
+ *               trs_core:logic_cqe, their procfs switches, stream and
+ *               hw_sq views and submit modes (ascendsim_trs.c); the four
+ *               npusim_tp_*() calls fire nothing there
  *
  * The engine calls npusim_tp_submit/start/end/sync() with npusim's
  * argument order; each maps it onto its flavour's tracepoint.  Both share
@@ -26,7 +32,9 @@
 #include <linux/compiler.h>
 #include <linux/types.h>
 
-#ifdef NPUSIM_FLAVOUR_STUB
+#if defined(NPUSIM_FLAVOUR_ASCEND)
+#include "ascendsim_trs.h"
+#elif defined(NPUSIM_FLAVOUR_STUB)
 #include <npuprof/drv/npustub_tp.h>
 #define NPUSIM_FLAVOUR_PARAMS NPUSTUB_TP_PROBE_PARAMS
 #else
@@ -34,6 +42,7 @@
 #define NPUSIM_FLAVOUR_PARAMS NPUSIM_TP_PROBE_PARAMS
 #endif
 
+#ifndef NPUSIM_FLAVOUR_ASCEND
 #ifdef NPUSIM_FLAVOUR_STUB
 #include "npustub_trace.h"
 #else
@@ -85,5 +94,16 @@ NPUSIM_TP_WRAPPER(end, npusim_task_end, NPUSIM_TP_TASK_END)
 NPUSIM_TP_WRAPPER(sync, npusim_stream_sync, NPUSIM_TP_STREAM_SYNC)
 #endif
 #undef NPUSIM_TP_WRAPPER
+
+/* The realistic driver's hooks (ascendsim_trs.h): none in these two. */
+static inline int npusim_trs_init(unsigned int devices) { return 0; }
+static inline void npusim_trs_exit(void) {}
+static inline int npusim_trs_sq_add(u32 device, u32 stream) { return 0; }
+static inline void npusim_trs_sq_del(u32 device, u32 stream) {}
+static inline void npusim_trs_send(u32 device, u32 stream, u32 task_id,
+				   u32 type) {}
+static inline void npusim_trs_complete(u32 device, u32 stream, u32 task_id,
+				       u32 type, u64 dev_ts) {}
+#endif /* !NPUSIM_FLAVOUR_ASCEND */
 
 #endif /* NPUSIM_TP_H */

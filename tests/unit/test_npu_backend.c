@@ -10,6 +10,10 @@
  *     are not devices;
  *   - owner "npustub" gives the npustub backend: other tracepoint names,
  *     the task type at argument 3 with 16 bits, no clock;
+ *   - owner "ascendsim" (the simulator with the real Ascend driver's
+ *     interfaces) gives the ascend backend: device log, no submit/start/
+ *     end/sync tracepoint, "sqe" as QUEUED and "logic_cqe" as CQE, each
+ *     with its own pointer-to-struct layout, two trace_enable switches;
  *   - an owner no backend knows ("drv_ascend") keeps its name, backend NULL;
  *   - no sysfs link: owner "", backend NULL; no node: no device, NULL;
  *   - nodes of several owners (issue 8 attack): davinci0 of npusim next to
@@ -33,6 +37,7 @@
 #include <unistd.h>
 
 #include <npuprof/npu_backend.h>
+#include <npuprof/npuprof_ioctl.h>
 
 #include "check.h"
 
@@ -162,6 +167,47 @@ int main(void)
 		CHECK_EQ(h.backend->layout.bits[NPU_TP_TASK_TYPE], 16);
 		CHECK_EQ(h.backend->layout.pos[NPU_TP_TGID], 4);
 	}
+
+	fresh("ascendsim");
+	CHECK_EQ(node("davinci0", 0), 0);
+	CHECK_EQ(npu_host_detect(&h, dev_dir, sys_dir), 0);
+	CHECK(h.backend == npu_backend_find("ascend"));
+	if (h.backend) {
+		CHECK_EQ(h.backend->device_log, 1);
+		CHECK(h.backend->clock == NULL);
+		CHECK(h.backend->tp_names[NPUPROF_TP_TASK_SUBMIT] == NULL);
+		CHECK(h.backend->tp_names[NPUPROF_TP_TASK_END] == NULL);
+		CHECK_STR(h.backend->tp_names[NPUPROF_TP_TASK_QUEUED], "sqe");
+		CHECK_STR(h.backend->tp_names[NPUPROF_TP_TASK_CQE], "logic_cqe");
+		CHECK(h.backend->event_layout[NPUPROF_TP_TASK_QUEUED] != NULL);
+		CHECK(h.backend->event_layout[NPUPROF_TP_TASK_CQE] != NULL);
+		if (h.backend->event_layout[NPUPROF_TP_TASK_CQE]) {
+			const struct npu_tp_layout *l = h.backend->event_layout[NPUPROF_TP_TASK_CQE];
+
+			CHECK_EQ(l->pos[NPU_TP_TGID], NPU_TP_ABSENT);
+			CHECK_EQ(l->pos[NPU_TP_DEVICE], 1);
+			CHECK_EQ(l->deref[NPU_TP_DEVICE], 1);
+			CHECK_EQ(l->off[NPU_TP_DEVICE], 0);
+			CHECK_EQ(l->pos[NPU_TP_DEV_TS], 2);
+			CHECK_EQ(l->off[NPU_TP_DEV_TS], 48);
+			CHECK_EQ(l->bits[NPU_TP_DEV_TS], 64);
+			CHECK_EQ(l->off[NPU_TP_STREAM], 16);
+			CHECK_EQ(l->off[NPU_TP_TASK_ID], 12);
+		}
+		if (h.backend->event_layout[NPUPROF_TP_TASK_QUEUED]) {
+			const struct npu_tp_layout *l = h.backend->event_layout[NPUPROF_TP_TASK_QUEUED];
+
+			CHECK_EQ(l->off[NPU_TP_ARG], 28);
+			CHECK_EQ(l->off[NPU_TP_TASK_ID], 32);
+			CHECK_EQ(l->off[NPU_TP_STREAM], 36);
+			CHECK_EQ(l->pos[NPU_TP_DEV_TS], NPU_TP_ABSENT);
+		}
+		CHECK_STR(h.backend->trace_enable[0], "trs_chan/dev%u-ts0/trace_enable");
+		CHECK_STR(h.backend->trace_enable[1], "trs_core/ts_inst/dev%u-ts0/trace_enable");
+		CHECK(h.backend->trace_enable[2] == NULL);
+	}
+	/* npusim's tracepoints give no queue or completion events */
+	CHECK(npu_backend_find("npusim")->tp_names[NPUPROF_TP_TASK_QUEUED] == NULL);
 
 	fresh("drv_ascend");
 	CHECK_EQ(node("davinci0", 0), 0);

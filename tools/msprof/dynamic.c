@@ -138,7 +138,8 @@ void msprof_say_task_path(const struct npuprof_task_capture_info *tc, const stru
 {
 	const bool kmod = tc->path == NPUPROF_TASK_PATH_KMOD;
 	const char *how = kmod ? "found by npuprof.ko" : "in this kernel";
-	char used[4 * 80] = "";
+	const struct npu_backend *drv;
+	char used[NPU_TP_EVENTS * 80] = "";
 	unsigned int i;
 	size_t n;
 
@@ -177,9 +178,20 @@ void msprof_say_task_path(const struct npuprof_task_capture_info *tc, const stru
 	else
 		npuprof_info("%s; capturing device tasks through BPF: driver %s, tracepoints %s",
 			     tc->reason, tc->driver, used[0] ? used : "none");
+	/*
+	 * A driver whose tracepoints only add queue and completion events
+	 * (device_log: the real Ascend driver's trs_chan/trs_core) may lack
+	 * them on an older release: a normal outcome, said once.
+	 */
+	drv = npu_backend_find(tc->driver);
+	if (drv && drv->device_log && !used[0]) {
+		npuprof_info("driver %s: no trs_chan/trs_core tracepoints %s: no queue or completion "
+			     "events (QUEUED/CQE) are recorded", tc->driver, how);
+		return;
+	}
 	for (i = 0; i < NPU_TP_EVENTS; i++) {
-		if (!tc->tp_status[i])
-			continue;
+		if (!tc->tp_status[i] || !tc->tp_names[i])
+			continue; /* attached, or an event the driver has no tracepoint for */
 		if (tc->tp_status[i] == -ENOENT)
 			npuprof_warn("driver %s: no tracepoint %s %s (driver not loaded?): "
 				     "its device task events are not captured",

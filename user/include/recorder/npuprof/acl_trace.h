@@ -61,7 +61,7 @@ enum npuprof_api_layer {
  *               0 means NPUPROF_LAYER_ACL alone (the callers before the
  *               runtime layer existed)
  * @task_layout: NULL, or the argument layout of the NPU driver's task
- *               tracepoints (include/npuprof/npu_driver.h): loads the four
+ *               tracepoints (include/npuprof/npu_driver.h): loads the
  *               raw tracepoint programs that capture device tasks without
  *               npuprof.ko (npuprof_acl_trace_attach_tasks()).  Copied into
  *               the programs' read-only data before load.
@@ -71,6 +71,10 @@ enum npuprof_api_layer {
  *               drivers whose tracepoints see no submit, the real Ascend
  *               driver (struct npu_backend.device_log).  0: nothing of it
  *               is loaded.
+ * @task_layouts: per event (enum npuprof_tp_bit order), a layout for a
+ *               tracepoint whose prototype differs from @task_layout's;
+ *               NULL entries take @task_layout.  Task programs load when
+ *               any layout is given.
  */
 struct npuprof_acl_trace_opts {
 	uint32_t ring_bytes;
@@ -78,6 +82,7 @@ struct npuprof_acl_trace_opts {
 	unsigned int layers;
 	const struct npu_tp_layout *task_layout;
 	int submits;
+	const struct npu_tp_layout *task_layouts[NPU_TP_EVENTS];
 };
 
 /*
@@ -130,7 +135,7 @@ int npuprof_acl_trace_open_follow(uint32_t ring_bytes, struct npuprof_acl_trace 
 /**
  * npuprof_acl_trace_open_opts() - npuprof_acl_trace_open() with the
  * choices of @opts.  Return: as npuprof_acl_trace_open(); -EINVAL for a
- * @opts->task_layout with more than NPU_TP_MAX_ARGS arguments.
+ * a task layout with more than NPU_TP_MAX_ARGS arguments.
  */
 int npuprof_acl_trace_open_opts(const struct npuprof_acl_trace_opts *opts,
 				struct npuprof_acl_trace **out);

@@ -171,6 +171,18 @@ enum npuprof_writer {
  *               slice of its series (one warning names it and why): a
  *               series on disk never has a gap
  * @writer:      enum npuprof_writer (0: AUTO)
+ * @owners:      optional, caller-owned, used on the drain thread only
+ *               until npuprof_drain_stop() returns: task records that
+ *               carry no pid (a driver event a kernel worker fired, the
+ *               device log's) get the pid of their (device, stream) owner
+ *               before routing; a miss re-reads the driver's stream view
+ *               at most every NPUPROF_DRAIN_OWNER_RELOAD_MS per device, and
+ *               task records with a pid teach the table their stream's
+ *               owner.  A record whose owner is still unknown is held
+ *               back (at most 65536) and tried again at every read tick
+ *               and at stop, when those still without one are counted in
+ *               stats.unattributed and kept with pid 0 in the first
+ *               routed directory (device-only tasks), never silently.
  */
 struct npuprof_drain_config {
 	const char *prof_dir;
@@ -188,7 +200,11 @@ struct npuprof_drain_config {
 	unsigned int nr_rings;
 	uint64_t storage_limit;
 	int writer;
+	struct npuprof_stream_owners *owners;
 };
+
+/* Least time between two re-reads of one device's stream owners, ms. */
+#define NPUPROF_DRAIN_OWNER_RELOAD_MS 10
 
 /* Device ids the stats tell apart, 0..63 (as the driver backends'). */
 #define NPUPROF_DRAIN_MAX_DEVICES 64
@@ -234,9 +250,16 @@ struct npuprof_drain_stats {
 	uint64_t aged_bytes;   /* their bytes (still in @file_bytes) */
 	uint64_t aged_records; /* their records (still in @records) */
 	int writer;	       /* enum npuprof_writer that ran: IO_URING or PWRITE */
+	uint64_t attributed;   /* totals only: pid-less task records given
+				  their stream owner's pid (config.owners) */
+	uint64_t unattributed; /* totals only: pid-less task records whose
+				  stream owner stayed unknown, kept with pid 0
+				  in the first routed directory (device-only
+				  tasks for the export) */
 };
 
 struct npuprof_drain;
+struct npuprof_stream_owners;
 
 /**
  * npuprof_drain_start() - start the drain thread on @n sources

@@ -26,8 +26,22 @@
  * @module:   name of the kernel module owning the device nodes, as
  *            /sys/dev/char/<major>:<minor>/device/driver/module names it
  * @tp_names: tracepoint names, in enum npuprof_tp_bit order (submit,
- *            start, end, stream sync)
- * @layout:   argument layout shared by the four tracepoints
+ *            start, end, stream sync, queued, completion entry); NULL for
+ *            an event the driver has no tracepoint for.  The position is
+ *            the record event a tracepoint gives (tp_attach.c, acl_trace.c)
+ * @layout:   argument layout shared by the tracepoints
+ * @event_layout: per event, the layout of a tracepoint whose prototype
+ *            differs from @layout's (NULL: @layout)
+ * @proc_probe: a path below /proc that only this driver makes, or NULL:
+ *            the backend is taken when the device nodes' owner is a module
+ *            npuprof does not know (the real Ascend driver's node owner
+ *            is not the module with the tracepoints; its name is unknown
+ *            here) and this path exists
+ * @trace_enable: printf formats (one %u, the device) of the files below
+ *            /proc that switch the tracepoints of a device on ("1\n") and
+ *            off ("0\n"), NULL-terminated; NULL when they always fire.
+ *            The session saves them, writes "1\n" at start and restores
+ *            them at stop (user/trace_switch.c)
  * @clock:    read one host/device clock pair of @device: host
  *            CLOCK_MONOTONIC ns and the device clock count at the same
  *            instant.  0, or -errno.  NULL when the driver has no clock
@@ -46,6 +60,9 @@ struct npu_backend {
 	const char *module;
 	const char *tp_names[NPU_TP_EVENTS];
 	struct npu_tp_layout layout;
+	const struct npu_tp_layout *event_layout[NPU_TP_EVENTS];
+	const char *proc_probe;
+	const char *const *trace_enable;
 	int (*clock)(int device, uint64_t *host_ns, uint64_t *dev_ts);
 	unsigned int device_log;
 };

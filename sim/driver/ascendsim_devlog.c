@@ -1,0 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ascendsim.ko: npusim_devlog.c built as the realistic Ascend driver (npusim_tp.h). */
+#define NPUSIM_FLAVOUR_ASCEND
+#include "npusim_devlog.c"
