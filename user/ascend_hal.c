@@ -4,6 +4,7 @@
  * read through it (npuprof/ascend_hal.h).
  */
 #include <dlfcn.h>
+#include <limits.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -47,11 +48,22 @@ static int find_all(void *dl, char *why, size_t size)
 	return 0;
 }
 
+/* The job's own library (npuprof_ascend_hal_hint()), "" for none; hal_lock. */
+static char hint[PATH_MAX + 32];
+
+void npuprof_ascend_hal_hint(const char *path)
+{
+	pthread_mutex_lock(&hal_lock);
+	if (!hint[0] && path && *path)
+		snprintf(hint, sizeof(hint), "%s", path);
+	pthread_mutex_unlock(&hal_lock);
+}
+
 /* dlopen() the first place that loads.  Return: the handle, or NULL. */
 static void *open_lib(char *why, size_t size)
 {
 	const char *env = getenv(NPUPROF_ASCEND_HAL_ENV);
-	const char *tries[2] = { ASCEND_HAL_LIB, ASCEND_HAL_LIB_DEFAULT_DIR "/" ASCEND_HAL_LIB };
+	const char *tries[3] = { hint, ASCEND_HAL_LIB, ASCEND_HAL_LIB_DEFAULT_DIR "/" ASCEND_HAL_LIB };
 	void *dl;
 
 	if (env && *env) {
@@ -61,15 +73,17 @@ static void *open_lib(char *why, size_t size)
 			snprintf(why, size, "%s=%s: %s", NPUPROF_ASCEND_HAL_ENV, env, dlerror());
 		return dl;
 	}
-	for (unsigned int i = 0; i < 2; i++) {
+	for (unsigned int i = 0; i < 3; i++) {
+		if (!tries[i][0])
+			continue;
 		snprintf(hal.path, sizeof(hal.path), "%s", tries[i]);
 		dl = dlopen(tries[i], RTLD_NOW | RTLD_LOCAL);
 		if (dl)
 			return dl;
 	}
 	if (why)
-		snprintf(why, size, "%s not found (searched the loader's path and %s)",
-			 ASCEND_HAL_LIB, ASCEND_HAL_LIB_DEFAULT_DIR);
+		snprintf(why, size, "%s not found (searched %s%sthe loader's path and %s)",
+			 ASCEND_HAL_LIB, hint, hint[0] ? ", " : "", ASCEND_HAL_LIB_DEFAULT_DIR);
 	return NULL;
 }
 

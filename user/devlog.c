@@ -63,6 +63,7 @@ struct npuprof_devlog {
 	struct npuprof_devlog *next_live; /* the atexit list */
 	struct npuprof_rec_task *ring;
 	uint64_t mask;
+	uint64_t win_lo, win_hi; /* atomic: npuprof_devlog_window() */
 	uint64_t head; /* atomic: next record to write */
 	uint64_t tail; /* atomic: next record to read */
 	char proc_root[PATH_MAX];
@@ -75,6 +76,12 @@ static const char *const outcome_keys[] = {
 	[NPUPROF_DEVLOG_CONTAINER] = "container",  [NPUPROF_DEVLOG_NO_CONTEXT] = "noContext",
 	[NPUPROF_DEVLOG_FAILED] = "failed",
 };
+
+void npuprof_devlog_window(struct npuprof_devlog *l, uint64_t lo_ns, uint64_t hi_ns)
+{
+	__atomic_store_n(&l->win_hi, hi_ns, __ATOMIC_RELEASE);
+	__atomic_store_n(&l->win_lo, lo_ns, __ATOMIC_RELEASE);
+}
 
 const char *npuprof_devlog_outcome_key(int outcome)
 {
@@ -267,6 +274,11 @@ static void decode_one(struct npuprof_devlog *l, struct devlog_dev *dv, const ui
 	ascend_stars_log_ids(r.stream, r.task, sqe, l->expanded, &rec.stream, &rec.task_id);
 	rec.hdr.cpu = (uint32_t)dv->pub->device;
 	rec.hdr.ts = npuprof_ascend_hal_to_host(&dv->pub->start_clock, r.timestamp);
+	if (rec.hdr.ts < __atomic_load_n(&l->win_lo, __ATOMIC_ACQUIRE) ||
+	    rec.hdr.ts > __atomic_load_n(&l->win_hi, __ATOMIC_ACQUIRE)) {
+		dv->pub->outside++;
+		return;
+	}
 	rec.dev_ts = r.timestamp;
 	rec.device = (uint32_t)dv->pub->device;
 	rec.event = func == ASCEND_STARS_FUNC_BEGIN ? NPUPROF_TASK_START : NPUPROF_TASK_END;
@@ -579,6 +591,9 @@ static int devlog_new(const struct npuprof_devlog_opts *o, struct npuprof_devlog
 	if (!l)
 		return -ENOMEM;
 	l->efd = -1;
+	/* closed until npuprof_devlog_window() opens it, or open for good */
+	l->win_lo = o->windowed ? UINT64_MAX : 0;
+	l->win_hi = UINT64_MAX;
 	l->ring = calloc(room, sizeof(*l->ring));
 	l->owners = npuprof_stream_owners_new(o->proc_root);
 	if (!l->ring || !l->owners) {

@@ -311,11 +311,12 @@ static json_t *timing_json(const struct npuprof_ctrl_timing *t, bool with_id)
 	if (o && t->has_log)
 		json_object_set_new(
 			o, "deviceLog",
-			json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "begins", (json_int_t)t->begins,
+			json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "begins", (json_int_t)t->begins,
 				  "ends", (json_int_t)t->ends, "skipped", (json_int_t)t->skipped,
 				  "countGaps", (json_int_t)t->gaps, "ringDrops",
 				  (json_int_t)t->ring_drops, "unattributed",
-				  (json_int_t)t->unattributed));
+				  (json_int_t)t->unattributed, "outsideWindow",
+				  (json_int_t)t->outside));
 	return o;
 }
 

@@ -69,6 +69,7 @@
 #include <npuprof/devlog.h>
 #include <npuprof/msg.h>
 
+#include "proc_maps.h"
 #include "session_int.h"
 
 _Static_assert(NPUPROF_DRAIN_MAX_ROUTES >= NPUPROF_SESSION_MAX_PIDS,
@@ -554,6 +555,8 @@ int npuprof_session_probe_submits_file(struct npuprof_session *s, const char *pa
 	err = npuprof_acl_trace_attach_submits_file(s->acl, path);
 	if (err)
 		session_set_acl_error(s, err, 0);
+	else
+		npuprof_ascend_hal_hint(path); /* the job's, for the device log too */
 	return err;
 }
 
@@ -739,12 +742,32 @@ static unsigned int window_devices(struct npuprof_session *s, int *out)
 	return n;
 }
 
+/*
+ * Tell the HAL loader where a member's own libascend_hal.so is (through
+ * /proc/<pid>/root, so also for a job in a container): the library of
+ * the driver the job talks to, found also when msprof runs without the
+ * driver's library path.
+ */
+static void hint_hal_library(struct npuprof_session *s)
+{
+	char path[PATH_MAX + 32];
+	struct proc_map m;
+
+	for (unsigned int i = 0; i < s->nr_members; i++) {
+		if (proc_maps_find(s->members[i].pid, NPUPROF_HAL_LIB_NAME, &m) || m.deleted)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/root%s", (int)s->members[i].pid, m.path);
+		npuprof_ascend_hal_hint(path);
+		return;
+	}
+}
+
 /* The window's device-log reader, when the host's driver needs one. */
 static int start_devlog(struct npuprof_session *s)
 {
 	const struct npu_backend *b = s->host.backend;
 	int devs[NPUPROF_DEVLOG_MAX_DEVICES];
-	struct npuprof_devlog_opts o = { .devices = devs };
+	struct npuprof_devlog_opts o = { .devices = devs, .windowed = 1 };
 	const char *expand;
 
 	npuprof_devlog_free(s->devlog); /* the last window's */
@@ -752,6 +775,7 @@ static int start_devlog(struct npuprof_session *s)
 	if (!b || !b->device_log || !s->opts.task_time)
 		return 0;
 	o.nr_devices = window_devices(s, devs);
+	hint_hal_library(s);
 	/*
 	 * How the log packs stream ids: the runtime's 32k-stream mode, which
 	 * a reader outside the app cannot learn from the driver
@@ -899,9 +923,19 @@ static int disable_producers(struct npuprof_session *s)
 			err = e;
 		}
 	}
-	if (s->devlog)
-		npuprof_devlog_stop(s->devlog);
 	return err;
+}
+
+/*
+ * The device log to the window's end at @hi_ns (clockMonotonicDisabled),
+ * read to its last record and its channels released.
+ */
+static void stop_devlog(struct npuprof_session *s, uint64_t hi_ns)
+{
+	if (!s->devlog)
+		return;
+	npuprof_devlog_window(s->devlog, s->begin.outer_ns, hi_ns);
+	npuprof_devlog_stop(s->devlog);
 }
 
 /*
@@ -978,6 +1012,14 @@ int npuprof_session_start(struct npuprof_session *s)
 	}
 	session_trace_switch_on(s);
 	s->begin.outer_ns = npuprof_clock_ns(CLOCK_MONOTONIC);
+	/*
+	 * The device log runs already: from here on its begins and ends are
+	 * the window's.  (One at a time later than this clock read cannot
+	 * have reached the reader before the store: the HAL delivers in
+	 * batches of milliseconds.)
+	 */
+	if (s->devlog)
+		npuprof_devlog_window(s->devlog, s->begin.outer_ns, UINT64_MAX);
 	err = enable_producers(s);
 	if (err)
 		goto out_stop_drain;
@@ -998,8 +1040,7 @@ int npuprof_session_start(struct npuprof_session *s)
 out_disable:
 	disable_producers(s);
 out_stop_drain:
-	if (s->devlog)
-		npuprof_devlog_stop(s->devlog);
+	stop_devlog(s, 0);
 	session_trace_switch_off(s);
 	npuprof_drain_stop(s->drain, NULL, NULL);
 	s->drain = NULL;
@@ -1037,6 +1078,7 @@ static void log_timing(struct npuprof_ctrl_timing *t, const struct npuprof_devlo
 	t->gaps = l->gaps;
 	t->ring_drops = l->ring_drops;
 	t->unattributed = l->unattributed;
+	t->outside = l->outside;
 }
 
 /*
@@ -1098,6 +1140,7 @@ int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_resul
 	read_capture_clocks(&s->end);
 	err = disable_producers(s);
 	s->end.outer_ns = npuprof_clock_ns(CLOCK_MONOTONIC);
+	stop_devlog(s, s->end.outer_ns);
 	session_trace_switch_off(s);
 	e = npuprof_drain_stop(s->drain, &st, rst);
 	s->drain = NULL;
@@ -1138,6 +1181,7 @@ int npuprof_session_discard(struct npuprof_session *s)
 	if (!s->running)
 		return refuse(s, -EINVAL, 0);
 	disable_producers(s);
+	stop_devlog(s, 0);
 	session_trace_switch_off(s);
 	npuprof_drain_stop(s->drain, NULL, NULL);
 	s->drain = NULL;

@@ -183,10 +183,21 @@ static int clock_reasons(struct export_model *m)
 	return err;
 }
 
+/* Does @m hold task records of device @id? */
+static bool has_device(const struct export_model *m, uint32_t id)
+{
+	for (size_t i = 0; i < m->n_devs; i++)
+		if (m->devs[i].id == id)
+			return true;
+	return false;
+}
+
 /*
  * Devices whose task begin and end were not captured (info.json
  * "taskTiming"): a device log another process held, the container
  * boundary, no device context, ...; their tasks have host-side times only.
+ * A device this dir's process ran nothing on ("notRead": the window's
+ * processes held other devices; or no task of it here) loses nothing.
  */
 static int timing_reasons(struct export_model *m)
 {
@@ -197,7 +208,8 @@ static int timing_reasons(struct export_model *m)
 		const char *why = t->begin_end;
 
 		if (!t->outcome[0] || !strcmp(t->outcome, "deviceLog") ||
-		    !strcmp(t->outcome, "tracepoints"))
+		    !strcmp(t->outcome, "tracepoints") || !strcmp(t->outcome, "notRead") ||
+		    !has_device(m, t->device))
 			continue;
 		if (!strncmp(why, "none: ", 6))
 			why += 6;

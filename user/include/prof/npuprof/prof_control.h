@@ -176,7 +176,9 @@ enum npuprof_ctrl_task_path {
  * @has_log:   "deviceLog" written, the reader's counts (records): @begins,
  *             @ends, @skipped (other log records), @gaps ("countGaps":
  *             missing by the log's running count, at least), @ring_drops,
- *             @unattributed (no owner of the stream: pid 0)
+ *             @unattributed (no owner of the stream: pid 0), @outside
+ *             ("outsideWindow": begins and ends the log held from before
+ *             the window opened or after it closed, left out by design)
  */
 struct npuprof_ctrl_timing {
 	int device;
@@ -184,7 +186,7 @@ struct npuprof_ctrl_timing {
 	const char *begin_end;
 	const char *outcome;
 	bool has_log;
-	uint64_t begins, ends, skipped, gaps, ring_drops, unattributed;
+	uint64_t begins, ends, skipped, gaps, ring_drops, unattributed, outside;
 };
 
 /**

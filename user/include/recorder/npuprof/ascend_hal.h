@@ -57,14 +57,25 @@ struct npuprof_ascend_hal {
  *        (dlerror(3)'s text, or the missing function); may be NULL
  * @size: bytes of @why
  *
- * Tries $NPUPROF_ASCEND_HAL when set (and only it), else the dynamic
- * loader's search for "libascend_hal.so", else ASCEND_HAL_LIB_DEFAULT_DIR.
+ * Tries $NPUPROF_ASCEND_HAL when set (and only it), else the library the
+ * job itself maps (npuprof_ascend_hal_hint()), else the dynamic loader's
+ * search for "libascend_hal.so", else ASCEND_HAL_LIB_DEFAULT_DIR.
  * A failure is not remembered: the next call tries again.
  * Return: 0; -ENOENT when no library loads; -ENOEXEC when one loads but
  * lacks a function the reader needs (halGetDeviceInfo and the prof_*
  * functions).
  */
 int npuprof_ascend_hal_get(const struct npuprof_ascend_hal **out, char *why, size_t size);
+
+/**
+ * npuprof_ascend_hal_hint() - where a job's own libascend_hal.so is, for
+ * npuprof_ascend_hal_get() to try before the loader's search: the driver
+ * the job talks to is the one to ask (an msprof started without the
+ * driver's library path set still finds it).  The first hint given is
+ * kept; one given after the library loaded changes nothing.
+ * @path: a path this process can open, e.g. /proc/<pid>/root/<as mapped>
+ */
+void npuprof_ascend_hal_hint(const char *path);
 
 /**
  * struct npuprof_ascend_clock - one host/device clock pair of a device

@@ -105,7 +105,7 @@ struct npuprof_devlog_dev {
 	char text[192];
 	bool opened;
 	struct npuprof_ascend_clock start_clock, stop_clock;
-	uint64_t begins, ends, skipped, gaps, ring_drops, unattributed, bytes;
+	uint64_t begins, ends, skipped, gaps, ring_drops, unattributed, bytes, outside;
 	int stop_code;
 };
 
@@ -119,6 +119,9 @@ struct npuprof_devlog_dev {
  *               "/proc" (tests)
  * @expanded:    the runtime's 32k-stream mode is on (how stream ids are
  *               packed; ascend_stars_log_ids())
+ * @windowed:    1: hand on only records inside the capture window that
+ *               npuprof_devlog_window() gives (none before its first call);
+ *               0: every record
  */
 struct npuprof_devlog_opts {
 	const int *devices;
@@ -126,6 +129,7 @@ struct npuprof_devlog_opts {
 	unsigned int ring_records;
 	const char *proc_root;
 	int expanded;
+	int windowed;
 };
 
 struct npuprof_devlog;
@@ -142,6 +146,19 @@ struct npuprof_devlog;
  * eventfd or the thread (every channel started is stopped again).
  */
 int npuprof_devlog_start(const struct npuprof_devlog_opts *o, struct npuprof_devlog **out);
+
+/**
+ * npuprof_devlog_window() - the capture window, in host CLOCK_MONOTONIC
+ * ns: only begins and ends at times in [@lo_ns, @hi_ns] are handed on;
+ * the others (the log runs from before the producers are enabled until
+ * after they are disabled) are counted in npuprof_devlog_dev.outside.
+ * With npuprof_devlog_opts.windowed, until the first call every record
+ * is left out (the window is not open yet); set @lo_ns to the clock read right before enabling the producers
+ * (start_info's clockMonotonicEnabled) and @hi_ns to UINT64_MAX, then at
+ * the stop, before npuprof_devlog_stop(), @hi_ns to the clock read after
+ * disabling them (clockMonotonicDisabled).
+ */
+void npuprof_devlog_window(struct npuprof_devlog *l, uint64_t lo_ns, uint64_t hi_ns);
 
 /**
  * npuprof_devlog_source() - the drain source of @l (@src filled): its
