@@ -927,14 +927,15 @@ static int disable_producers(struct npuprof_session *s)
 }
 
 /*
- * The device log to the window's end at @hi_ns (clockMonotonicDisabled),
- * read to its last record and its channels released.
+ * The device log to the window's end at @hi_ns (end_info's clockMonotonic;
+ * 0 for a window given up), read to its last record and its channels
+ * released.
  */
 static void stop_devlog(struct npuprof_session *s, uint64_t hi_ns)
 {
 	if (!s->devlog)
 		return;
-	npuprof_devlog_window(s->devlog, s->begin.outer_ns, hi_ns);
+	npuprof_devlog_window(s->devlog, s->begin.mono_ns, hi_ns);
 	npuprof_devlog_stop(s->devlog);
 }
 
@@ -1012,18 +1013,20 @@ int npuprof_session_start(struct npuprof_session *s)
 	}
 	session_trace_switch_on(s);
 	s->begin.outer_ns = npuprof_clock_ns(CLOCK_MONOTONIC);
-	/*
-	 * The device log runs already: from here on its begins and ends are
-	 * the window's.  (One at a time later than this clock read cannot
-	 * have reached the reader before the store: the HAL delivers in
-	 * batches of milliseconds.)
-	 */
-	if (s->devlog)
-		npuprof_devlog_window(s->devlog, s->begin.outer_ns, UINT64_MAX);
 	err = enable_producers(s);
 	if (err)
 		goto out_stop_drain;
 	read_capture_clocks(&s->begin);
+	/*
+	 * The device log runs already; its begins and ends are the window's
+	 * from the moment every producer is on (start_info's clockMonotonic):
+	 * a task run while the uprobes were still being placed would have no
+	 * submit.  (A record later than this clock read cannot have reached
+	 * the reader before the store: the HAL delivers in batches of
+	 * milliseconds.)
+	 */
+	if (s->devlog)
+		npuprof_devlog_window(s->devlog, s->begin.mono_ns, UINT64_MAX);
 	sample_clocks(s);
 	pthread_mutex_lock(&s->lock); /* the drain may add followed members */
 	for (i = 0; !err && i < s->nr_members; i++) {
@@ -1138,9 +1141,17 @@ int npuprof_session_stop(struct npuprof_session *s, struct npuprof_session_resul
 	memset(rst, 0, sizeof(rst));
 	sample_clocks(s);
 	read_capture_clocks(&s->end);
+	/*
+	 * The window's end for the device log is end_info's clockMonotonic,
+	 * read while every producer is still on: the reader goes on reading
+	 * while the uprobes are removed (hundreds of ms), and a task run then
+	 * would have no submit.
+	 */
+	if (s->devlog)
+		npuprof_devlog_window(s->devlog, s->begin.mono_ns, s->end.mono_ns);
 	err = disable_producers(s);
 	s->end.outer_ns = npuprof_clock_ns(CLOCK_MONOTONIC);
-	stop_devlog(s, s->end.outer_ns);
+	stop_devlog(s, s->end.mono_ns);
 	session_trace_switch_off(s);
 	e = npuprof_drain_stop(s->drain, &st, rst);
 	s->drain = NULL;

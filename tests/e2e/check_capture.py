@@ -147,7 +147,7 @@ def check_lost(prof, recs):
     for src, rings in info.get("rings", {}).items():
         for ring in rings:
             if ring["lost"]:
-                fail(f"{prof}: info.json {src} cpu {ring['cpu']} lost {ring['lost']}")
+                fail(f"{prof}: info.json {src} {ring} lost {ring['lost']}")
 
 
 def check_info_counts(prof, recs):
@@ -155,14 +155,16 @@ def check_info_counts(prof, recs):
     what the files say: one ring per LOST record with its counters, and
     the device ids of the device_<id> directories and task records."""
     info = json.load(open(os.path.join(prof, "host", "info.json")))
-    names = {1: "npuprof.ko", 2: "bpf"}
+    names = {1: "npuprof.ko", 2: "bpf", 3: "devlog"}
     from_recs = collections.defaultdict(list)
     for r in recs:
         if r["type"] == "lost":
+            # the device log's rings are one per device, not per CPU
+            unit = "device" if r["source"] == 3 else "cpu"
             from_recs[names.get(r["source"], str(r["source"]))].append(
-                {"cpu": r["cpu"], "written": r["written"], "lost": r["lost"]})
+                {unit: r["cpu"], "written": r["written"], "lost": r["lost"]})
     for src, rings in info.get("rings", {}).items():
-        want = sorted(from_recs.get(src, []), key=lambda x: x["cpu"])
+        want = sorted(from_recs.get(src, []), key=lambda x: x.get("cpu", x.get("device")))
         if rings != want:
             fail(f"{prof}: info.json rings {src} = {rings}, LOST records say {want}")
     dirs = sorted(int(d[len("device_"):]) for d in os.listdir(prof)

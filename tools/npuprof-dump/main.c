@@ -47,14 +47,15 @@ static json_t *api_json(const struct npuprof_rec_api *a)
 
 static json_t *task_json(const struct npuprof_rec_task *t)
 {
-	static const char *const events[] = { "?", "submit", "start", "end", "stream_sync" };
+	static const char *const events[] = { "?",	   "submit", "start", "end",
+					      "stream_sync", "queued", "cqe" };
 	const char *tt = npuprof_task_type_name(t->task_type);
 
 	return json_pack("{s:s, s:i, s:I, s:I, s:i, s:i, s:i, s:i, s:i, s:s, s:s?, s:I, s:o}",
 			 "type", "task", "cpu", (int)t->hdr.cpu, "ts", (json_int_t)t->hdr.ts,
 			 "dev_ts", (json_int_t)t->dev_ts, "pid", (int)t->pid, "tid", (int)t->tid,
 			 "device", (int)t->device, "stream", (int)t->stream, "task_id",
-			 (int)t->task_id, "event", t->event < 5 ? events[t->event] : "?",
+			 (int)t->task_id, "event", t->event < 7 ? events[t->event] : "?",
 			 "task_type", tt, "arg", (json_int_t)t->arg, "name",
 			 npuprof_name_json(t->name, sizeof(t->name)));
 }

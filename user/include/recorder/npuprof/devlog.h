@@ -152,11 +152,16 @@ int npuprof_devlog_start(const struct npuprof_devlog_opts *o, struct npuprof_dev
  * ns: only begins and ends at times in [@lo_ns, @hi_ns] are handed on;
  * the others (the log runs from before the producers are enabled until
  * after they are disabled) are counted in npuprof_devlog_dev.outside.
+ * The last records to pass arrive after this call: each is tested as the
+ * reader decodes it.
  * With npuprof_devlog_opts.windowed, until the first call every record
- * is left out (the window is not open yet); set @lo_ns to the clock read right before enabling the producers
- * (start_info's clockMonotonicEnabled) and @hi_ns to UINT64_MAX, then at
- * the stop, before npuprof_devlog_stop(), @hi_ns to the clock read after
- * disabling them (clockMonotonicDisabled).
+ * is left out (the window is not open yet).  The session sets @lo_ns to
+ * the clock read once every producer is on (start_info's clockMonotonic:
+ * a task run before its submit uprobe was placed would have no submit)
+ * and @hi_ns to UINT64_MAX, then at the stop, before disabling the
+ * producers, @hi_ns to the clock read while they are still on
+ * (end_info's clockMonotonic): a task run while they are being removed
+ * would have no submit.
  */
 void npuprof_devlog_window(struct npuprof_devlog *l, uint64_t lo_ns, uint64_t hi_ns);
 
