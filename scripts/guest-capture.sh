@@ -58,8 +58,9 @@ esac
 
 # The kernel the capture ran on, for the host-side checks.
 uname -r >"$out/kernel.release"
-insmod build/kmod/"$driver".ko devices="$ranks" ${E2E_DRIVER_ARGS:-}
-[ "${E2E_KMOD:-1}" = 0 ] || insmod build/kmod/npuprof.ko
+# (a second capture in the same VM, E2E_ALSO, finds them loaded)
+[ -d /sys/module/"$driver" ] || insmod build/kmod/"$driver".ko devices="$ranks" ${E2E_DRIVER_ARGS:-}
+[ "${E2E_KMOD:-1}" = 0 ] || [ -d /sys/module/npuprof ] || insmod build/kmod/npuprof.ko
 
 # started PID: wait (at most 120 s) until msprof said PID's start succeeded.
 started() {

@@ -207,10 +207,21 @@ static int timing_reasons(struct export_model *m)
 		const struct npuprof_ctrl_timing_read *t = &m->timing[i];
 		const char *why = t->begin_end;
 
-		if (!t->outcome[0] || !strcmp(t->outcome, "deviceLog") ||
-		    !strcmp(t->outcome, "tracepoints") || !strcmp(t->outcome, "notRead") ||
-		    !has_device(m, t->device))
+		if (!t->outcome[0] || !strcmp(t->outcome, "tracepoints") ||
+		    !strcmp(t->outcome, "notRead") || !has_device(m, t->device))
 			continue;
+		if (!strcmp(t->outcome, "deviceLog")) {
+			/*
+			 * The log was ours and yet none of this process's tasks
+			 * began or ended in it: the driver logs only processes
+			 * that enabled profiling themselves (ascend-driver.md
+			 * 2.3, still open on real hardware).
+			 */
+			if (m->n_tasks && !m->n_drawn)
+				err = add_reason(m, "device %u: its log held no task begin or end of this process (%zu tasks submitted): the driver logs only processes that enabled profiling themselves (started with PROFILING_MODE=dynamic, or profiled by msprof at launch); host-side timing only (submits and API calls)",
+						 t->device, m->n_tasks);
+			continue;
+		}
 		if (!strncmp(why, "none: ", 6))
 			why += 6;
 		err = add_reason(m, "device %u: no task begin/end times (%s): host-side timing only (submits and API calls)",
