@@ -42,14 +42,17 @@ e2e_run() {
 	e2e_capture "$@" && e2e_check
 }
 
-# e2e_check: the capture in $out exported (its output also in
+# e2e_check: the capture in $out exported (status 0; 3, incomplete, only
+# with E2E_NO_BEGIN_END_RANKS set) (its output also in
 # $out/export.log), checked against the sample app's counts and the
 # layout checker.
 e2e_check() {
 	local rc=0
 	build/bin/msprof --export=on --output="$out" >"$out/export.log" 2>&1 || rc=$?
 	cat "$out/export.log"
-	((rc == 0)) || { echo "export failed (exit $rc)"; return 1; }
+	# 3: exported, the data incomplete; expected where tasks got no begin/end
+	((rc == 0)) || [[ $rc == 3 && -n ${E2E_NO_BEGIN_END_RANKS:-} ]] ||
+		{ echo "export failed (exit $rc)"; return 1; }
 	python3 tests/e2e/check_capture.py "$out" ${E2E_PROCS:-} || return 1
 	e2e_layout "$out"
 }
