@@ -27,6 +27,8 @@
 #                 with --require-server=on (refused: OUT/required.log and
 #                 .rc), then captured from the kernel side (OUT/msprof.rc)
 #   app-longhome  app mode, one process, the whole run, with that HOME
+#   check         msprof --check=on (OUT/check.txt, .rc), then again while
+#                 another process holds device 0's log (check-held.txt, .rc)
 #   attach-user   attach mode to an app run as another user (nobody) with
 #                 HOME=/srv/job (a tmpfs), not that user's passwd home;
 #                 its pid in OUT/app.pid, msprof's status in OUT/msprof.rc
@@ -323,6 +325,23 @@ time.sleep(600)' "$HOME/dynamic_profiling_socket_1" &
 	unshare --pid --fork --mount-proc build/bin/msprof --dynamic=on --output="$out/inside-launch" \
 		build/bin/ai_task </dev/null >"$out/inside-launch.log" 2>&1 || rc=$?
 	echo $rc >"$out/inside-launch.rc"
+	;;
+check)
+	# msprof --check=on as is, then while another process holds device
+	# 0's log (the HAL test program's holder)
+	rc=0
+	build/bin/msprof --check=on >"$out/check.txt" 2>&1 || rc=$?
+	echo $rc >"$out/check.rc"
+	HOLD=1 build/tests/vm/hal_channel start >"$out/holder.out" 2>&1 &
+	holder=$!
+	i=0
+	while [ ! -s "$out/holder.out" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	echo $holder >"$out/holder.pid"
+	rc=0
+	build/bin/msprof --check=on >"$out/check-held.txt" 2>&1 || rc=$?
+	echo $rc >"$out/check-held.rc"
+	kill -9 $holder
+	wait $holder || true
 	;;
 launch)
 	# shellcheck disable=SC2086 # E2E_MSPROF_ARGS, E2E_MSPROF_WRAP: words, unquoted

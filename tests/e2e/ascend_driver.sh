@@ -15,7 +15,10 @@
 #    before msprof attached carry no name (E2E_UNNAMED_LAUNCHES);
 #  - app mode, 4 ranks (E2E_ALSO), the same exactly, names included;
 #  - launch mode (E2E_ALSO), the same.
-# In each: msprof said once where device 0's begin/end come from, info.json
+#  - msprof --check=on (E2E_ALSO): exit 0, the trs tracepoints present, the
+#    switches off, the SQs by submit mode, every device's log opens; then,
+#    while another process holds device 0's log, exit 1 and that said.
+# In each capture: msprof said once where device 0's begin/end come from, info.json
 # "taskTiming" says the device log was read with nothing lost, missing or
 # left unattributed, the window's queue events (trs_chan:sqe) of kio and
 # uio_t SQs were recorded, and the trace_enable switches are back off.
@@ -50,6 +53,30 @@ timing_ok() {
 	PY
 }
 
+# check_report: msprof --check=on's two reports.
+check_report() {
+	local dir=$out/check line
+	echo "--- msprof --check=on"
+	cat "$dir/check.txt"
+	[[ $(cat "$dir/check.rc") == 0 ]] || { echo "--check exited $(cat "$dir/check.rc"), want 0"; return 1; }
+	for line in "tracepoint trs_chan/sqe: present" "tracepoint trs_core/logic_cqe: present" \
+		"switch /proc/trs_chan/dev0-ts0/trace_enable: 0 (root may write it: yes)" \
+		"driver backend: ascend" "device 3 log (channel 50): device log (channel 50)" \
+		"task begin/end: can be captured on every device"; do
+		grep -qxF -- "$line" "$dir/check.txt" || { echo "check.txt lacks: $line"; return 1; }
+	done
+	grep -qE '^device 0 submit queues now: kio [0-9]+, uio_t [0-9]+, uio_d [0-9]+$' "$dir/check.txt" ||
+		{ echo "check.txt lacks device 0's submit queues"; return 1; }
+	echo "--- msprof --check=on while pid $(cat "$dir/holder.pid") holds device 0's log"
+	cat "$dir/check-held.txt"
+	[[ $(cat "$dir/check-held.rc") == 1 ]] ||
+		{ echo "--check exited $(cat "$dir/check-held.rc"), want 1"; return 1; }
+	grep -qE "^device 0 log \(channel 50\): none: another process collects device 0's log" "$dir/check-held.txt" &&
+		grep -qxF "device 1 log (channel 50): device log (channel 50)" "$dir/check-held.txt" ||
+		{ echo "check-held.txt does not say who holds device 0's log"; return 1; }
+	echo "ok: msprof --check=on"
+}
+
 also() {
 	local top=$out
 	out=$top/app-ranks
@@ -64,6 +91,6 @@ also() {
 	out=$top
 }
 
-export E2E_PROCS=4 E2E_NOSERVER="2 3" E2E_WINDOW=5 E2E_UNNAMED_LAUNCHES=1 E2E_ALSO="app-ranks launch"
-e2e_run attach-ranks --steps=300 --step-gap-ms=30 && timing_ok "$out" && also || exit 1
+export E2E_PROCS=4 E2E_NOSERVER="2 3" E2E_WINDOW=5 E2E_UNNAMED_LAUNCHES=1 E2E_ALSO="app-ranks launch check"
+e2e_run attach-ranks --steps=300 --step-gap-ms=30 && timing_ok "$out" && check_report && also || exit 1
 echo "ok: ascendsim in attach, app and launch mode"

@@ -7,6 +7,7 @@
  *   msprof [--delay=S] [--duration=S] <app>      app mode: collect the whole job
  *   msprof --export=on --output=DIR              PROF_XXX -> timeline JSON, CSV, database
  *   msprof --query=on --output=DIR               list the PROF_XXX dirs (CANN's columns)
+ *   msprof --check=on                            what the host's NPU driver offers (check.c)
  *
  * main() only sequences the parts: options.c parses and checks the command
  * line, dynamic.c runs dynamic mode, app_mode.c app mode, export.c exports,
@@ -23,6 +24,7 @@
 
 #include "app_mode.h"
 #include "dynamic.h"
+#include "check.h"
 #include "export.h"
 #include "options.h"
 #include "query.h"
@@ -93,5 +95,7 @@ int main(int argc, char **argv)
 		return run_export(&o);
 	if (o.query_on)
 		return run_query(&o);
+	if (o.check_on)
+		return msprof_check_run(stdout);
 	return run_dynamic(&o);
 }

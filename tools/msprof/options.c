@@ -92,6 +92,11 @@ static int set_export(struct msprof_options *o, const char *val, char *err)
 	return parse_switch("export", val, &o->export_on, err);
 }
 
+static int set_check(struct msprof_options *o, const char *val, char *err)
+{
+	return parse_switch("check", val, &o->check_on, err);
+}
+
 static int set_query(struct msprof_options *o, const char *val, char *err)
 {
 	return parse_switch("query", val, &o->query_on, err);
@@ -301,6 +306,8 @@ static const struct opt_def opt_defs[] = {
 	  "export: text = timeline JSON, CSVs and the msprof_<time>.db database; db = the database alone" },
 	{ "query", set_query, "on|off", "off",
 	  "list the PROF_XXX directories under --output, a row per host and device folder (on a terminal a table, else tab-separated)" },
+	{ "check", set_check, "on|off", "off",
+	  "list what this host's NPU driver offers npuprof (tracepoints and their switches, submit modes, the device log and who holds it, the device clock), for a bug report; exit 0 when task begin/end can be captured on every device" },
 	{ "application", set_application, "\"APP ARGS\"", "none",
 	  "the app to run and profile (or give it after the options, as APP ARGS)" },
 	{ "delay", set_delay, "S", "none", "app mode: start collecting S seconds after the app starts" },
@@ -331,7 +338,7 @@ static const char *const unsupported_opts[] = {
 
 static const char supported_list[] =
 	"--dynamic --pid --require-server --application --delay --duration --output --ascendcl --runtime-api --task-time --export "
-	"--type --query --storage-limit --result --help";
+	"--type --query --check --storage-limit --result --help";
 
 #define N_UNSUPPORTED (sizeof(unsupported_opts) / sizeof(unsupported_opts[0]))
 
@@ -445,6 +452,11 @@ int msprof_options_parse(int argc, char **argv, struct msprof_options *o, char *
 /* Which mode the command line asks for, and its conflicts (msprof's order). */
 static int check_mode(const struct msprof_options *o, char *err)
 {
+	if (o->check_on && (o->dynamic || o->app_argv || o->pid || o->export_on || o->query_on ||
+			    o->output[0] || o->result[0] || o->storage_limit_mb))
+		return fail(err, "Argument --check=on is used alone: msprof --check=on");
+	if (o->check_on)
+		return 0;
 	if (o->pid && !o->dynamic)
 		return fail(err, "Argument --dynamic=off, but --pid is set.");
 	if (o->dynamic && !o->app_argv && !o->pid)
@@ -681,7 +693,7 @@ int msprof_options_check(struct msprof_options *o, char *err)
 		rc = check_task_capture(o, err);
 	if (!rc)
 		rc = check_writer(o, err);
-	if (rc)
+	if (rc || o->check_on)
 		return rc;
 	rc = resolve_output(o, err);
 	if (rc)
@@ -712,6 +724,7 @@ void msprof_print_help(FILE *out)
 		"  msprof --query=on --output=DIR                        list the PROF_XXX dirs: Job Info, Device ID,\n"
 		"                                                        Dir Name, Collection Time, Model ID, Iteration\n"
 		"                                                        Number, Top Time Iteration, Rank ID (unknown: empty)\n"
+		"  msprof --check=on                                     what this host's NPU driver offers npuprof\n"
 		"\nOptions (values follow '=': --output=/x, not --output /x):\n");
 	for (i = 0; i < N_OPTS; i++) {
 		const struct opt_def *d = &opt_defs[i];

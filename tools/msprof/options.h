@@ -77,6 +77,7 @@ enum msprof_task_time {
  * @export_on:   --export=on
  * @export_type: --type (default text; export.h)
  * @query_on:    --query=on
+ * @check_on:    --check=on: what the host's driver offers (check.c)
  * @help:        --help was given
  * @app_argv:    the app command (points into argv, NULL-terminated), or NULL
  * @app_argc:    words in @app_argv
@@ -102,6 +103,7 @@ struct msprof_options {
 	int export_on;
 	enum msprof_export_type export_type;
 	int query_on;
+	int check_on;
 	int help;
 	char **app_argv;
 	int app_argc;
