@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make demo: the main job on the built-in workload.  Boots the test VM
 # (Debian's kernel under qemu; nothing is loaded into this machine's own
-# kernel), loads npusim.ko (4 devices) and npuprof.ko there, starts a
+# kernel), loads the realistic simulated driver ascendsim.ko (4 devices:
+# the real Ascend driver's interfaces, task begin/end only in the device
+# log behind libascend_hal.so) and npuprof.ko there, starts a
 # 4-rank job of the sample AI task (rank r on device r, each started with
 # PROFILING_MODE=dynamic as CANN's attach mode wants), and drives all four
 # from one `msprof --dynamic=on --pid=P1,P2,P3,P4` with a scripted
@@ -16,7 +18,7 @@ mkdir -p "$out"
 rm -rf "$out"/PROF_* "$out"/records "$out"/result.jsonl
 
 echo "== capturing a 4-rank job of the sample AI task in the VM (one msprof --pid for all ranks, start after 3 s, stop 4 s later)"
-E2E_RANKS=4 E2E_BEFORE=3 E2E_WINDOW=4 scripts/vm-run.sh --rw "$out" --timeout 600 -- \
+E2E_DRIVER=ascendsim E2E_DRIVER_ARGS=sq_mode=mixed E2E_RANKS=4 E2E_BEFORE=3 E2E_WINDOW=4 scripts/vm-run.sh --rw "$out" --timeout 600 -- \
 	scripts/guest-capture.sh attach-ranks "$out" --steps=300 --step-gap-ms=30 --threads=2 --quiet
 echo
 echo "== what msprof printed in the VM (each rank's own report is in $out/app.json)"
