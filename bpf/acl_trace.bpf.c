@@ -78,6 +78,13 @@
  * inner maps work on the Debian 6.1 test kernel (tests/vm/bpf_acl_trace.sh);
  * `nr_rings` and the modulo only guard against a CPU beyond the array.
  *
+ * Kernel names of launches: acl_name_enter/acl_name_exit on
+ * aclrtBinaryGetFunction() keep (tgid, function handle) -> kernel name in
+ * `func_names` from attach to close, capture or not (the one probe pair
+ * placed outside capture windows: see them below), and a launch's entry
+ * copies its handle's name into its record; acl_names_exit drops a
+ * process's names when it exits.
+ *
  * Device tasks without npuprof.ko: six raw tracepoint programs
  * (acl_task_submit, _start, _end, _sync, _queued, _cqe; one per event a
  * driver may have) on the NPU driver's task
