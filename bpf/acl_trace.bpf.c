@@ -225,12 +225,10 @@ struct {
  * kernelName, &funcHandle) gave a selected process, keyed by (tgid,
  * funcHandle), so that a launch of the handle (aclrtLaunchKernel carries
  * no name) records the kernel's name (read_entry_args()).  Written by
- * acl_name_enter/acl_name_exit, whose probes stay placed from attach to
- * close, capture on or off: a process makes its handles at its set-up,
- * before any capture window, and without them every launched kernel would
- * go by its task type.  An LRU hash: a process making more handles than
- * it holds loses the names of those it made first (their launches then
- * record no name); a failed insert is counted in `names_missed`.  A
+ * acl_name_enter/acl_name_exit, capture on or off (why: above them).  An
+ * LRU hash: processes making more handles than it holds lose the names of
+ * those used least recently (their launches then record no name); a
+ * failed insert is counted in `names_missed`.  A
  * process's entries go when it exits (acl_names_exit), all of them with
  * the object at close.
  */
