@@ -78,6 +78,13 @@
  * inner maps work on the Debian 6.1 test kernel (tests/vm/bpf_acl_trace.sh);
  * `nr_rings` and the modulo only guard against a CPU beyond the array.
  *
+ * Kernel names of launches: acl_name_enter/acl_name_exit on
+ * aclrtBinaryGetFunction() keep (tgid, function handle) -> kernel name in
+ * `func_names` from attach to close, capture or not (the one probe pair
+ * placed outside capture windows: see them below), and a launch's entry
+ * copies its handle's name into its record; acl_names_exit drops a
+ * process's names when it exits.
+ *
  * Device tasks without npuprof.ko: six raw tracepoint programs
  * (acl_task_submit, _start, _end, _sync, _queued, _cqe; one per event a
  * driver may have) on the NPU driver's task
@@ -214,6 +221,59 @@ struct {
 } inflight SEC(".maps");
 
 /*
+ * Kernel names of function handles: what aclrtBinaryGetFunction(binHandle,
+ * kernelName, &funcHandle) gave a selected process, keyed by (tgid,
+ * funcHandle), so that a launch of the handle (aclrtLaunchKernel carries
+ * no name) records the kernel's name (read_entry_args()).  Written by
+ * acl_name_enter/acl_name_exit, capture on or off (why: above them).  An
+ * LRU hash: processes making more handles than it holds lose the names of
+ * those used least recently (their launches then record no name); a
+ * failed insert is counted in `names_missed`.  A
+ * process's entries go when it exits (acl_names_exit), all of them with
+ * the object at close.
+ */
+struct func_key {
+	__u32 tgid;
+	__u32 pad;
+	__u64 handle;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, ACL_TRACE_MAX_FUNC_NAMES);
+	__type(key, struct func_key);
+	__type(value, char[NPUPROF_NAME_LEN]);
+} func_names SEC(".maps");
+
+/* An aclrtBinaryGetFunction() call in flight: kernelName and funcHandle. */
+struct name_call {
+	__u64 name_ptr;
+	__u64 out_ptr;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, ACL_TRACE_MAX_INFLIGHT);
+	__type(key, __u64); /* pid_tgid */
+	__type(value, struct name_call);
+} name_calls SEC(".maps");
+
+/*
+ * Processes holding entries in func_names (tgid -> 1), for acl_names_exit:
+ * the tgid map cannot tell, as acl_exit_process may have deleted the
+ * exiting process from it first.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, ACL_TRACE_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} named_tgids SEC(".maps");
+
+/* Handles whose name could not be kept (name_calls or func_names refused). */
+volatile __u64 names_missed;
+
+/*
  * Arguments past what libbpf 1.1's bpf_tracing.h offers (it stops at
  * PT_REGS_PARM5), read at a uprobe on the function's first instruction:
  *   x86-64 SysV: the 6th integer argument is in r9; on the stack, [sp] is
@@ -241,6 +301,16 @@ static __always_inline __u64 read_stack_arg9(struct pt_regs *ctx)
 	return v;
 }
 
+/* @r's name: the kernel name of its handle, launched by its process. */
+static __always_inline void launch_name(struct npuprof_rec_api *r)
+{
+	struct func_key key = { .tgid = r->pid, .handle = r->handle };
+	const char *name = bpf_map_lookup_elem(&func_names, &key);
+
+	if (name)
+		__builtin_memcpy(r->name, name, NPUPROF_NAME_LEN);
+}
+
 /*
  * Fill the per-API arguments known at entry.  What lands where (the
  * runtime's rt* functions, level 5000, alongside the ACL function they
@@ -261,9 +331,13 @@ static __always_inline __u64 read_stack_arg9(struct pt_regs *ctx)
  *           aclrtMalloc, rtMalloc *devPtr, aclrtBinaryGetFunction
  *           *funcHandle, aclrtCreateEvent, rtEventCreate *event,
  *           aclrtBinaryLoadFromFile *binHandle
- *   name    aclopExecuteV2: opType; aclrtBinaryGetFunction: kernelName
- *           (the launches leave it empty: the device task carries the
- *           kernel name)
+ *   name    aclopExecuteV2: opType; aclrtBinaryGetFunction: kernelName;
+ *           aclrtLaunchKernel: the kernel name of funcHandle, if
+ *           func_names holds it (launch_name()), else empty.
+ *           rtKernelLaunch leaves it empty: its stubFunc is the address a
+ *           kernel was registered under, not a handle
+ *           aclrtBinaryGetFunction() returned (the export names its task
+ *           from the ACL launch around it)
  */
 static __always_inline void read_entry_args(struct pt_regs *ctx, __u32 api,
 					    struct entry_state *e)
@@ -317,6 +391,7 @@ static __always_inline void read_entry_args(struct pt_regs *ctx, __u32 api,
 	case NPUPROF_API_RT_LAUNCH_KERNEL:
 		r->handle = PT_REGS_PARM1(ctx);
 		r->stream = PT_REGS_PARM5(ctx);
+		launch_name(r);
 		break;
 	case NPUPROF_API_RTS_KERNEL_LAUNCH:
 		r->handle = PT_REGS_PARM1(ctx);
@@ -788,15 +863,105 @@ int BPF_PROG(acl_fork, struct task_struct *parent, struct task_struct *child)
 	return 0;
 }
 
+/*
+ * Whether @task, exiting, is the last thread of its process (not the
+ * leader: it may exit first); its tgid in *@tgid.
+ */
+static __always_inline bool process_ends(struct task_struct *task, __u32 *tgid)
+{
+	*tgid = BPF_CORE_READ(task, tgid);
+	return BPF_CORE_READ(task, signal, live.counter) == 0;
+}
+
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(acl_exit_process, struct task_struct *task)
 {
-	__u32 tgid = BPF_CORE_READ(task, tgid);
+	__u32 tgid;
 
-	/* the last thread of the process, not the leader (it may exit first) */
-	if (BPF_CORE_READ(task, signal, live.counter) != 0)
+	if (!process_ends(task, &tgid))
 		return 0;
 	bpf_map_delete_elem(&tgids, &tgid);
+	return 0;
+}
+
+/*
+ * Function handle names (func_names, above).  The one probe pair placed
+ * while not capturing, and so the one that traps in a process attached
+ * but not captured: aclrtBinaryGetFunction() runs once per kernel at a
+ * process's set-up, not per step, so the traps cost nothing measurable,
+ * while the hot functions (launches, copies, syncs) keep their probes
+ * only inside capture windows.  The filter is the tgid map only: not the
+ * capture word.  The entry keeps the two pointers; the return, on success,
+ * reads the name and the handle and files them.  The name is read at the
+ * return, not the entry: the call has read the string by then, so its page
+ * is in (a read at entry fails on a page not yet faulted in, such as a
+ * literal in a freshly forked child, whose file pages fork does not copy).
+ */
+SEC("uprobe")
+int acl_name_enter(struct pt_regs *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32;
+	struct name_call c;
+
+	if (!bpf_map_lookup_elem(&tgids, &tgid))
+		return 0;
+	c.name_ptr = PT_REGS_PARM2(ctx);
+	c.out_ptr = PT_REGS_PARM3(ctx);
+	if (bpf_map_update_elem(&name_calls, &id, &c, BPF_ANY))
+		__sync_fetch_and_add(&names_missed, 1);
+	return 0;
+}
+
+SEC("uretprobe")
+int acl_name_exit(struct pt_regs *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct name_call *c = bpf_map_lookup_elem(&name_calls, &id);
+	struct func_key key = { .tgid = id >> 32 };
+	char name[NPUPROF_NAME_LEN] = {};
+	__u8 one = 1;
+
+	if (!c)
+		return 0;
+	if ((__s32)PT_REGS_RC(ctx) == 0 && c->out_ptr &&
+	    bpf_probe_read_user_str(name, sizeof(name), (void *)c->name_ptr) > 1 &&
+	    !bpf_probe_read_user(&key.handle, sizeof(key.handle), (void *)c->out_ptr) &&
+	    key.handle) {
+		if (bpf_map_update_elem(&func_names, &key, name, BPF_ANY))
+			__sync_fetch_and_add(&names_missed, 1);
+		else
+			bpf_map_update_elem(&named_tgids, &key.tgid, &one, BPF_ANY);
+	}
+	bpf_map_delete_elem(&name_calls, &id);
+	return 0;
+}
+
+/* bpf_for_each_map_elem() callback: delete the entry if it is process *@tgid's. */
+static long drop_func_name(struct bpf_map *map, struct func_key *key, char *name, __u32 *tgid)
+{
+	if (key->tgid == *tgid)
+		bpf_map_delete_elem(map, key);
+	return 0;
+}
+
+/*
+ * A selected process's handle names leave with it, so a later process
+ * given its pid finds none of them.  A separate program from
+ * acl_exit_process: bpf_for_each_map_elem() needs Linux 5.13, and the
+ * loader loads this one only where the kernel has it (else the names stay
+ * until the LRU drops them or the session closes).  It walks the whole
+ * map, once per exit of a selected process: rare.
+ */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(acl_names_exit, struct task_struct *task)
+{
+	__u32 tgid;
+
+	if (!process_ends(task, &tgid) || !bpf_map_lookup_elem(&named_tgids, &tgid))
+		return 0;
+	bpf_for_each_map_elem(&func_names, drop_func_name, &tgid, 0);
+	bpf_map_delete_elem(&named_tgids, &tgid);
 	return 0;
 }
 

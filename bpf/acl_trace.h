@@ -32,6 +32,13 @@
  */
 #define ACL_TRACE_MAX_INFLIGHT 8192
 
+/*
+ * Most function handle names (aclrtBinaryGetFunction() results, all
+ * selected processes together) the BPF side keeps for naming launches;
+ * past that the least recently used go.
+ */
+#define ACL_TRACE_MAX_FUNC_NAMES 65536
+
 /* Most processes the tgid filter holds. */
 #define ACL_TRACE_MAX_PIDS 1024
 

@@ -226,6 +226,9 @@ static int acl_trace_load(struct npuprof_acl_trace *t, uint32_t ring_bytes, uint
 	t->exit_prog = follow || btf;
 	bpf_program__set_autoload(t->skel->progs.acl_exit_process, t->exit_prog);
 	bpf_program__set_autoload(t->skel->progs.acl_host_pid, btf);
+	/* a process's handle names leave with it where the kernel can walk the map */
+	t->names_exit_prog = btf && kernel_bpf_for_each_map_elem();
+	bpf_program__set_autoload(t->skel->progs.acl_names_exit, t->names_exit_prog);
 	t->follow = follow;
 	acl_trace_pick_programs(t);
 	acl_trace_pick_tasks(t, opts);
@@ -435,6 +438,7 @@ void npuprof_acl_trace_close(struct npuprof_acl_trace *t)
 	}
 	bpf_link__destroy(t->fork_link);
 	bpf_link__destroy(t->exit_link);
+	bpf_link__destroy(t->names_exit_link);
 	for (ev = 0; ev < NPU_TP_EVENTS; ev++)
 		bpf_link__destroy(t->task_links[ev]);
 	ring_buffer__free(t->rb);

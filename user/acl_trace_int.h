@@ -41,6 +41,12 @@ struct acl_lib {
 	unsigned int nr_links;	     /* per-probe links (kernels before 6.6) */
 	struct bpf_link *links[2 * ACL_NR_FUNCS];
 	int multi_fds[2]; /* uprobe_multi links: entries, returns; -1 if none */
+	/*
+	 * aclrtBinaryGetFunction()'s entry and return probes (acl_name_enter,
+	 * acl_name_exit), placed at attach and kept until the lib is freed,
+	 * capture or not; NULL: the file has no such function (or is a HAL).
+	 */
+	struct bpf_link *name_links[2];
 };
 
 /*
@@ -76,6 +82,8 @@ struct npuprof_acl_trace {
 	struct bpf_program *cut;    /* acl_cut_task or acl_cut_hash; NULL: no BTF */
 	struct bpf_link *fork_link; /* follow: sched_process_fork, then exit */
 	struct bpf_link *exit_link;
+	bool names_exit_prog;	    /* acl_names_exit is loaded (BTF, for_each) */
+	struct bpf_link *names_exit_link;
 	bool tasks;		    /* the task programs are loaded */
 	bool submits;		    /* acl_sq_send is loaded (opts.submits) */
 	bool tasks_attached;	    /* npuprof_acl_trace_attach_tasks() ran */

@@ -43,6 +43,11 @@ bool kernel_bpf_attach_cookie(void)
 	return kprobe_helper(BPF_FUNC_get_attach_cookie);
 }
 
+bool kernel_bpf_for_each_map_elem(void)
+{
+	return kprobe_helper(BPF_FUNC_for_each_map_elem);
+}
+
 /*
  * The lockdown file lists every mode and brackets the active one:
  * "none [integrity] confidentiality".

@@ -33,6 +33,12 @@ bool kernel_bpf_task_storage(void);
 bool kernel_bpf_attach_cookie(void);
 
 /**
+ * kernel_bpf_for_each_map_elem() - whether BPF programs may walk a map
+ * with bpf_for_each_map_elem() (Linux 5.13), probed in a kprobe program
+ */
+bool kernel_bpf_for_each_map_elem(void);
+
+/**
  * kernel_lockdown_mode() - the active lockdown mode ("integrity",
  * "confidentiality") into @mode (@size bytes, always NUL-terminated), or
  * "" when lockdown is off ("none") or the kernel does not say.

@@ -29,9 +29,16 @@ static int acl_trace_add_tgid(struct npuprof_acl_trace *t, pid_t pid, __u8 bits)
 				    &old, sizeof(old), BPF_ANY);
 }
 
-/* Attach the exit program once (loaded: t->exit_prog).  Return: 0 or -errno. */
+/*
+ * Attach the exit program once (loaded: t->exit_prog), and with it the one
+ * that drops an exited process's handle names where it is loaded (best
+ * effort: without it the names stay until the session closes).
+ * Return: 0 or -errno.
+ */
 static int acl_trace_attach_exit(struct npuprof_acl_trace *t)
 {
+	if (t->names_exit_prog && !t->names_exit_link)
+		t->names_exit_link = bpf_program__attach(t->skel->progs.acl_names_exit);
 	if (t->exit_link)
 		return 0;
 	t->exit_link = bpf_program__attach(t->skel->progs.acl_exit_process);

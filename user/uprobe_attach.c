@@ -10,11 +10,16 @@
  * (npuprof_acl_trace_attach_submits(); the program is acl_sq_send), kept
  * with the API libraries as one more file with one probe.
  *
- * Probes exist only while capturing.  Attaching a process or file resolves
- * the library (and the functions' offsets in it) and keeps it open; the
- * uprobes themselves are placed by the start (enable 1) and removed by the
- * stop (enable 0), so a process that is attached but not captured runs
- * without a single trap.  On kernels with uprobe_multi links (6.6+) all
+ * Probes exist only while capturing, but one.  Attaching a process or
+ * file resolves the library (and the functions' offsets in it) and keeps
+ * it open; the uprobes themselves are placed by the start (enable 1) and
+ * removed by the stop (enable 0), so a process that is attached but not
+ * captured runs without a trap in any function it calls per step.  The
+ * exception is aclrtBinaryGetFunction(): its entry and return probes
+ * (acl_lib_probe_names()) are placed at attach and stay until close, so
+ * that the kernel names a process looks up at its set-up, outside any
+ * capture window, name its launches later (bpf/acl_trace.bpf.c,
+ * func_names).  On kernels with uprobe_multi links (6.6+) all
  * entries of a file are one link and all returns another, because removing
  * a uprobe waits for the kernel once per link (tens of ms each on 6.18);
  * older kernels (the 6.1 test VM) get one link per probe.  With BPF
@@ -128,10 +133,12 @@ static void acl_lib_unprobe(struct acl_lib *lib)
 	lib->multi_fds[0] = lib->multi_fds[1] = -1;
 }
 
-/* Remove @lib's probes, close its file and free it. */
+/* Remove @lib's probes (the name probes too), close its file and free it. */
 void acl_lib_free(struct acl_lib *lib)
 {
 	acl_lib_unprobe(lib);
+	bpf_link__destroy(lib->name_links[0]);
+	bpf_link__destroy(lib->name_links[1]);
 	if (lib->fd >= 0)
 		close(lib->fd);
 	free(lib);
@@ -266,6 +273,44 @@ static int acl_lib_probe(struct npuprof_acl_trace *t, struct acl_lib *lib)
 }
 
 /*
+ * The probes that name function handles (bpf/acl_trace.bpf.c,
+ * acl_name_enter and acl_name_exit) on @lib's aclrtBinaryGetFunction(),
+ * if it has one: placed now and kept until @lib is freed, whether a
+ * capture runs or not (the one exception to "probes only while
+ * capturing": see the BPF side).
+ * Return: 0; -errno from the kernel (NPUPROF_STAGE_ATTACH, the file
+ * named), with neither placed.
+ */
+static int acl_lib_probe_names(struct npuprof_acl_trace *t, struct acl_lib *lib)
+{
+	struct bpf_program *progs[2] = { t->skel->progs.acl_name_enter,
+					 t->skel->progs.acl_name_exit };
+	char path[64];
+	unsigned int i, ret;
+
+	for (i = 0; i < lib->sym.nr_funcs; i++)
+		if (lib->sym.apis[i] == NPUPROF_API_RT_BINARY_GET_FUNCTION)
+			break;
+	if (i == lib->sym.nr_funcs)
+		return 0;
+	acl_lib_path(lib, path, sizeof(path));
+	for (ret = 0; ret < 2; ret++) {
+		LIBBPF_OPTS(bpf_uprobe_opts, opts, .retprobe = ret);
+
+		lib->name_links[ret] = bpf_program__attach_uprobe_opts(progs[ret], -1, path,
+								       lib->sym.offs[i], &opts);
+		if (!lib->name_links[ret]) {
+			int err = -errno;
+
+			bpf_link__destroy(lib->name_links[0]);
+			lib->name_links[0] = NULL;
+			return acl_fail(t, NPUPROF_STAGE_ATTACH, err, 0, lib->name);
+		}
+	}
+	return 0;
+}
+
+/*
  * halSqTaskSend's offset in the open libascend_hal.so of @lib, as its one
  * function.  Return: 0; -ENOEXEC (NPUPROF_STAGE_SYMBOLS, the function
  * named) when the file defines none or has no ELF symbols; -ENOMEM.
@@ -294,7 +339,8 @@ static int acl_hal_resolve(struct npuprof_acl_trace *t, struct acl_lib *lib)
  * Open the library at @path (@name: the file as the process @pid sees it,
  * for messages; @st: what stat() said of @path), resolve its functions in
  * its ELF symbols (@hal: halSqTaskSend of a libascend_hal.so, else the
- * recorded API functions) and, if a capture runs, place its probes.
+ * recorded API functions), place its aclrtBinaryGetFunction() name probes
+ * (acl_lib_probe_names()) and, if a capture runs, its other probes.
  * Return: the new acl_lib, or NULL with *err set and @t->error filled:
  * NPUPROF_STAGE_LIBRARY with -ENOENT when the file at @path is no longer
  * the one stat() saw (remapped meanwhile) or -errno of open();
@@ -331,6 +377,8 @@ static struct acl_lib *acl_lib_attach(struct npuprof_acl_trace *t, const char *p
 			snprintf(t->error.object, sizeof(t->error.object), "%s", name);
 		}
 	}
+	if (!*err && !hal && (*err = acl_lib_probe_names(t, lib)))
+		t->error.pid = pid;
 	if (!*err && t->probed && (*err = acl_lib_probe(t, lib)))
 		t->error.pid = pid;
 	if (!*err)

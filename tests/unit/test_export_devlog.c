@@ -13,8 +13,11 @@
  * whose runtime rtKernelLaunch (no name, no handle npuprof knows) holds
  * the submit -> task 4.  Tasks 7 and 8 of stream 9 have no submit (graph
  * replay, or another process's stream).  Task 5 (stream 5, a launch on
- * thread FX_TID2) has its START mapped 20 us before its SUBMIT: still one
- * task, linked, moved to start at its submit.  Interleaved: QUEUED records
+ * thread FX_TID2 of handle 0xf05, whose aclrtBinaryGetFunction the dir
+ * does not hold: the launch record carries the name, "softmax_custom", as
+ * the BPF side writes it for a handle made before the window) has its
+ * START mapped 20 us before its SUBMIT: still one task, linked, named from
+ * its call, moved to start at its submit.  Interleaved: QUEUED records
  * (pid, and one from a worker with pid 0), a CQE with a device count, and
  * an event no reader knows.
  * Checked: task_time exactly, each task's name and op type (op_summary's
@@ -35,7 +38,7 @@ static const char task_time[] =
 	"0,AI_CORE,AI_CORE,9,7,2000.000,1000020000.000,1000022000.000\n"
 	"0,AI_CORE,AI_CORE,9,8,2000.000,1000024000.000,1000026000.000\n"
 	"0,MatMulV2,AI_CORE,3,3,12000.000,1000028000.000,1000040000.000\n"
-	"0,add_custom,AI_CORE,5,5,2000.000,1000030020.000,1000032020.000\n"
+	"0,softmax_custom,AI_CORE,5,5,2000.000,1000030020.000,1000032020.000\n"
 	"0,matmul_custom,AI_CORE,3,4,6000.000,1000042000.000,1000048000.000\n";
 
 /* A call of @tid as the uprobes write it: @handle, @name (NULL: none), ret 0. */
@@ -116,7 +119,8 @@ static int host_data(const char *prof)
 	call(b, NPUPROF_API_RT_LAUNCH_KERNEL, 4 * FX_MS, 3000, 0xf01, NULL);
 	call(b, NPUPROF_API_RTS_KERNEL_LAUNCH, 4 * FX_MS + 500, 1000, 0x77, NULL);
 	call(b, NPUPROF_API_RT_SYNC_STREAM, 5 * FX_MS, 43500000, 0, NULL);
-	call_on(b, FX_TID2, NPUPROF_API_RT_LAUNCH_KERNEL, 30 * FX_MS, 30000, 0xf00, NULL);
+	call_on(b, FX_TID2, NPUPROF_API_RT_LAUNCH_KERNEL, 30 * FX_MS, 30000, 0xf05,
+		"softmax_custom");
 	err = fx_write_slice(dir, "npuprof.api", 0, b, 4, 0, 1);
 	free(b);
 	return err;
@@ -200,7 +204,7 @@ static void check_model(const char *prof, int extra)
 	check_names(&m, FX_STREAM, 2, "add_custom", "add_custom");
 	check_names(&m, FX_STREAM, 3, "MatMulV2", "MatMulV2");
 	check_names(&m, FX_STREAM, 4, "matmul_custom", "matmul_custom");
-	check_names(&m, 5, 5, "add_custom", "add_custom");
+	check_names(&m, 5, 5, "softmax_custom", "softmax_custom");
 	check_names(&m, 9, 7, "AI_CORE", "AI_CORE");
 	check_names(&m, 9, 8, "AI_CORE", "AI_CORE");
 	export_model_free(&m);

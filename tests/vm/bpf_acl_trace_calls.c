@@ -7,7 +7,8 @@
  * and checks the records one by one against the list the test kept while
  * calling: API, return value (what the call returned here), device, stream,
  * bytes, copy kind, handle (out-parameters as they stand after the call),
- * op type / kernel name, pid, tid, entry <= exit, calls not overlapping,
+ * op type / kernel name (a launch: its handle's, from the
+ * aclrtBinaryGetFunction() before it), pid, tid, entry <= exit, calls not overlapping,
  * nothing lost.  Independent of whether a simulated device exists: a call
  * that fails is recorded with its error code all the same.
  * Runs as root in the test VM (tests/vm/bpf_acl_trace.sh).
@@ -123,6 +124,7 @@ static void call_kernels(aclrtStream stream)
 	aclrtFuncHandle fn = (void *)(uintptr_t)0xfeed;
 	struct npuprof_rec_api *w;
 	aclError ret;
+	bool named;
 	int i;
 
 	ret = aclrtBinaryLoadFromFile(write_kernel_file(), NULL, &bin);
@@ -131,11 +133,14 @@ static void call_kernels(aclrtStream stream)
 	w = expect(NPUPROF_API_RT_BINARY_GET_FUNCTION, ret);
 	w->handle = H(fn);
 	strcpy(w->name, "vector_add_f32");
+	named = ret == ACL_SUCCESS; /* a handle the process made while attached */
 	for (i = 0; i < 10; i++) {
 		ret = aclrtLaunchKernel(fn, 1, NULL, 0, stream);
 		w = expect(NPUPROF_API_RT_LAUNCH_KERNEL, ret);
 		w->handle = H(fn);
 		w->stream = H(stream);
+		if (named)
+			strcpy(w->name, "vector_add_f32");
 	}
 }
 

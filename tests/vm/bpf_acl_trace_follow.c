@@ -75,23 +75,12 @@ static void launcher(const char *self)
 /* Fork a child that waits for a byte on @go's pipe, then runs @fn. */
 static pid_t spawn(void (*fn)(const char *), const char *self, int *go)
 {
-	int fds[2];
-	char ch;
-	pid_t pid;
+	pid_t pid = bpf_test_fork_waiting(go);
 
-	if (pipe(fds) < 0)
-		exit(1);
-	pid = fork();
-	if (pid == 0) {
-		close(fds[1]);
-		if (read(fds[0], &ch, 1) != 1)
-			_exit(1);
-		fn(self);
-		_exit(0);
-	}
-	close(fds[0]);
-	*go = fds[1];
-	return pid;
+	if (pid)
+		return pid;
+	fn(self);
+	_exit(0);
 }
 
 static void bystander(const char *self)

@@ -34,25 +34,12 @@ static void copies(int n)
  */
 static pid_t spawn_caller(int n, int *go)
 {
-	int fds[2];
-	char c;
-	pid_t pid;
+	pid_t pid = bpf_test_fork_waiting(go);
 
-	if (pipe(fds) < 0)
-		exit(1);
-	pid = fork();
-	if (pid < 0)
-		exit(1);
-	if (pid == 0) {
-		close(fds[1]);
-		if (read(fds[0], &c, 1) != 1)
-			_exit(1);
-		copies(n);
-		_exit(0);
-	}
-	close(fds[0]);
-	*go = fds[1];
-	return pid;
+	if (pid)
+		return pid;
+	copies(n);
+	_exit(0);
 }
 
 static void run_and_reap(pid_t pid, int go)

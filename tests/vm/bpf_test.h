@@ -113,6 +113,35 @@ __attribute__((constructor)) static void bpf_test_set_print(void)
 	libbpf_set_print(npuprof_bpf_print_fn());
 }
 
+/*
+ * Fork a child that blocks until one byte arrives on a pipe.  Return: in
+ * the parent the child's pid, *@go the write end that starts it; in the
+ * child 0, once started (it _exit()s 1 if the pipe closes first).  Exits
+ * the test when the pipe or the fork fails.
+ */
+static inline pid_t bpf_test_fork_waiting(int *go)
+{
+	int fds[2];
+	char c;
+	pid_t pid;
+
+	if (pipe(fds) < 0)
+		exit(1);
+	pid = fork();
+	if (pid < 0)
+		exit(1);
+	if (pid == 0) {
+		close(fds[1]);
+		if (read(fds[0], &c, 1) != 1)
+			_exit(1);
+		close(fds[0]);
+		return 0;
+	}
+	close(fds[0]);
+	*go = fds[1];
+	return pid;
+}
+
 /* Open the capture with rings of @ring_bytes, or skip when we may not. */
 static inline struct npuprof_acl_trace *bpf_test_open(uint32_t ring_bytes)
 {
