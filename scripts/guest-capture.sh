@@ -327,8 +327,11 @@ time.sleep(600)' "$HOME/dynamic_profiling_socket_1" &
 	echo $rc >"$out/inside-launch.rc"
 	;;
 check)
-	# msprof --check=on as is, then while another process holds device
+	# msprof --check=on with the driver's library on the loader's path (as
+	# CANN's set_env.sh puts it), then while another process holds device
 	# 0's log (the HAL test program's holder)
+	LD_LIBRARY_PATH=$PWD/build/lib
+	export LD_LIBRARY_PATH
 	rc=0
 	build/bin/msprof --check=on >"$out/check.txt" 2>&1 || rc=$?
 	echo $rc >"$out/check.rc"
@@ -341,7 +344,8 @@ check)
 	build/bin/msprof --check=on >"$out/check-held.txt" 2>&1 || rc=$?
 	echo $rc >"$out/check-held.rc"
 	kill -9 $holder
-	wait $holder || true
+	wait $holder 2>/dev/null || true
+	unset LD_LIBRARY_PATH
 	;;
 launch)
 	# shellcheck disable=SC2086 # E2E_MSPROF_ARGS, E2E_MSPROF_WRAP: words, unquoted
@@ -474,6 +478,7 @@ launch-ranks | app-ranks)
 	grep -h '^{' "$out/msprof.log" >"$out/app.json" ;;
 containers)
 	{ container_json 0; container_json 1; container_json 2; } >"$out/app.json" ;;
+check) ;;
 *)
 	cat "$out"/app.[0-9]*.out | grep -h '^{' >"$out/app.json" ;;
 esac

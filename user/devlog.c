@@ -469,9 +469,14 @@ static void refused(struct npuprof_devlog *l, struct devlog_dev *dv, int rc)
 	case ASCEND_DRV_ERROR_STATUS_FAIL:
 		p->outcome = NPUPROF_DEVLOG_TAKEN;
 		find_holder(l, holder, sizeof(holder));
-		snprintf(p->text, sizeof(p->text),
-			 "none: another process collects device %d's log (%s)", p->device,
-			 holder[0] ? holder : "another process");
+		if (holder[0])
+			snprintf(p->text, sizeof(p->text),
+				 "none: another process collects device %d's log (%s)", p->device,
+				 holder);
+		else
+			snprintf(p->text, sizeof(p->text),
+				 "none: another process collects device %d's log (no msprof or MSPTI process found: the app's own profiler?)",
+				 p->device);
 		break;
 	case ASCEND_PROF_CONTAINER_NOT_PHY:
 		p->outcome = NPUPROF_DEVLOG_CONTAINER;

@@ -23,6 +23,9 @@
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/fs.h>
+#include <linux/mm.h> /* kvmalloc_array(), kvfree() before 5.16 */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>

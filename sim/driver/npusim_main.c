@@ -24,6 +24,7 @@
 #include <linux/fs.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/mm.h> /* kvmalloc_array(), kvfree(): slab.h has them only since 5.16 */
 #include <linux/module.h>
 #include <linux/overflow.h>
 #include <linux/platform_device.h>

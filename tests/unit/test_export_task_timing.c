@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
  * Description: the export says which devices have no task begin/end
- * times and why, from info.json's "taskTiming": a device whose log
- * another process held ("beginEndOutcome" "taken") is one reason, in the
- * capture's own words, "device 1: no task begin/end times (another
- * process collects device 1's log (pid 9, msprof)): host-side timing
- * only (submits and API calls)"; a device read through its log
- * ("deviceLog") or its driver's tracepoints ("tracepoints") is none, and
- * so is a capture without the key.
+ * times and why, from info.json's "taskTiming": a device of this dir's
+ * tasks (the fixture's are on device 0) whose log another process held
+ * ("beginEndOutcome" "taken") is one reason, in the capture's own words,
+ * "device 0: no task begin/end times (another process collects device
+ * 0's log (pid 9, msprof)): host-side timing only (submits and API
+ * calls)"; a device read through its log ("deviceLog") or its driver's
+ * tracepoints ("tracepoints") is none, and so is a capture without the
+ * key.  A device this dir's process ran nothing on is none either, taken
+ * or not read ("notRead"): a launch capture on ascendsim called its
+ * PROF dir incomplete for devices 1-3, which the app never used.
  */
 #include "check.h"
 #include "export_model.h"
 #include "test_export_fixture.h"
 
 #define TAKEN_REASON                                                                   \
-	"device 1: no task begin/end times (another process collects device 1's log (pid " \
+	"device 0: no task begin/end times (another process collects device 0's log (pid " \
 	"9, msprof)): host-side timing only (submits and API calls)"
 
 /* Rewrite host/info.json with "taskTiming" @timing ("" for no key). */
@@ -56,11 +59,17 @@ int main(void)
 		fprintf(stderr, "cannot build the fixture in /tmp\n");
 		return 1;
 	}
-	CHECK_EQ(write_info(prof, "[{\"device\": 0, \"submit\": \"halSqTaskSend uprobe\", "
+	CHECK_EQ(write_info(prof, "[{\"device\": 1, \"submit\": \"halSqTaskSend uprobe\", "
 				  "\"beginEnd\": \"device log (channel 50)\", "
 				  "\"beginEndOutcome\": \"deviceLog\"}, "
-				  "{\"device\": 1, \"submit\": \"halSqTaskSend uprobe\", "
-				  "\"beginEnd\": \"none: another process collects device 1's log "
+				  "{\"device\": 0, \"submit\": \"halSqTaskSend uprobe\", "
+				  "\"beginEnd\": \"none: another process collects device 0's log "
+				  "(pid 9, msprof)\", \"beginEndOutcome\": \"taken\"}, "
+				  "{\"device\": 2, \"submit\": \"halSqTaskSend uprobe\", "
+				  "\"beginEnd\": \"none: not read (the window's processes hold other devices)\", "
+				  "\"beginEndOutcome\": \"notRead\"}, "
+				  "{\"device\": 3, \"submit\": \"halSqTaskSend uprobe\", "
+				  "\"beginEnd\": \"none: another process collects device 3's log "
 				  "(pid 9, msprof)\", \"beginEndOutcome\": \"taken\"}]"),
 		 0);
 	CHECK_EQ(timing_reasons(prof, last, sizeof(last)), 1);

@@ -14,7 +14,10 @@
  * (the device log opens, or the driver's tracepoints see execution);
  * 1 when not on some device or no device is found; 2 usage.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +140,45 @@ static void check_sq_modes(FILE *out, const struct npu_host *h)
 	}
 }
 
+/*
+ * A running job's own libascend_hal.so, for the loader to try (msprof may
+ * run without the driver's library path): the first process whose maps
+ * name one, reached through its root.
+ */
+static void hint_job_library(void)
+{
+	char path[300], line[PATH_MAX + 128], hint[PATH_MAX + 320];
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+
+	while (d && (de = readdir(d))) {
+		const char *lib;
+		FILE *f;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/maps", de->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			lib = strchr(line, '/');
+			line[strcspn(line, "\n")] = '\0';
+			if (lib && strstr(lib, "/libascend_hal.so") && !strstr(lib, " (deleted)"))
+				break;
+			lib = NULL;
+		}
+		fclose(f);
+		if (lib) {
+			snprintf(hint, sizeof(hint), "/proc/%s/root%s", de->d_name, lib);
+			npuprof_ascend_hal_hint(hint);
+			break;
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
 /* The device log of every device: started, then stopped at once. */
 static int check_device_log(FILE *out, const struct npu_host *h)
 {
@@ -149,6 +191,7 @@ static int check_device_log(FILE *out, const struct npu_host *h)
 	char why[512];
 	int err;
 
+	hint_job_library();
 	err = npuprof_ascend_hal_get(&hal, why, sizeof(why));
 	if (err) {
 		fprintf(out, "libascend_hal.so: %s\n", why);
