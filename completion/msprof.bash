@@ -9,7 +9,7 @@
 # The options and values below are those `msprof --help` prints
 # (tools/msprof/options.c); tests/host/completion.sh fails when they differ.
 
-_npuprof_msprof_opts='--dynamic= --pid= --require-server= --output= --ascendcl= --runtime-api= --task-time= --task-trace= --export= --type= --query= --application= --delay= --duration= --storage-limit= --result= --help'
+_npuprof_msprof_opts='--dynamic= --pid= --require-server= --output= --ascendcl= --runtime-api= --task-time= --task-trace= --export= --type= --query= --check= --application= --delay= --duration= --storage-limit= --result= --help'
 
 # The option NAME (without "--") stands for: NAME itself, or the one option
 # it is a prefix of, as msprof takes unique prefixes (an alias and its
@@ -37,7 +37,7 @@ _npuprof_msprof_values()
 	local opt=$1 val=$2 head p
 	local -a pids=()
 	case $opt in
-	dynamic | ascendcl | runtime-api | require-server | export | query)
+	dynamic | ascendcl | runtime-api | require-server | export | query | check)
 		COMPREPLY=($(compgen -W 'on off' -- "$val")) ;;
 	task-time | task-trace)
 		COMPREPLY=($(compgen -W 'on off l0 l1' -- "$val")) ;;

@@ -136,7 +136,7 @@ static void test_errors(void)
 	    "--bogus=1");
 	BAD("Argument --aicpu: this msprof option is not supported yet. Supported options: --dynamic --pid "
 	    "--require-server --application --delay --duration --output --ascendcl --runtime-api --task-time --export --type "
-	    "--query --storage-limit --result --help.",
+	    "--query --check --storage-limit --result --help.",
 	    "--aicpu=on");
 	BAD("Argument --t: ambiguous, it could be --task-time or --type.", "--t=on");
 	/* Regression: prefixes were matched against supported names only, so
