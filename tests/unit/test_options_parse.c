@@ -131,7 +131,7 @@ static void test_errors(void)
 	BAD("Argument --pid=12,13,12: pid 12 is given twice.", "--pid=12,13,12");
 	BAD("Argument --help: does not take a value", "--help=1");
 	BAD("Argument --bogus: unknown option. Supported options: --dynamic --pid --require-server --application --delay "
-	    "--duration --output --ascendcl --runtime-api --task-time --export --type --query --storage-limit "
+	    "--duration --output --ascendcl --runtime-api --task-time --export --type --query --check --storage-limit "
 	    "--result --help.",
 	    "--bogus=1");
 	BAD("Argument --aicpu: this msprof option is not supported yet. Supported options: --dynamic --pid "
