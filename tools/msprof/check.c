@@ -16,6 +16,7 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -197,7 +198,14 @@ static int check_device_log(FILE *out, const struct npu_host *h)
 		fprintf(out, "libascend_hal.so: %s\n", why);
 		return -1;
 	}
-	fprintf(out, "libascend_hal.so: %s\n", hal->path);
+	{
+		Dl_info where = { 0 };
+
+		/* the file the loader took, also when found by its search */
+		fprintf(out, "libascend_hal.so: %s\n",
+			dladdr((void *)hal->start, &where) && where.dli_fname ? where.dli_fname
+									 : hal->path);
+	}
 	fprintf(out, "halDeviceOpen: %s\n", hal->dev_open ? "exported" : "not exported");
 	for (unsigned int i = 0; i < h->nr_devices; i++) {
 		struct npuprof_ascend_clock c;
