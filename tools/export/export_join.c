@@ -785,7 +785,8 @@ static int sweep_calls(struct export_model *m, struct xsort *links)
 	if (!m->probes)
 		return 0;
 	/* a handle got twice keeps either name: the same function, as a rule */
-	qsort(m->funcs, m->n_funcs, sizeof(*m->funcs), cmp_func);
+	if (m->n_funcs) /* qsort's base may not be NULL, even for none */
+		qsort(m->funcs, m->n_funcs, sizeof(*m->funcs), cmp_func);
 	r = xsort_rewind(m->probes);
 	if (!r)
 		r = xm_calls_begin(m, &sw.calls);
