@@ -59,7 +59,8 @@ struct npuprof_devlog {
 	pthread_t thread;
 	bool thread_on;
 	int stopping;  /* atomic: the reader thread must return */
-	bool stopped;  /* npuprof_devlog_stop() ran */
+	bool stopped;  /* atomic: npuprof_devlog_stop() began */
+	bool stop_done; /* atomic: ... and returned */
 	struct npuprof_devlog *next_live; /* the atexit list */
 	struct npuprof_rec_task *ring;
 	uint64_t mask;
@@ -106,7 +107,16 @@ static void live_exit(void)
 		pthread_mutex_unlock(&live_lock);
 		if (!l)
 			return;
-		npuprof_devlog_stop(l); /* takes @l off the list */
+		/*
+		 * Takes @l off the list; or, when another thread's stop of @l
+		 * has begun, returns at once and we come round again until
+		 * that stop has released the channel and taken @l off.
+		 */
+		if (npuprof_devlog_stop(l) == -EINPROGRESS) {
+			struct timespec ms = { 0, 1000000L };
+
+			nanosleep(&ms, NULL);
+		}
 	}
 }
 
@@ -658,7 +668,7 @@ int npuprof_devlog_start(const struct npuprof_devlog_opts *o, struct npuprof_dev
 	err = npuprof_ascend_hal_get(&l->hal, why, sizeof(why));
 	if (err) {
 		no_library(l, err, why);
-		l->stopped = true;
+		l->stopped = l->stop_done = true;
 		*out = l;
 		return 0;
 	}
@@ -734,9 +744,9 @@ int npuprof_devlog_stop(struct npuprof_devlog *l)
 {
 	int err;
 
-	if (l->stopped)
-		return 0;
-	l->stopped = true;
+	/* once: the atexit handler may race a stop in another thread */
+	if (__atomic_exchange_n(&l->stopped, true, __ATOMIC_ACQ_REL))
+		return __atomic_load_n(&l->stop_done, __ATOMIC_ACQUIRE) ? 0 : -EINPROGRESS;
 	__atomic_store_n(&l->stopping, 1, __ATOMIC_RELEASE);
 	if (l->thread_on)
 		pthread_join(l->thread, NULL);
@@ -755,6 +765,7 @@ int npuprof_devlog_stop(struct npuprof_devlog *l)
 		close_device(l, dv);
 	}
 	live_remove(l);
+	__atomic_store_n(&l->stop_done, true, __ATOMIC_RELEASE);
 	return err;
 }
 
