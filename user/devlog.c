@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <npuprof/clock.h>
@@ -571,10 +572,34 @@ static void start_device(struct npuprof_devlog *l, struct devlog_dev *dv)
 	dv->owners_ns = npuprof_mono_ns();
 }
 
+#define DEVLOG_FREQ_PROBE_MS 20 /* between the two pairs that measure a frequency */
+
 /*
- * The clock pair records are timed with.  A device that gives no pair
- * or no frequency still has its log read; its records' times are then
- * its counter read as ns from the pair (the export maps dev_ts anyway).
+ * The counter frequency of a device whose driver does not say it (an
+ * older driver without DEV_OSC_FREQUE), measured from a second pair
+ * DEVLOG_FREQ_PROBE_MS after @c: good to about 1e-4, enough to place
+ * records in the window (the export fits the start and stop pairs).
+ * Return: Hz, 0 when the second pair could not be had.
+ */
+static uint64_t measure_freq(struct npuprof_devlog *l, struct devlog_dev *dv,
+			     const struct npuprof_ascend_clock *c)
+{
+	struct timespec pause = { 0, DEVLOG_FREQ_PROBE_MS * 1000000L };
+	struct npuprof_ascend_clock c2;
+
+	nanosleep(&pause, NULL);
+	if (npuprof_ascend_hal_clock_pair(l->hal, dv->pub->device, &c2, NULL) ||
+	    c2.host_ns <= c->host_ns || c2.dev <= c->dev)
+		return 0;
+	return (uint64_t)((unsigned __int128)(c2.dev - c->dev) * 1000000000u /
+			  (c2.host_ns - c->host_ns));
+}
+
+/*
+ * The clock pair records are timed with.  A device that gives a pair but
+ * no frequency has it measured.  One that gives no pair still has its log
+ * read; its records' times are then its counter read as ns from the pair
+ * (the export maps dev_ts anyway).
  */
 static void start_clock(struct npuprof_devlog *l, struct devlog_dev *dv)
 {
@@ -584,6 +609,8 @@ static void start_clock(struct npuprof_devlog *l, struct devlog_dev *dv)
 		c->host_ns = npuprof_mono_ns();
 		c->dev = 0;
 		c->freq_hz = 0;
+	} else if (!c->freq_hz) {
+		c->freq_hz = measure_freq(l, dv, c);
 	}
 	if (!c->freq_hz) {
 		c->freq_hz = 1000000000ull;
