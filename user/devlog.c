@@ -474,10 +474,16 @@ static void refused(struct npuprof_devlog *l, struct devlog_dev *dv, int rc)
 
 	p->code = rc;
 	switch (rc) {
+	case ASCEND_DRV_ERROR_STATUS_FAIL:
+		/* the HAL's "channel has been started": by this very process */
+		p->outcome = NPUPROF_DEVLOG_TAKEN;
+		snprintf(p->text, sizeof(p->text),
+			 "none: this process already collects device %d's log (its own profiler, or another npuprof reader in it)",
+			 p->device);
+		break;
 	case ASCEND_PROF_CHANNEL_OCCUPIED:
 	case ASCEND_PROF_STARTED_ALREADY:
 	case ASCEND_PROF_VF_FULL:
-	case ASCEND_DRV_ERROR_STATUS_FAIL:
 		p->outcome = NPUPROF_DEVLOG_TAKEN;
 		find_holder(l, holder, sizeof(holder));
 		if (holder[0])
