@@ -4,13 +4,16 @@
  * read through it (npuprof/ascend_hal.h).
  */
 #include <dlfcn.h>
-#include <limits.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <npuprof/ascend_hal.h>
 #include <npuprof/clock.h>
@@ -59,11 +62,42 @@ void npuprof_ascend_hal_hint(const char *path)
 	pthread_mutex_unlock(&hal_lock);
 }
 
+/*
+ * dlopen() of a job's own library (@path, the hint), only when it is
+ * trusted as this process's code: a regular file owned by root or by us,
+ * that neither group nor others may write.  msprof often runs as root and
+ * the job's library may be the job owner's file (its LD_LIBRARY_PATH, its
+ * container's root): loading that would run the owner's code as root.
+ * The file is opened once and loaded through /proc/self/fd, so a rename
+ * after the check cannot put another file in its place.
+ * Return: the handle, or NULL (*@untrusted set when it was not trusted).
+ */
+static void *open_trusted(const char *path, bool *untrusted)
+{
+	char fdpath[64];
+	struct stat st;
+	void *dl = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    (st.st_uid == 0 || st.st_uid == geteuid()) && !(st.st_mode & (S_IWGRP | S_IWOTH))) {
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+		dl = dlopen(fdpath, RTLD_NOW | RTLD_LOCAL);
+	} else {
+		*untrusted = true;
+	}
+	close(fd);
+	return dl;
+}
+
 /* dlopen() the first place that loads.  Return: the handle, or NULL. */
 static void *open_lib(char *why, size_t size)
 {
 	const char *env = getenv(NPUPROF_ASCEND_HAL_ENV);
 	const char *tries[3] = { hint, ASCEND_HAL_LIB, ASCEND_HAL_LIB_DEFAULT_DIR "/" ASCEND_HAL_LIB };
+	bool untrusted = false;
 	void *dl;
 
 	if (env && *env) {
@@ -77,13 +111,18 @@ static void *open_lib(char *why, size_t size)
 		if (!tries[i][0])
 			continue;
 		snprintf(hal.path, sizeof(hal.path), "%s", tries[i]);
-		dl = dlopen(tries[i], RTLD_NOW | RTLD_LOCAL);
+		dl = tries[i] == hint ? open_trusted(hint, &untrusted)
+				      : dlopen(tries[i], RTLD_NOW | RTLD_LOCAL);
 		if (dl)
 			return dl;
 	}
 	if (why)
-		snprintf(why, size, "%s not found (searched %s%sthe loader's path and %s)",
-			 ASCEND_HAL_LIB, hint, hint[0] ? ", " : "", ASCEND_HAL_LIB_DEFAULT_DIR);
+		snprintf(why, size, "%s not found (searched %s%s%sthe loader's path and %s)",
+			 ASCEND_HAL_LIB, hint,
+			 untrusted ? " (not loaded: writable by group or others, or owned by "
+				     "neither root nor this user)"
+				   : "",
+			 hint[0] ? ", " : "", ASCEND_HAL_LIB_DEFAULT_DIR);
 	return NULL;
 }
 

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <npuprof/clock.h>
@@ -59,7 +60,8 @@ struct npuprof_devlog {
 	pthread_t thread;
 	bool thread_on;
 	int stopping;  /* atomic: the reader thread must return */
-	bool stopped;  /* npuprof_devlog_stop() ran */
+	bool stopped;  /* atomic: npuprof_devlog_stop() began */
+	bool stop_done; /* atomic: ... and returned */
 	struct npuprof_devlog *next_live; /* the atexit list */
 	struct npuprof_rec_task *ring;
 	uint64_t mask;
@@ -106,7 +108,16 @@ static void live_exit(void)
 		pthread_mutex_unlock(&live_lock);
 		if (!l)
 			return;
-		npuprof_devlog_stop(l); /* takes @l off the list */
+		/*
+		 * Takes @l off the list; or, when another thread's stop of @l
+		 * has begun, returns at once and we come round again until
+		 * that stop has released the channel and taken @l off.
+		 */
+		if (npuprof_devlog_stop(l) == -EINPROGRESS) {
+			struct timespec ms = { 0, 1000000L };
+
+			nanosleep(&ms, NULL);
+		}
 	}
 }
 
@@ -463,10 +474,16 @@ static void refused(struct npuprof_devlog *l, struct devlog_dev *dv, int rc)
 
 	p->code = rc;
 	switch (rc) {
+	case ASCEND_DRV_ERROR_STATUS_FAIL:
+		/* the HAL's "channel has been started": by this very process */
+		p->outcome = NPUPROF_DEVLOG_TAKEN;
+		snprintf(p->text, sizeof(p->text),
+			 "none: this process already collects device %d's log (its own profiler, or another npuprof reader in it)",
+			 p->device);
+		break;
 	case ASCEND_PROF_CHANNEL_OCCUPIED:
 	case ASCEND_PROF_STARTED_ALREADY:
 	case ASCEND_PROF_VF_FULL:
-	case ASCEND_DRV_ERROR_STATUS_FAIL:
 		p->outcome = NPUPROF_DEVLOG_TAKEN;
 		find_holder(l, holder, sizeof(holder));
 		if (holder[0])
@@ -561,10 +578,34 @@ static void start_device(struct npuprof_devlog *l, struct devlog_dev *dv)
 	dv->owners_ns = npuprof_mono_ns();
 }
 
+#define DEVLOG_FREQ_PROBE_MS 20 /* between the two pairs that measure a frequency */
+
 /*
- * The clock pair records are timed with.  A device that gives no pair
- * or no frequency still has its log read; its records' times are then
- * its counter read as ns from the pair (the export maps dev_ts anyway).
+ * The counter frequency of a device whose driver does not say it (an
+ * older driver without DEV_OSC_FREQUE), measured from a second pair
+ * DEVLOG_FREQ_PROBE_MS after @c: good to about 1e-4, enough to place
+ * records in the window (the export fits the start and stop pairs).
+ * Return: Hz, 0 when the second pair could not be had.
+ */
+static uint64_t measure_freq(struct npuprof_devlog *l, struct devlog_dev *dv,
+			     const struct npuprof_ascend_clock *c)
+{
+	struct timespec pause = { 0, DEVLOG_FREQ_PROBE_MS * 1000000L };
+	struct npuprof_ascend_clock c2;
+
+	nanosleep(&pause, NULL);
+	if (npuprof_ascend_hal_clock_pair(l->hal, dv->pub->device, &c2, NULL) ||
+	    c2.host_ns <= c->host_ns || c2.dev <= c->dev)
+		return 0;
+	return (uint64_t)((unsigned __int128)(c2.dev - c->dev) * 1000000000u /
+			  (c2.host_ns - c->host_ns));
+}
+
+/*
+ * The clock pair records are timed with.  A device that gives a pair but
+ * no frequency has it measured.  One that gives no pair still has its log
+ * read; its records' times are then its counter read as ns from the pair
+ * (the export maps dev_ts anyway).
  */
 static void start_clock(struct npuprof_devlog *l, struct devlog_dev *dv)
 {
@@ -574,6 +615,8 @@ static void start_clock(struct npuprof_devlog *l, struct devlog_dev *dv)
 		c->host_ns = npuprof_mono_ns();
 		c->dev = 0;
 		c->freq_hz = 0;
+	} else if (!c->freq_hz) {
+		c->freq_hz = measure_freq(l, dv, c);
 	}
 	if (!c->freq_hz) {
 		c->freq_hz = 1000000000ull;
@@ -658,7 +701,7 @@ int npuprof_devlog_start(const struct npuprof_devlog_opts *o, struct npuprof_dev
 	err = npuprof_ascend_hal_get(&l->hal, why, sizeof(why));
 	if (err) {
 		no_library(l, err, why);
-		l->stopped = true;
+		l->stopped = l->stop_done = true;
 		*out = l;
 		return 0;
 	}
@@ -734,9 +777,9 @@ int npuprof_devlog_stop(struct npuprof_devlog *l)
 {
 	int err;
 
-	if (l->stopped)
-		return 0;
-	l->stopped = true;
+	/* once: the atexit handler may race a stop in another thread */
+	if (__atomic_exchange_n(&l->stopped, true, __ATOMIC_ACQ_REL))
+		return __atomic_load_n(&l->stop_done, __ATOMIC_ACQUIRE) ? 0 : -EINPROGRESS;
 	__atomic_store_n(&l->stopping, 1, __ATOMIC_RELEASE);
 	if (l->thread_on)
 		pthread_join(l->thread, NULL);
@@ -755,6 +798,7 @@ int npuprof_devlog_stop(struct npuprof_devlog *l)
 		close_device(l, dv);
 	}
 	live_remove(l);
+	__atomic_store_n(&l->stop_done, true, __ATOMIC_RELEASE);
 	return err;
 }
 

@@ -457,9 +457,14 @@ static bool drain_hold_unowned(struct npuprof_drain *d, const struct npuprof_rec
 
 /*
  * Attribution, before routing (config.owners): a task record without a
- * pid gets its stream owner's, in the copy @buf; a task record with one
- * teaches the table.  Return: the record to route (@rec or @buf), or NULL
- * for a pid-less record whose owner is not known yet, held back
+ * pid gets its stream owner's, in the copy @buf; a task record with a pid
+ * of its own (the submitting thread's) teaches the table.  The device
+ * log's pid is not its own but the reader's guess from the driver's
+ * stream view, which it re-reads only on a miss: a stream id another
+ * process took since keeps the old owner there.  So the table (which the
+ * submits keep current) overrides that guess, and the guess teaches
+ * nothing.  Return: the record to route (@rec or @buf), or NULL for a
+ * pid-less record whose owner is not known yet, held back
  * (drain_retry_unowned()) or, without room, counted unattributed.
  */
 static const struct npuprof_rec_hdr *drain_attribute(struct npuprof_drain *d,
@@ -467,10 +472,19 @@ static const struct npuprof_rec_hdr *drain_attribute(struct npuprof_drain *d,
 						     struct npuprof_rec_task *buf)
 {
 	const struct npuprof_rec_task *t = (const struct npuprof_rec_task *)rec;
+	bool guessed = d->cur_src && d->cur_src->s.source == NPUPROF_SRC_DEVLOG;
 	uint32_t pid;
 
 	if (!d->owners || rec->type != NPUPROF_REC_TASK || rec->size != sizeof(*t))
 		return rec;
+	if (t->pid && guessed) {
+		pid = npuprof_stream_owners_pid(d->owners, (int)t->device, t->stream);
+		if (!pid || pid == t->pid)
+			return rec;
+		*buf = *t;
+		buf->pid = pid;
+		return &buf->hdr;
+	}
 	if (t->pid) {
 		npuprof_stream_owners_set(d->owners, (int)t->device, t->stream, t->pid);
 		return rec;

@@ -112,9 +112,17 @@ EXPORT int halGetDeviceInfo(uint32_t dev, int32_t module, int32_t info, int64_t 
 	case ASCEND_INFO_TYPE_MONOTONIC_RAW:
 		*value = (int64_t)raw_ns();
 		return 0;
-	case ASCEND_INFO_TYPE_DEV_OSC_FREQUE:
+	case ASCEND_INFO_TYPE_DEV_OSC_FREQUE: {
+		int no_freq;
+
+		pthread_mutex_lock(&lock);
+		no_freq = devs[dev].s.no_freq;
+		pthread_mutex_unlock(&lock);
+		if (no_freq)
+			return ASCEND_DRV_ERROR_NOT_SUPPORT;
 		*value = (int64_t)FAKEHAL_FREQ_HZ;
 		return 0;
+	}
 	}
 	return ASCEND_DRV_ERROR_NOT_SUPPORT;
 }

@@ -37,6 +37,8 @@
  * @open_rc:        halDeviceOpen()'s code
  * @opened_start_rc: prof_drv_start()'s code once halDeviceOpen() succeeded
  * @stop_ms:        prof_stop() takes this long
+ * @no_freq:        halGetDeviceInfo() does not know DEV_OSC_FREQUE (an
+ *                  older driver): ASCEND_DRV_ERROR_NOT_SUPPORT
  */
 struct fakehal_dev {
 	int unlisted;
@@ -45,6 +47,7 @@ struct fakehal_dev {
 	int open_rc;
 	int opened_start_rc;
 	unsigned int stop_ms;
+	int no_freq;
 };
 
 /**

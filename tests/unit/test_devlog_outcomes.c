@@ -13,7 +13,7 @@
  * (owned).  The start asks for a 20 ms period, real time, and the 44-byte
  * StarsSocLogConfigT with acsq_task and ffts_context_task on, tag 0.  A
  * second reader of device 7 while the first runs gets the HAL's "started
- * already" (taken, "another process" when no msprof is known).  The stop
+ * already" (taken, "this process already collects").  The stop
  * calls prof_stop once on 4 and 7 only, in parallel: both take 300 ms,
  * the stop less than 600 ms (one after another would take 600).  -3 and
  * -11 are another collector too; an unknown code of prof_drv_start or
@@ -189,7 +189,7 @@ int main(void)
 	d = npuprof_devlog_devices(l2, &n);
 	CHECK_EQ(d[0].outcome, NPUPROF_DEVLOG_TAKEN);
 	CHECK_EQ(d[0].code, ASCEND_DRV_ERROR_STATUS_FAIL);
-	CHECK_STR(d[0].text, "none: another process collects device 7's log (no msprof or MSPTI process found: the app's own profiler?)");
+	CHECK_STR(d[0].text, "none: this process already collects device 7's log (its own profiler, or another npuprof reader in it)");
 	npuprof_devlog_free(l2);
 	hal.calls(&c);
 	CHECK_EQ(c.stops[7], 0); /* the refused reader stopped nothing */

@@ -179,8 +179,10 @@ void npuprof_devlog_source(struct npuprof_devlog *l, struct npuprof_drain_source
  * seconds), take the stop clock pairs and close the devices the reader
  * opened.  The reader thread ends at its next poll's return: up to the
  * poll's timeout (1 s) more.  Call before the drain's final read; a
- * second call does nothing.
- * Return: 0, or -EIO when a prof_stop failed (its code in stop_code).
+ * second call does nothing (also when made from another thread, such as
+ * the atexit handler, while the first runs).
+ * Return: 0, or -EIO when a prof_stop failed (its code in stop_code);
+ * -EINPROGRESS when another thread's call has begun and not returned.
  */
 int npuprof_devlog_stop(struct npuprof_devlog *l);
 
