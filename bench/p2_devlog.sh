@@ -16,9 +16,9 @@
 # Rounds interleave the two (order alternating); figures are the median
 # of the rounds, min in the notes.  User space only, so it runs on the
 # host; npuprof.ko's tracepoint path (P2's other rows) needs the module and
-# runs in the VM: its per-event figure is a cost in the submitting
-# thread's context, this one in the reader's, so the two are printed side
-# by side in the README, not divided.
+# runs in the VM, where bench/p2_driver_event.sh also runs p2_devlog, for
+# a figure beside npuprof.ko's of the same boot.  npuprof.ko's is a cost in
+# the submitting thread's context, this one in the reader's.
 source "$(dirname "$0")/lib.bash"
 
 P=build/bench/p2_devlog
