@@ -395,11 +395,12 @@ $(BUILD)/tests/vm/seccomp_deny: tests/vm/seccomp_deny.c
 	$(CC) $(CFLAGS) -o $@ $< -lseccomp
 
 # make bench's programs: linked like the tests, with the runtime library.
-$(BUILD)/bench/%: bench/src/%.c $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascendcl.so $(BENCH_SKELS)
+$(BUILD)/bench/%: bench/src/%.c $(wildcard bench/src/*.h) $(BUILD)/lib/libnpuprof.a $(BUILD)/lib/libascendcl.so $(BENCH_SKELS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SIM_CFLAGS) -Ibench/src -o $@ $< $(BUILD)/lib/libnpuprof.a -L$(BUILD)/lib -lascendcl $(ACL_LINK) -Wl,-rpath,'$$ORIGIN/../lib' $(LDLIBS_NPUPROF)
 
-bench-progs: $(BENCH_BINS)
+# P1 calls the submit fixture's halSqTaskSend, P2 reads the device-log stand-in.
+bench-progs: $(BENCH_BINS) $(FAKE_HAL) $(HAL_FIXTURE)
 
 tests-unit: $(UNIT_BINS) $(FIXTURE_LIBS) $(FAKE_HAL) $(HAL_FIXTURE) $(WIRE_TEST_BINS)
 

@@ -13,6 +13,12 @@
 # Two functions: aclrtFree(NULL) (cheapest, no device) and aclrtLaunchKernel
 # on an unknown handle (the launch's entry+return with its argument reads;
 # no device either, so the same figures come from the host and the VM).
+# On the host also the driver library's submit, halSqTaskSend() with one
+# 64-byte SQE per call, under npuprof's submit uprobe (the real Ascend
+# driver's submits: bpf/acl_trace.bpf.c acl_sq_send, entry only, so its
+# floor is an empty uprobe alone), in a stand-in libascend_hal.so whose
+# halSqTaskSend returns 0 (tests/unit/hal_lib_fixture.c); not in the VM,
+# where each mix round costs ~40 s of start/stop under TCG.
 #
 # The cases run in rounds, interleaved (none, floor and npuprof in one
 # process, `p1_api_loop mix`), and each figure is the median over the
@@ -71,7 +77,8 @@ mix_round() {
 	done
 	counts[$1]="$(grep -o 'records=[0-9]* expected=[0-9]*' <<<"$out")"
 	inflight=$(sed -n 's/.*inflight=\([a-z]*\).*/\1/p' <<<"$out")
-	[[ $BENCH_WHERE == host ]] || return 0
+	# the submit probe keeps nothing in flight
+	[[ $BENCH_WHERE == host && $1 != submit ]] || return 0
 	out=$(NPUPROF_BPF_INFLIGHT=hash run_loop mix "$1" "$2" 1) || return
 	put "$1" bpf_ns_hash "$2" "$(field "$out" bpf_ns_npuprof)"
 }
@@ -112,14 +119,17 @@ bpftrace_round() {
 
 # At tiny size in the VM one function proves the path (make check's time).
 funcs=(free launch)
+[[ $BENCH_WHERE == host ]] && funcs+=(submit)
 [[ $BENCH_WHERE == vm && $BENCH_SIZE == tiny ]] && funcs=(free)
+# BENCH_P1_FUNCS="submit" (a list of free, launch, submit): those alone.
+[[ -n ${BENCH_P1_FUNCS:-} ]] && read -ra funcs <<<"$BENCH_P1_FUNCS"
 for ((r = 0; r < rounds; r++)); do
 	for f in "${funcs[@]}"; do
 		mix_round "$f" "$r"
 		attached_round "$f" "$r"
 		# bpftrace starts LLVM: under TCG once per size is all the time allows
 		# (and at tiny size for one function only: make check's time)
-		if ((bt_ok)) && [[ $BENCH_WHERE == host || $r == 0 ]] &&
+		if ((bt_ok)) && [[ $f != submit ]] && [[ $BENCH_WHERE == host || $r == 0 ]] &&
 			[[ $BENCH_SIZE == full || $f == free ]]; then
 			bpftrace_round print "$f" "$r"
 			bpftrace_round count "$f" "$r"
@@ -142,8 +152,28 @@ except ValueError: print("n/a")' "$1" "$2"; }
 or_na() { [[ $1 == n/a ]] && echo "n/a: $2" || echo "$1"; }
 
 emu=$([[ $BENCH_WHERE == vm ]] && echo "VM under TCG: traps ~30x, ratios only" || echo "host kernel $(uname -r), shared 2-core machine")
+submit_case="halSqTaskSend(1 SQE of 64 bytes) loop of a stand-in libascend_hal.so (returns 0), 1 thread"
+# case_of FUNC: the loop's words.
+case_of() {
+	case $1 in
+	free) echo "aclrtFree(NULL) loop, 1 thread" ;;
+	launch) echo "aclrtLaunchKernel(unknown handle) loop, 1 thread" ;;
+	submit) echo "$submit_case" ;;
+	esac
+}
 for f in "${funcs[@]}"; do
-	case_=$([[ $f == free ]] && echo "aclrtFree(NULL) loop, 1 thread" || echo "aclrtLaunchKernel(unknown handle) loop, 1 thread")
+	case_=$(case_of "$f")
+	if [[ $f == submit ]]; then
+		row --bench P1 --title "runtime API capture cost" --case "$case_, npuprof's submit uprobe capturing" \
+			--metric "cost per call (median of $rounds rounds of $calls calls)" --unit ns/call \
+			--npuprof "$(med "$f" npuprof)" \
+			--baseline "no probe=$(med "$f" none)" --baseline "empty uprobe=$(med "$f" floor)" \
+			--ratio "floor=$(med "$f" npuprof floor)" --goal "" --met n/a \
+			--note "$emu; ratios are medians of per-round paired ratios" \
+			--note "the submit probe (bpf/acl_trace.bpf.c acl_sq_send) has no return half: its floor is an empty uprobe alone; placed on the stand-in's file (npuprof_acl_trace_attach_submits_file), this process selected, one TASK SUBMIT record per SQE" \
+			--note "spread over rounds: $(spread "$f" npuprof); $(spread "$f" floor); ratio $(spread "$f" npuprof floor)" \
+			--note "last round: ${counts[$f]:-no record count}"
+	else
 	rf=$(med "$f" npuprof floor) rp=$(med "$f" npuprof btprint) rc=$(med "$f" npuprof btcount)
 	why=$bt_why
 	[[ $rp == n/a && -z $why ]] && why="runs for aclrtFree only at tiny size"
@@ -161,13 +191,15 @@ for f in "${funcs[@]}"; do
 		--note "$emu; ratios are medians of per-round paired ratios" \
 		--note "spread over rounds: $(spread "$f" npuprof); $(spread "$f" floor); ratio $(spread "$f" npuprof floor); vs print $(spread "$f" npuprof btprint)" \
 		--note "last round: ${counts[$f]:-no record count}"
+	fi
 	for c in idle stopped; do
 		what=$([[ $c == idle ]] && echo "npuprof attached, never started" || echo "npuprof attached, after start+stop")
 		rn=$(med "$f" "$c" none_proc)
 		# "Equal" to no probe: within 10%; one trap would be >1000x.
 		row --bench P1 --title "runtime API capture cost" --case "$case_, $what" \
 			--metric "cost per call (median of $rounds rounds)" --unit ns/call --npuprof "$(med "$f" "$c")" \
-			--baseline "no probe=$(med "$f" none_proc)" --baseline "empty uprobe+uretprobe=$(med "$f" floor)" \
+			--baseline "no probe=$(med "$f" none_proc)" \
+			--baseline "empty uprobe$([[ $f == submit ]] || echo +uretprobe)=$(med "$f" floor)" \
 			--ratio "no probe=$rn" --ratio "floor=$(ratio "$(med "$f" "$c")" "$(med "$f" floor)")" \
 			--goal "equal to no probe (<= 1.10x)" --met "$(le "$rn" 1.10)" \
 			--note "$emu; each in its own process, no probe beside the runs of 'none'" \
@@ -175,6 +207,17 @@ for f in "${funcs[@]}"; do
 	done
 done
 for f in "${funcs[@]}"; do
+	if [[ $f == submit ]]; then
+		row --bench P1 --title "runtime API capture cost" \
+			--case "halSqTaskSend: the BPF program's own run time (bpf_stats), entry only (acl_sq_send)" \
+			--metric "median of $rounds rounds" --unit ns/call --npuprof "$(med "$f" bpf_ns_npuprof)" \
+			--baseline "empty uprobe program=$(med "$f" bpf_ns_floor)" \
+			--ratio "empty program=$(med "$f" bpf_ns_npuprof bpf_ns_floor)" --goal "" --met n/a \
+			--note "$emu; kernel.bpf_stats run_time_ns / run_cnt: what npuprof adds to each trap, free of the trap's noise" \
+			--note "acl_sq_send reads the send info and the SQE header and writes one record per SQE; it keeps nothing in flight" \
+			--note "spread: $(spread "$f" bpf_ns_npuprof); $(spread "$f" bpf_ns_floor)"
+		continue
+	fi
 	row --bench P1 --title "runtime API capture cost" \
 		--case "$([[ $f == free ]] && echo aclrtFree || echo aclrtLaunchKernel): the BPF programs' own run time (bpf_stats), entry + return" \
 		--metric "median of $rounds rounds" --unit ns/call --npuprof "$(med "$f" bpf_ns_npuprof)" \
@@ -189,7 +232,7 @@ done
 for w in start stop; do
 	row --bench P1 --title "runtime API capture cost" \
 		--case "npuprof $w latency (enable($([[ $w == start ]] && echo 1 || echo 0))), 1 process attached" \
-		--metric "median of $((rounds * 2)) ${w}s" --unit us --npuprof "$(med free "${w}_us")" \
+		--metric "median of $((rounds * 2)) ${w}s" --unit us --npuprof "$(med "${funcs[0]}" "${w}_us")" \
 		--baseline "n/a=n/a: bpftrace has no start/stop" --goal "" --met n/a \
 		--note "$emu; probes placed at start, removed at stop ($([[ $BENCH_WHERE == vm ]] && echo "one link per probe, 6.1" || echo "uprobe_multi links"))" \
 		--note "spread: $(spread free "${w}_us"); launch $(spread launch "${w}_us")"

@@ -26,6 +26,9 @@
 #                      program loaded by user/acl_trace.c with npusim's
 #                      backend, as msprof does, into its per-CPU BPF ring
 #                      buffers (sized for the whole run), drained as they fill
+# Last, the device-log path of the real Ascend driver (bench/p2_devlog.sh)
+# in the same boot: CPU per record of npuprof's device-log reader and a
+# real drain, beside npuprof.ko's cost per event.
 # Besides npuprof.ko's rows, a row compares the two capture paths of
 # npuprof (issue 8) against the floor and the plain BPF ring buffer, and
 # checks that both count exactly: records read = records written = events
@@ -222,9 +225,38 @@ measure one "$ONE"
 report one "1 writer on CPU $ONE"
 report_idle one "1 writer on CPU $ONE"
 report_paths one "1 writer on CPU $ONE"
+# The device-log path in this boot (bench/p2_devlog.sh says what it is, and
+# measures it on the host): CPU of the reader and a real drain per record,
+# beside npuprof.ko's cost per event of this boot's rounds.
+devlog_row() {
+	local dl=build/bench/p2_devlog tasks out r m per v=()
+	[[ -x $dl ]] || { bench_log "$dl missing: make bench-progs"; return 1; }
+	tasks=$(tiny_or_full 2000 50000)
+	for ((r = 0; r < ROUNDS; r++)); do
+		out=$(TMPDIR=$work "$dl" drain "$tasks" 2>>"$work/devlog.err") || {
+			bench_log "p2_devlog failed: $(tail -n 2 "$work/devlog.err" | tr '\n' ' ')"
+			continue
+		}
+		bench_log "devlog round $r: $out"
+		v+=("$(field cpu_ns_per_task "$out")")
+	done
+	((${#v[@]})) || return 1
+	m=$(printf '%s\n' "${v[@]}" | sort -g |
+		awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')
+	per=$(awk -v m="$m" 'BEGIN { printf "%.1f\n", m / 2 }')
+	row --bench P2 --title "device-log path (real Ascend driver: begin/end from channel 50)" \
+		--case "devlog reader + real drain, stand-in libascend_hal.so, $tasks tasks per round, same boot as npuprof.ko's rows" \
+		--metric "CPU per record (median of $ROUNDS rounds)" --unit ns/record --npuprof "$per" \
+		--baseline "npuprof.ko per event, 1 writer (same boot)=${ns[one.npuprof]:-n/a: did not run}" \
+		--ratio "npuprof.ko per event=$(ratio "$per" "${ns[one.npuprof]:-}")" --goal "" --met n/a \
+		--note "VM under TCG: ratios only; the reader's CPU (msprof's process) per record, against what npuprof.ko adds per event in the submitting thread: the cost falls in different places" \
+		--note "rounds (ns per task of 2 records): ${v[*]}"
+}
+
 if ((NCPU > 1)); then
 	measure all "$ALL"
 	report all "$NCPU writers, one per CPU ($ALL)"
 	report_idle all "$NCPU writers, one per CPU ($ALL)"
 	report_paths all "$NCPU writers, one per CPU ($ALL)"
 fi
+devlog_row

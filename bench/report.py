@@ -57,9 +57,9 @@ def env_text(e):
 def print_table(rows):
     cur = None
     for r in rows:
-        if r["benchmark"] != cur:
-            cur = r["benchmark"]
-            print(f"\n{cur} {r['title']}")
+        if (r["benchmark"], r["title"]) != cur:
+            cur = (r["benchmark"], r["title"])
+            print(f"\n{cur[0]} {cur[1]}")
         met = {True: "MET", False: "MISSED", None: "-"}[r["goal_met"]]
         print(f"  [{env_text(r['environment'])}] {r['case']}: {r['metric']} ({r['unit']})")
         print(f"    npuprof {fmt(r['npuprof'])}", end="")

@@ -13,6 +13,20 @@
  *           entry and return probes with their argument reads (handle,
  *           stream), again with no device (the runtime looks the handle up
  *           under its lock and returns ACL_ERROR_INVALID_PARAM).
+ *   submit  halSqTaskSend() of a libascend_hal.so, one 64-byte SQE per
+ *           call (an AI Core task of stream 3, its task id advancing):
+ *           the driver library's submit, where npuprof's submit uprobe
+ *           goes on the real Ascend driver (bpf/acl_trace.bpf.c,
+ *           acl_sq_send; entry only).  The library is the stand-in of
+ *           tests/unit/hal_lib_fixture.c (its halSqTaskSend returns 0),
+ *           build/tests/fixtures/hal/libascend_hal.so beside this
+ *           program's build directory, or the file NPUPROF_BENCH_HAL names;
+ *           dlopen()ed at start.  The floor is an empty uprobe alone, and
+ *           npuprof's capture is its submit probe on that file
+ *           (npuprof_acl_trace_attach_submits_file(): the process also
+ *           maps the simulator's libascend_hal.so, which libascendcl.so
+ *           needs, and a lookup by name in its maps would find that one),
+ *           this process selected; no ACL probe.
  * CASE is what is attached while the loop runs:
  *   none     nothing attached (NONE_FACTOR times CALLS calls)
  *   external whatever an outside tool attached (bpftrace)
@@ -37,7 +51,9 @@
  * time (see prog_ns()) and where npuprof kept calls in flight
  * (NPUPROF_BPF_INFLIGHT=hash in the environment picks the hash map).
  */
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -52,7 +68,9 @@
 #include <bpf/libbpf.h>
 #include <npuprof/acl_trace.h>
 #include <npuprof/bpf_log.h>
+#include <npuprof/drv/ascend_hal_abi.h>
 
+#include "exe_path.h"
 #include "p1_floor.skel.h"
 
 #define WARMUP_CALLS 2000
@@ -61,6 +79,44 @@
 #define NONE_FACTOR 100
 
 static const char *func = "free";
+static int submit; /* func is "submit" */
+static ascend_hal_sq_task_send_fn hal_send;
+static unsigned char sqe[ASCEND_SQE_BYTES];
+static struct ascend_hal_task_send_info send_info;
+static char hal_path[PATH_MAX]; /* the library dlopen()ed, its real path */
+
+/*
+ * dlopen() the libascend_hal.so of the submit loop (see the head of this
+ * file) and build its one SQE.  Return: 0 or -1 (said on stderr).
+ */
+static int hal_load(void)
+{
+	const char *env = getenv("NPUPROF_BENCH_HAL");
+	struct ascend_sqe_header *h = (struct ascend_sqe_header *)sqe;
+	char path[PATH_MAX];
+	void *dl;
+
+	if (env)
+		snprintf(path, sizeof(path), "%s", env);
+	else if (exe_relative(path, sizeof(path), "../tests/fixtures/hal/libascend_hal.so"))
+		return -1;
+	dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!dl || !realpath(path, hal_path)) {
+		fprintf(stderr, "p1_api_loop: %s: %s\n", path, dl ? strerror(errno) : dlerror());
+		return -1;
+	}
+	hal_send = (ascend_hal_sq_task_send_fn)dlsym(dl, ASCEND_HAL_SQ_TASK_SEND);
+	if (!hal_send) {
+		fprintf(stderr, "p1_api_loop: %s defines no %s\n", path, ASCEND_HAL_SQ_TASK_SEND);
+		return -1;
+	}
+	h->type_lock = ASCEND_SQE_TYPE_AIC;
+	h->block_dim = 1;
+	h->rt_stream_id = 3;
+	send_info.sqe_addr = (uintptr_t)sqe;
+	send_info.sqe_num = 1;
+	return 0;
+}
 
 static double call_loop(long calls);
 
@@ -106,7 +162,10 @@ static double call_loop(long calls)
 	long i;
 
 	for (i = 0; i < calls; i++) {
-		if (launch)
+		if (submit) {
+			((struct ascend_sqe_header *)sqe)->task_id = (uint16_t)i;
+			hal_send(0, &send_info);
+		} else if (launch)
 			aclrtLaunchKernel(bogus, 1, NULL, 0, NULL);
 		else
 			aclrtFree(NULL);
@@ -116,20 +175,34 @@ static double call_loop(long calls)
 
 static const char *func_symbol(void)
 {
+	if (submit)
+		return ASCEND_HAL_SQ_TASK_SEND;
 	return strcmp(func, "launch") == 0 ? "aclrtLaunchKernel" : "aclrtFree";
 }
 
-/* Path of the libascendcl.so this process runs, from /proc/self/maps. */
+/* The library FUNC is in. */
+static const char *func_lib(void)
+{
+	return submit ? NPUPROF_HAL_LIB_NAME : NPUPROF_ACL_LIB_NAME;
+}
+
+/* Path of the library of FUNC this process runs, from /proc/self/maps. */
 static int lib_path(char *path, size_t len)
 {
 	char line[4096], *p;
-	FILE *f = fopen("/proc/self/maps", "re");
+	FILE *f;
+
+	if (submit) { /* the one dlopen()ed, not the simulator's */
+		snprintf(path, len, "%s", hal_path);
+		return 0;
+	}
+	f = fopen("/proc/self/maps", "re");
 
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		p = strchr(line, '/');
-		if (p && strstr(p, "libascendcl.so")) {
+		if (p && strstr(p, func_lib())) {
 			p[strcspn(p, "\n")] = '\0';
 			snprintf(path, len, "%s", p);
 			fclose(f);
@@ -156,8 +229,10 @@ static int run_floor(long calls)
 		return -errno;
 	enter = bpf_program__attach_uprobe_opts(skel->progs.floor_enter, -1, path, 0, &opts);
 	opts.retprobe = true;
-	ret = bpf_program__attach_uprobe_opts(skel->progs.floor_exit, -1, path, 0, &opts);
-	err = enter && ret ? 0 : -errno;
+	/* the submit probe has no return half: neither has its floor */
+	if (!submit)
+		ret = bpf_program__attach_uprobe_opts(skel->progs.floor_exit, -1, path, 0, &opts);
+	err = enter && (ret || submit) ? 0 : -errno;
 	if (!err) {
 		call_loop(WARMUP_CALLS);
 		printf("ns_per_call=%.2f\n", call_loop(calls));
@@ -248,18 +323,37 @@ static int run_capture(struct npuprof_acl_trace *t, long calls)
 	return 0;
 }
 
+/* npuprof's capture for FUNC: the ACL programs, and the submit program for submit. */
+static int capture_open(struct npuprof_acl_trace **t)
+{
+	struct npuprof_acl_trace_opts o = { .ring_bytes = RING_BYTES, .submits = 1 };
+
+	return submit ? npuprof_acl_trace_open_opts(&o, t) : npuprof_acl_trace_open(RING_BYTES, t);
+}
+
+/* Attach npuprof to this process: its submit probe (selected), or the ACL probes. */
+static int capture_attach(struct npuprof_acl_trace *t)
+{
+	int err;
+
+	if (!submit)
+		return npuprof_acl_trace_attach_pid(t, getpid());
+	err = npuprof_acl_trace_attach_submits_file(t, hal_path);
+	return err ? err : npuprof_acl_trace_select_pid(t, getpid());
+}
+
 static int run_npuprof(const char *mode, long calls)
 {
 	struct npuprof_acl_trace *t;
 	double start_us = 0, stop_us = 0;
 	uint64_t t0 = now_ns();
-	int err = npuprof_acl_trace_open(RING_BYTES, &t);
+	int err = capture_open(&t);
 
 	if (err)
 		return err;
 	fprintf(stderr, "open_us=%.0f\n", us_since(t0));
 	t0 = now_ns();
-	err = npuprof_acl_trace_attach_pid(t, getpid());
+	err = capture_attach(t);
 	fprintf(stderr, "attach_us=%.0f\n", us_since(t0));
 	if (!err && strcmp(mode, "npuprof") == 0)
 		err = run_capture(t, calls);
@@ -289,8 +383,9 @@ static int floor_attach(struct p1_floor_bpf *skel, struct bpf_link **links)
 	/* every process, as npuprof and bpftrace place theirs */
 	links[0] = bpf_program__attach_uprobe_opts(skel->progs.floor_enter, -1, path, 0, &opts);
 	opts.retprobe = true;
-	links[1] = bpf_program__attach_uprobe_opts(skel->progs.floor_exit, -1, path, 0, &opts);
-	return links[0] && links[1] ? 0 : -errno;
+	if (!submit)
+		links[1] = bpf_program__attach_uprobe_opts(skel->progs.floor_exit, -1, path, 0, &opts);
+	return links[0] && (links[1] || submit) ? 0 : -errno;
 }
 
 /* The floor's probes for one chunk of @calls calls.  Return: ns per call or -errno. */
@@ -392,7 +487,8 @@ static double prog_ns(int ours)
 		memset(&info, 0, sizeof(info));
 		len = sizeof(info);
 		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.run_cnt &&
-		    (ours ? !strncmp(info.name, "acl_e", 5) && strncmp(info.name, "acl_exit_proc", 13)
+		    (ours ? (submit ? !strcmp(info.name, "acl_sq_send")
+				    : !strncmp(info.name, "acl_e", 5) && strncmp(info.name, "acl_exit_proc", 13))
 			  : !strncmp(info.name, "floor_", 6)))
 		{
 			ns += (double)info.run_time_ns / (double)info.run_cnt;
@@ -418,10 +514,10 @@ static int run_mix(long calls, long rounds)
 	skel = p1_floor_bpf__open_and_load();
 	if (!skel)
 		return -errno;
-	err = npuprof_acl_trace_open(RING_BYTES, &t);
+	err = capture_open(&t);
 	if (!err) {
 		last_prog_id = newest_prog_id(first_prog_id);
-		err = npuprof_acl_trace_attach_pid(t, getpid());
+		err = capture_attach(t);
 		call_loop(WARMUP_CALLS);
 		for (r = 0; !err && r < rounds; r++)
 			err = mix_round(t, skel, calls);
@@ -443,6 +539,11 @@ int main(int argc, char **argv)
 	int err;
 
 	libbpf_set_print(npuprof_bpf_print_fn()); /* the program's, not the library's */
+	if (argc >= 3 && strcmp(argv[2], "submit") == 0) {
+		submit = 1;
+		if (hal_load())
+			return 1;
+	}
 	if (argc == 5 && strcmp(argv[1], "mix") == 0) {
 		func = argv[2];
 		err = run_mix(strtol(argv[3], NULL, 10), strtol(argv[4], NULL, 10));
@@ -451,14 +552,14 @@ int main(int argc, char **argv)
 		return err ? 1 : 0;
 	}
 	if (argc != 4) {
-		fprintf(stderr, "usage: p1_api_loop none|external|floor|npuprof|idle|stopped free|launch CALLS\n"
-				"       p1_api_loop mix free|launch CALLS ROUNDS\n");
+		fprintf(stderr, "usage: p1_api_loop none|external|floor|npuprof|idle|stopped free|launch|submit CALLS\n"
+				"       p1_api_loop mix free|launch|submit CALLS ROUNDS\n");
 		return 2;
 	}
 	mode = argv[1];
 	func = argv[2];
 	calls = strtol(argv[3], NULL, 10);
-	if (calls <= 0 || (strcmp(func, "free") && strcmp(func, "launch"))) {
+	if (calls <= 0 || (strcmp(func, "free") && strcmp(func, "launch") && !submit)) {
 		fprintf(stderr, "p1_api_loop: bad FUNC '%s' or CALLS '%s'\n", func, argv[3]);
 		return 2;
 	}
