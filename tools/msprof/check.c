@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -52,11 +51,11 @@ const char *msprof_check_present(const char *path, char *buf, size_t size)
 	return buf;
 }
 
-bool msprof_check_root_writable(const char *path)
+const char *msprof_check_root_writable(const char *path, bool root)
 {
-	struct stat st;
-
-	return !stat(path, &st) && (st.st_mode & 0222);
+	if (!root)
+		return "unknown (asked as a user other than root)";
+	return access(path, W_OK) == 0 ? "yes" : "no";
 }
 
 bool msprof_check_user(const struct npuprof_capture_access *a, char *buf, size_t size)
@@ -129,7 +128,7 @@ static void check_tracepoints(FILE *out, const struct npu_host *h)
 			}
 			fprintf(out, "switch %s: %s (root may write it: %s)\n", path,
 				first_line(path, buf, sizeof(buf)),
-				msprof_check_root_writable(path) ? "yes" : "no");
+				msprof_check_root_writable(path, geteuid() == 0));
 		}
 	}
 }

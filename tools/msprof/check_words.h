@@ -21,11 +21,12 @@
 const char *msprof_check_present(const char *path, char *buf, size_t size);
 
 /**
- * msprof_check_root_writable() - whether root may write @path: some write
- * bit is set in its mode (a procfs switch without one has no write
- * handler), whoever asks; false when it cannot be stat'ed
+ * msprof_check_root_writable() - whether root may write @path, in words:
+ * "yes" or "no" when asked as root (@root), else "unknown (...)": the
+ * driver's switches are mode 0444 and written by root through its
+ * capabilities, so neither the mode nor another user's access tells
  */
-bool msprof_check_root_writable(const char *path);
+const char *msprof_check_root_writable(const char *path, bool root);
 
 /**
  * msprof_check_user() - whether a capture by this process can run, as the
