@@ -416,8 +416,30 @@ static int start_channel(const struct npuprof_ascend_hal *hal, int device)
 }
 
 /*
+ * Whether @pid's parent is this process (read from @root/PID/stat, whose
+ * fourth field follows the ")" that ends the command's name).
+ */
+static bool our_child(const char *root, long pid)
+{
+	char path[PATH_MAX + 64], line[512];
+	const char *p = NULL;
+	long ppid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%ld/stat", root, pid);
+	f = fopen(path, "re");
+	if (f && fgets(line, sizeof(line), f))
+		p = strrchr(line, ')');
+	if (f)
+		fclose(f);
+	return p && sscanf(p, ") %*c %ld", &ppid) == 1 && ppid == (long)getpid();
+}
+
+/*
  * Who else collects: a process named msprof, else one with libmspti.so
- * mapped (MSPTI in an app), other than this one.  "" when none is found.
+ * mapped (MSPTI in an app), other than this one.  A child of ours named
+ * msprof is the job being launched before its exec, never a collector.
+ * "" when none is found.
  */
 static void find_holder(const struct npuprof_devlog *l, char *out, size_t size)
 {
@@ -444,7 +466,7 @@ static void find_holder(const struct npuprof_devlog *l, char *out, size_t size)
 			if (fgets(comm, sizeof(comm), f))
 				comm[strcspn(comm, "\n")] = 0;
 			fclose(f);
-			if (pass == 0 && !strcmp(comm, "msprof")) {
+			if (pass == 0 && !strcmp(comm, "msprof") && !our_child(l->proc_root, pid)) {
 				snprintf(out, size, "pid %ld, msprof", pid);
 				break;
 			}

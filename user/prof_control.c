@@ -592,6 +592,7 @@ static int read_timing(const json_t *info, struct npuprof_ctrl_info_parsed *out)
 		read_name(t, "beginEndOutcome", x->outcome, sizeof(x->outcome));
 		read_name(t, "beginEnd", x->begin_end, sizeof(x->begin_end));
 		read_name(t, "submit", x->submit, sizeof(x->submit));
+		x->gaps = get_count(json_object_get(t, "deviceLog"), "countGaps");
 	}
 	return 0;
 }

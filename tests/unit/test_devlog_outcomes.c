@@ -117,7 +117,7 @@ int main(void)
 				       NPUPROF_DEVLOG_CONTAINER,  NPUPROF_DEVLOG_CONTAINER,
 				       NPUPROF_DEVLOG_OWNED,	  NPUPROF_DEVLOG_NO_CONTEXT,
 				       NPUPROF_DEVLOG_NO_CONTEXT, NPUPROF_DEVLOG_OWNED };
-	char root[] = "/tmp/npuprof-devlog-out-XXXXXX", path[700], empty[700];
+	char root[] = "/tmp/npuprof-devlog-out-XXXXXX", path[700], empty[700], stat[128];
 	struct npuprof_devlog_opts o = { .devices = devs, .nr_devices = 8 };
 	const struct npuprof_devlog_dev *d;
 	struct npuprof_devlog *l, *l2;
@@ -193,6 +193,26 @@ int main(void)
 	npuprof_devlog_free(l2);
 	hal.calls(&c);
 	CHECK_EQ(c.stops[7], 0); /* the refused reader stopped nothing */
+
+	/*
+	 * msprof's own child, not yet the app it execs (app and launch mode),
+	 * is still named msprof: never the holder
+	 */
+	snprintf(path, sizeof(path), "%s/child", root);
+	CHECK_EQ(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/child/2345", root);
+	CHECK_EQ(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/child/2345/comm", root);
+	CHECK_EQ(write_file(path, "msprof\n"), 0);
+	snprintf(path, sizeof(path), "%s/child/2345/stat", root);
+	snprintf(stat, sizeof(stat), "2345 (msprof) S %d 2345 2345 0 -1\n", (int)getpid());
+	CHECK_EQ(write_file(path, stat), 0);
+	snprintf(empty, sizeof(empty), "%s/child", root);
+	o = (struct npuprof_devlog_opts){ .devices = seven, .nr_devices = 1, .proc_root = empty };
+	CHECK_EQ(npuprof_devlog_start(&o, &l2), 0);
+	d = npuprof_devlog_devices(l2, &n);
+	CHECK_STR(d[0].text, "none: another process collects device 7's log (no msprof or MSPTI process found: the app's own profiler?)");
+	npuprof_devlog_free(l2);
 
 	t0 = npuprof_mono_ns();
 	CHECK_EQ(npuprof_devlog_stop(l), 0);

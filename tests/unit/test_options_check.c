@@ -97,6 +97,14 @@ static void test_modes(void)
 	BAD("Argument --result is for capture, not with --query.", "--query=on", "--output=/tmp",
 	    "--result=/tmp/r.jsonl");
 	BAD("No valid argument found in --application --dynamic --query --export", "--query=off");
+	/* --check=on names the companion it refuses */
+	BAD("Argument --check=on is used alone, not with --pid: msprof --check=on", "--check=on",
+	    "--pid=1");
+	BAD("Argument --check=on is used alone, not with an application: msprof --check=on",
+	    "--check=on", "./app");
+	BAD("Argument --check=on is used alone, not with --output: msprof --check=on", "--check=on",
+	    "--output=/tmp");
+	CHECK_EQ(run("--check=on", NULL), 0);
 	CHECK_EQ(run("--query=on", "--output=/tmp", NULL), 0);
 	CHECK_EQ(o.query_on, 1);
 	BAD("The argument --storage-limit is forbidden when --export is not empty: it limits a collection.",

@@ -95,6 +95,8 @@ int main(void)
 		CHECK_STR(got.timing[0].outcome, "deviceLog");
 		CHECK_STR(got.timing[0].begin_end, "device log (channel 50)");
 		CHECK_STR(got.timing[0].submit, "halSqTaskSend uprobe");
+		CHECK_EQ(got.timing[0].gaps, 3);
+		CHECK_EQ(got.timing[1].gaps, 0);
 		CHECK_EQ(got.timing[1].device, 1);
 		CHECK_STR(got.timing[1].outcome, "taken");
 		CHECK_STR(got.timing[1].begin_end,

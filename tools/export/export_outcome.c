@@ -220,6 +220,13 @@ static int timing_reasons(struct export_model *m)
 			if (m->n_tasks && !m->n_drawn)
 				err = add_reason(m, "device %u: its log held no task begin or end of this process (%zu tasks submitted): the driver logs only processes that enabled profiling themselves (started with PROFILING_MODE=dynamic, or profiled by msprof at launch); host-side timing only (submits and API calls)",
 						 t->device, m->n_tasks);
+			/*
+			 * The count wraps every 16 records: a run of 16 or
+			 * more lost shows as fewer, so it is a lower bound.
+			 */
+			if (!err && t->gaps)
+				err = add_reason(m, "device %u: at least %llu records of its log are missing (gaps in the log's 4-bit record count, counted as lost; a run of 16 or more shows as fewer)",
+						 t->device, (unsigned long long)t->gaps);
 			continue;
 		}
 		if (!strncmp(why, "none: ", 6))

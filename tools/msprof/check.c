@@ -11,8 +11,9 @@
  * as any collector does), no switch is written.
  *
  * Exit status: 0 when task begin/end can be captured on every device
- * (the device log opens, or the driver's tracepoints see execution);
- * 1 when not on some device or no device is found; 2 usage.
+ * (the device log opens, or the driver's tracepoints see execution) by
+ * this user (root, with bpf() or npuprof.ko); 1 when not on some device,
+ * not by this user, or no device is found; 2 usage.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -32,6 +33,7 @@
 #include <npuprof/npu_backend.h>
 
 #include "check.h"
+#include "check_words.h"
 
 /* Where tracefs is mounted: the modern place, else the debugfs one. */
 static const char *tracefs(void)
@@ -40,11 +42,39 @@ static const char *tracefs(void)
 							       : "/sys/kernel/debug/tracing";
 }
 
-/* "present" / "absent" for a path. */
-static const char *present(const char *path)
+const char *msprof_check_present(const char *path, char *buf, size_t size)
 {
-	return access(path, F_OK) == 0 ? "present" : "absent";
+	if (access(path, F_OK) == 0)
+		return "present";
+	if (errno == ENOENT)
+		return "absent";
+	snprintf(buf, size, "unknown (%s: run msprof --check=on as root)", strerror(errno));
+	return buf;
 }
+
+const char *msprof_check_root_writable(const char *path, bool root)
+{
+	if (!root)
+		return "unknown (asked as a user other than root)";
+	return access(path, W_OK) == 0 ? "yes" : "no";
+}
+
+bool msprof_check_user(const struct npuprof_capture_access *a, char *buf, size_t size)
+{
+	if (a->root && (!a->bpf.err || !a->kmod_err)) {
+		snprintf(buf, size, "yes");
+		return true;
+	}
+	if (a->root)
+		snprintf(buf, size, "no: bpf() refused (%s) and npuprof.ko unusable (%s)",
+			 strerror(-a->bpf.err), strerror(-a->kmod_err));
+	else
+		snprintf(buf, size, "no: msprof captures as root only (this user: bpf() %s, perf_event_open() %s)",
+			 a->bpf.err ? strerror(-a->bpf.err) : "allowed",
+			 a->perf.err ? strerror(-a->perf.err) : "allowed");
+	return false;
+}
+
 
 /* The first line of @path into @buf (no newline), or "" when unreadable. */
 static const char *first_line(const char *path, char *buf, size_t size)
@@ -76,13 +106,15 @@ static void check_tracepoints(FILE *out, const struct npu_host *h)
 {
 	static const char *const events[] = { "trs_chan/sqe", "trs_chan/cqe", "trs_chan/recv",
 					      "trs_core/logic_cqe", "trs_core/logic_cq_recv" };
-	char path[256], buf[32];
+	char path[256], buf[32], why[160];
 
 	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
 		snprintf(path, sizeof(path), "%s/events/%s", tracefs(), events[i]);
-		fprintf(out, "tracepoint %s: %s\n", events[i], present(path));
+		fprintf(out, "tracepoint %s: %s\n", events[i],
+			msprof_check_present(path, why, sizeof(why)));
 	}
-	fprintf(out, "module BTF asdrv_trs: %s\n", present("/sys/kernel/btf/asdrv_trs"));
+	fprintf(out, "module BTF asdrv_trs: %s\n",
+		msprof_check_present("/sys/kernel/btf/asdrv_trs", why, sizeof(why)));
 	for (unsigned int i = 0; i < h->nr_devices; i++) {
 		const char *const files[] = { ASCEND_PROC_CHAN_ENABLE, ASCEND_PROC_CORE_ENABLE };
 
@@ -97,7 +129,7 @@ static void check_tracepoints(FILE *out, const struct npu_host *h)
 			}
 			fprintf(out, "switch %s: %s (root may write it: %s)\n", path,
 				first_line(path, buf, sizeof(buf)),
-				access(path, W_OK) == 0 || geteuid() == 0 ? "yes" : "no");
+				msprof_check_root_writable(path, geteuid() == 0));
 		}
 	}
 }
@@ -234,9 +266,12 @@ static int check_device_log(FILE *out, const struct npu_host *h)
 	return ok == h->nr_devices ? 0 : -1;
 }
 
-static void check_access(FILE *out)
+/* What this process may use.  Return: true when a capture by it can run. */
+static bool check_access(FILE *out)
 {
 	struct npuprof_capture_access a;
+	char words[320];
+	bool can;
 
 	npuprof_capture_access_probe("/dev/npuprof", &a);
 	fprintf(out, "bpf(): %s\n", a.bpf.err ? strerror(-a.bpf.err) : "allowed");
@@ -244,12 +279,16 @@ static void check_access(FILE *out)
 	fprintf(out, "uprobe_multi links: %s\n", a.uprobe_multi ? "yes" : "no");
 	fprintf(out, "npuprof.ko: %s\n", a.kmod_err == -ENOENT ? "not loaded"
 				       : a.kmod_err ? strerror(-a.kmod_err) : "loaded");
+	can = msprof_check_user(&a, words, sizeof(words));
+	fprintf(out, "capture as this user: %s\n", words);
+	return can;
 }
 
 int msprof_check_run(FILE *out)
 {
 	struct npu_host h;
 	int err, ok = 0;
+	bool user_ok;
 
 	fprintf(out, "npuprof check (msprof --check=on): paste this into a bug report\n");
 	check_kernel(out);
@@ -273,8 +312,8 @@ int msprof_check_run(FILE *out)
 	} else {
 		ok = check_device_log(out, &h) == 0;
 	}
-	check_access(out);
+	user_ok = check_access(out);
 	fprintf(out, "task begin/end: %s\n", ok ? "can be captured on every device"
 					     : "cannot be captured on every device (see above)");
-	return ok ? 0 : 1;
+	return ok && user_ok ? 0 : 1;
 }

@@ -452,11 +452,18 @@ int msprof_options_parse(int argc, char **argv, struct msprof_options *o, char *
 /* Which mode the command line asks for, and its conflicts (msprof's order). */
 static int check_mode(const struct msprof_options *o, char *err)
 {
-	if (o->check_on && (o->dynamic || o->app_argv || o->pid || o->export_on || o->query_on ||
-			    o->output[0] || o->result[0] || o->storage_limit_mb))
-		return fail(err, "Argument --check=on is used alone: msprof --check=on");
-	if (o->check_on)
+	if (o->check_on) {
+		const char *with = o->dynamic ? "--dynamic" : o->app_argv ? "an application"
+				 : o->pid ? "--pid" : o->export_on ? "--export"
+				 : o->query_on ? "--query" : o->output[0] ? "--output"
+				 : o->result[0] ? "--result" : o->storage_limit_mb ? "--storage-limit"
+				 : NULL;
+
+		if (with)
+			return fail(err, "Argument --check=on is used alone, not with %s: msprof --check=on",
+				    with);
 		return 0;
+	}
 	if (o->pid && !o->dynamic)
 		return fail(err, "Argument --dynamic=off, but --pid is set.");
 	if (o->dynamic && !o->app_argv && !o->pid)

@@ -344,12 +344,15 @@ struct npuprof_ctrl_sample {
  * @outcome:   "beginEndOutcome" ("" if unknown)
  * @begin_end: "beginEnd" as text ("" if unknown)
  * @submit:    "submit" as text ("" if unknown)
+ * @gaps:      "deviceLog" "countGaps": records the log's 4-bit count says
+ *             are missing (0 if absent)
  */
 struct npuprof_ctrl_timing_read {
 	uint32_t device;
 	char outcome[32];
 	char begin_end[NPUPROF_CTRL_TIMING_TEXT];
 	char submit[NPUPROF_CTRL_NAME_SIZE];
+	uint64_t gaps;
 };
 
 /**
