@@ -159,7 +159,13 @@ void npusim_devlog_task(struct npusim_dev *d, u32 stream, u32 task_id,
 	if (!log->ring || !npusim_devlog_wanted(log, tgid))
 		goto out_unlock;
 	if (log->count == log->size) {
+		/*
+		 * The scheduler counts what it logs, kept or not: a reader
+		 * sees the drop as a gap in the 4-bit running count (an
+		 * assumption until hardware says what cnt counts).
+		 */
 		log->dropped++;
+		log->cnt = (log->cnt + 1) & 0xf;
 		goto out_unlock;
 	}
 	r = &log->ring[(log->head + log->count) % log->size];

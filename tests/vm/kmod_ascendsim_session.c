@@ -5,7 +5,8 @@
  * recognises backend "ascend", switches the driver's trace_enable files on
  * for the window ("1\n" while it runs) and restores them at stop ("0\n"),
  * and its PROF_XXX/device_0 holds exactly the run's queue and completion
- * records, every one with our pid: the kio QUEUED records carry it from
+ * records and, from the device log, every task's begin and end (the tasks
+ * go to the driver directly, so no submit), every one with our pid: the kio QUEUED records carry it from
  * the tracepoint, the uio_t ones (fired by a kernel worker, pid 0) and the
  * completions get it through the stream owners (/proc/trs_core/.../stream)
  * in the drain; uio_d gives none; nothing unattributed, nothing lost.
@@ -24,6 +25,7 @@ struct tally {
 	const struct ar_run *r;
 	struct ar_seen seen;
 	unsigned int wrong_pid;
+	unsigned int begin_end; /* the device log's START/END, via the HAL */
 };
 
 /* Records with our pid; the kio ones also carry our tid. */
@@ -37,6 +39,11 @@ static int on_rec(void *ctx, const struct npuprof_rec_hdr *h)
 	memcpy(&rec, h, sizeof(rec));
 	if (rec.pid != (uint32_t)getpid()) {
 		t->wrong_pid++;
+		return 0;
+	}
+	/* the device log (libascend_hal.so's channel 50): every task's begin and end */
+	if (rec.event == NPUPROF_TASK_START || rec.event == NPUPROF_TASK_END) {
+		t->begin_end++;
 		return 0;
 	}
 	/* ar_note() expects the driver's view: pid 0 where it gave none */
@@ -95,7 +102,8 @@ static void one_session(int mode, const char *out, struct ar_run *r)
 	CHECK_EQ(npuprof_slice_read_series(dir, "npuprof.task.0", on_rec, &t, NULL), 0);
 	CHECK_EQ(t.wrong_pid, 0);
 	ar_check_seen(&t.seen);
-	CHECK_EQ(res.task_records, 2 * AR_TASKS + AR_STREAMS * AR_EVENTS);
+	CHECK_EQ(t.begin_end, 2 * AR_STREAMS * AR_TASKS);
+	CHECK_EQ(res.task_records, 2 * AR_TASKS + AR_STREAMS * AR_EVENTS + t.begin_end);
 	npuprof_session_close(s);
 }
 
