@@ -110,6 +110,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include <npuprof/drv/ascend_hal_abi.h>
+#include <npuprof/drv/ascend_task_type.h>
 #include <npuprof/npu_driver.h>
 #include <npuprof/record.h>
 #include "acl_trace.h"
@@ -1147,7 +1148,7 @@ int acl_task_cqe(struct bpf_raw_tracepoint_args *ctx)
  * every submit mode of the driver.  One struct npuprof_rec_task per SQE
  * (the first ACL_SQ_SEND_MAX_SQES of the call) with event
  * NPUPROF_TASK_SUBMIT, from the SQE's 8-byte header: stream =
- * rt_stream_id, task_id, task_type from the SQE type (sqe_task_type()),
+ * rt_stream_id, task_id, task_type from the SQE type (npuprof_sqe_task_type()),
  * arg = block_dim; hdr.ts the call's entry (every SQE of a call the same),
  * dev_ts 0, name empty (the export names the task from its API call).
  * The filter as for calls: capture on, tgid selected.  The record is
@@ -1157,20 +1158,6 @@ int acl_task_cqe(struct bpf_raw_tracepoint_args *ctx)
  * START and is only counted).  The loader loads this program only when
  * asked (npuprof_acl_trace_opts.submits).
  */
-static __always_inline __u16 sqe_task_type(__u8 sqe_type)
-{
-	switch (sqe_type) {
-	case ASCEND_SQE_TYPE_AIC:
-	case ASCEND_SQE_TYPE_AIV:
-		return NPUPROF_TT_KERNEL;
-	case ASCEND_SQE_TYPE_SDMA:
-		return NPUPROF_TT_MEMCPY;
-	case ASCEND_SQE_TYPE_EVENT_RECORD:
-		return NPUPROF_TT_EVENT_RECORD;
-	default:
-		return ACL_SQE_TT_OTHER + sqe_type;
-	}
-}
 
 /* Count @n SQEs with no record (see sqe_skipped). */
 static __always_inline void skip_sqes(__u64 n)
@@ -1213,7 +1200,7 @@ int acl_sq_send(struct pt_regs *ctx)
 		rec.stream = h.rt_stream_id;
 		rec.task_id = h.task_id;
 		rec.event = NPUPROF_TASK_SUBMIT;
-		rec.task_type = sqe_task_type(ASCEND_SQE_TYPE(&h));
+		rec.task_type = npuprof_sqe_task_type(ASCEND_SQE_TYPE(&h));
 		rec.arg = h.block_dim;
 		emit(&rec.hdr, sizeof(rec));
 	}

@@ -61,13 +61,6 @@
  */
 #define ACL_SQ_SEND_MAX_SQES 16
 
-/*
- * task_type of a submit whose SQE type has no enum npuprof_task_type
- * (place holder, event wait, ...): this base plus the SQE type, so the
- * type is kept ("TASK_TYPE_259" for a place holder in the export) and
- * never taken for a kernel or a copy.
- */
-#define ACL_SQE_TT_OTHER 0x100
 
 /**
  * struct acl_trace_counters - producer counters of one CPU's ring buffer

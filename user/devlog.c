@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <npuprof/clock.h>
+#include <npuprof/drv/ascend_task_type.h>
 #include <npuprof/devlog.h>
 #include <npuprof/stream_owner.h>
 
@@ -221,21 +222,6 @@ void npuprof_devlog_source(struct npuprof_devlog *l, struct npuprof_drain_source
 
 /* ---- decoding ---- */
 
-/* npuprof's task type of SQE type @sqe; -1 for one it has none of. */
-static int task_type(unsigned int sqe)
-{
-	switch (sqe) {
-	case ASCEND_SQE_TYPE_AIC:
-	case ASCEND_SQE_TYPE_AIV:
-		return NPUPROF_TT_KERNEL;
-	case ASCEND_SQE_TYPE_SDMA:
-		return NPUPROF_TT_MEMCPY;
-	case ASCEND_SQE_TYPE_EVENT_RECORD:
-		return NPUPROF_TT_EVENT_RECORD;
-	default:
-		return -1;
-	}
-}
 
 /*
  * The owner of @stream on @dv's device: the table as last read, read
@@ -264,7 +250,6 @@ static void decode_one(struct npuprof_devlog *l, struct devlog_dev *dv, const ui
 	struct npuprof_rec_task rec = { .hdr = { .type = NPUPROF_REC_TASK, .size = sizeof(rec) } };
 	struct ascend_stars_log r;
 	unsigned int cnt, func, sqe, missing;
-	int type;
 
 	memcpy(&r, p, sizeof(r));
 	cnt = ASCEND_STARS_CNT(&r);
@@ -277,8 +262,7 @@ static void decode_one(struct npuprof_devlog *l, struct devlog_dev *dv, const ui
 	dv->last_cnt = cnt;
 	func = ASCEND_STARS_FUNC(&r);
 	sqe = ASCEND_STARS_TASK_TYPE(&r);
-	type = task_type(sqe);
-	if ((func != ASCEND_STARS_FUNC_BEGIN && func != ASCEND_STARS_FUNC_END) || type < 0) {
+	if (func != ASCEND_STARS_FUNC_BEGIN && func != ASCEND_STARS_FUNC_END) {
 		dv->pub->skipped++;
 		return;
 	}
@@ -293,7 +277,7 @@ static void decode_one(struct npuprof_devlog *l, struct devlog_dev *dv, const ui
 	rec.dev_ts = r.timestamp;
 	rec.device = (uint32_t)dv->pub->device;
 	rec.event = func == ASCEND_STARS_FUNC_BEGIN ? NPUPROF_TASK_START : NPUPROF_TASK_END;
-	rec.task_type = (uint16_t)type;
+	rec.task_type = npuprof_sqe_task_type(sqe);
 	rec.pid = stream_pid(l, dv, rec.stream);
 	if (!ring_put(l, dv, &rec))
 		return;

@@ -6,8 +6,9 @@
  * task 7); an SDMA end with stream bit 12 (stream 0x5003 -> 3, task 0x0abc
  * -> 0x4abc); an event-record begin with bit 13 (the fields swapped:
  * stream 0x2123/task 0x5003 -> stream 3, task 0x5123); an AI Vector end
- * on stream 9, which no process owns (pid 0); a funcType-2 record and a
- * place-holder begin (both skipped and counted).  Each record written is
+ * on stream 9, which no process owns (pid 0); a funcType-2 record
+ * (skipped and counted); a place-holder begin, kept with its SQE type as
+ * the submit uprobe keeps it (NPUPROF_TT_SQE_OTHER + 3).  Each record written is
  * a NPUPROF_REC_TASK of source ring "cpu" 0 with its exact stream, task
  * id, event, task type, owner pid (4242 from the driver's stream file),
  * raw counter, and host time within 2 ms of when the counter was read.
@@ -26,6 +27,7 @@
 #include "stars_log.h"
 #include "tmpdir.h"
 #include <npuprof/clock.h>
+#include <npuprof/drv/ascend_task_type.h>
 #include <npuprof/devlog.h>
 
 #define MAX_GOT 64
@@ -96,35 +98,38 @@ static void run_packed(unsigned int chunk)
 	CHECK_EQ(src.nr_cpus, 1);
 	memset(&g, 0, sizeof(g));
 	/* the reader thread delivers them while the window runs */
-	for (int i = 0; i < 2000 && g.n < 4; i++) {
+	for (int i = 0; i < 2000 && g.n < 5; i++) {
 		struct timespec ms = { 0, 1000000 };
 
 		src.consume(src.obj, collect, &g);
 		nanosleep(&ms, NULL);
 	}
-	CHECK_EQ(g.n, 4);
+	CHECK_EQ(g.n, 5);
 	CHECK_EQ(npuprof_devlog_stop(l), 0);
 	CHECK_EQ(src.consume(src.obj, collect, &g), 0);
-	CHECK_EQ(g.n, 4);
+	CHECK_EQ(g.n, 5);
 	check_rec(&g.r[0], 3, 7, NPUPROF_TASK_START, NPUPROF_TT_KERNEL, 4242, ts, mono);
 	check_rec(&g.r[1], 3, 0x4abc, NPUPROF_TASK_END, NPUPROF_TT_MEMCPY, 4242, ts + 1, mono);
 	check_rec(&g.r[2], 3, 0x5123, NPUPROF_TASK_START, NPUPROF_TT_EVENT_RECORD, 4242, ts + 2,
 		  mono);
 	check_rec(&g.r[3], 9, 1, NPUPROF_TASK_END, NPUPROF_TT_KERNEL, 0, ts + 3, mono);
+	/* a place holder keeps its SQE type, as its submit does (ascend_task_type.h) */
+	check_rec(&g.r[4], 3, 9, NPUPROF_TASK_START, NPUPROF_TT_SQE_OTHER + ASCEND_SQE_TYPE_PLACE_HOLDER,
+		  4242, ts + 5, mono);
 	d = npuprof_devlog_devices(l, &n);
 	CHECK_EQ(n, 1);
 	CHECK_EQ(d[0].outcome, NPUPROF_DEVLOG_OWNED);
 	CHECK_STR(d[0].text, "device log (channel 50)");
-	CHECK_EQ(d[0].begins, 2);
+	CHECK_EQ(d[0].begins, 3);
 	CHECK_EQ(d[0].ends, 2);
-	CHECK_EQ(d[0].skipped, 2);
+	CHECK_EQ(d[0].skipped, 1);
 	CHECK_EQ(d[0].gaps, 0);
 	CHECK_EQ(d[0].unattributed, 1);
 	CHECK_EQ(d[0].bytes, sizeof(recs));
 	CHECK_EQ(d[0].start_clock.freq_hz, FAKEHAL_FREQ_HZ);
 	CHECK(d[0].stop_clock.dev > d[0].start_clock.dev);
 	CHECK_EQ(src.stats(src.obj, 0, &w, &lost), 0);
-	CHECK_EQ(w, 4);
+	CHECK_EQ(w, 5);
 	CHECK_EQ(lost, 0);
 	npuprof_devlog_free(l);
 }

@@ -102,7 +102,7 @@ static void other_codes(const char *root, struct fakehal *hal)
 
 int main(void)
 {
-	static const int devs[] = { 0, 1, 2, 3, 4, 5, 6, 7 }, seven[] = { 7 };
+	static const int devs[] = { 0, 1, 2, 3, 4, 5, 6, 7 }, seven[] = { 7 }, eight[] = { 8 };
 	static const char *const want[] = {
 		"none: device 0 offers no task log (no channel 50)",
 		"none: another process collects device 1's log (pid 1234, msprof)",
@@ -208,10 +208,12 @@ int main(void)
 	snprintf(stat, sizeof(stat), "2345 (msprof) S %d 2345 2345 0 -1\n", (int)getpid());
 	CHECK_EQ(write_file(path, stat), 0);
 	snprintf(empty, sizeof(empty), "%s/child", root);
-	o = (struct npuprof_devlog_opts){ .devices = seven, .nr_devices = 1, .proc_root = empty };
+	/* another process holds device 8 (-10): the holder search skips our child */
+	hal.script(8, &(struct fakehal_dev){ .start_rc = ASCEND_PROF_CHANNEL_OCCUPIED });
+	o = (struct npuprof_devlog_opts){ .devices = eight, .nr_devices = 1, .proc_root = empty };
 	CHECK_EQ(npuprof_devlog_start(&o, &l2), 0);
 	d = npuprof_devlog_devices(l2, &n);
-	CHECK_STR(d[0].text, "none: another process collects device 7's log (no msprof or MSPTI process found: the app's own profiler?)");
+	CHECK_STR(d[0].text, "none: another process collects device 8's log (no msprof or MSPTI process found: the app's own profiler?)");
 	npuprof_devlog_free(l2);
 
 	t0 = npuprof_mono_ns();
