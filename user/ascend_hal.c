@@ -145,41 +145,44 @@ int npuprof_ascend_hal_get(const struct npuprof_ascend_hal **out, char *why, siz
 	return err;
 }
 
-/* CLOCK_MONOTONIC less CLOCK_MONOTONIC_RAW now, ns (read side by side). */
-static int64_t mono_less_raw(void)
-{
-	uint64_t m0 = npuprof_clock_ns(CLOCK_MONOTONIC);
-	uint64_t r = npuprof_clock_ns(CLOCK_MONOTONIC_RAW);
-	uint64_t m1 = npuprof_clock_ns(CLOCK_MONOTONIC);
-
-	return (int64_t)(m0 + (m1 - m0) / 2 - r);
-}
+/* Tries of the counter per pair; the quickest answer is kept. */
+#define CLOCK_PAIR_TRIES 5
 
 int npuprof_ascend_hal_clock_pair(const struct npuprof_ascend_hal *h, int device,
 				  struct npuprof_ascend_clock *c, int *code)
 {
-	int64_t off0, off1;
-	__s64 count = 0, raw = 0, freq = 0;
-	uint64_t m0, m1;
+	uint64_t m0, m1, best = UINT64_MAX;
+	__s64 count = 0, freq = 0;
 	int rc;
 
-	off0 = mono_less_raw();
-	m0 = npuprof_mono_ns();
-	rc = h->device_info((__u32)device, ASCEND_MODULE_TYPE_SYSTEM, ASCEND_INFO_TYPE_SYS_COUNT,
-			    &count);
-	m1 = npuprof_mono_ns();
-	if (rc || count < 0) {
-		if (code)
-			*code = rc;
-		return -EIO;
+	/*
+	 * halGetDeviceInfo() gives the counter and the host's MONOTONIC_RAW
+	 * time in two calls, each from a sample of its own (the driver reads
+	 * both each time and returns one): a pair from two calls is off by
+	 * the time between them.  So the counter's call is bracketed by our
+	 * own CLOCK_MONOTONIC reads and its midpoint taken, from the quickest
+	 * of a few tries: the error is at most half that call's time (as
+	 * MSPTI pairs them).
+	 */
+	for (int i = 0; i < CLOCK_PAIR_TRIES; i++) {
+		__s64 n = 0;
+
+		m0 = npuprof_mono_ns();
+		rc = h->device_info((__u32)device, ASCEND_MODULE_TYPE_SYSTEM,
+				    ASCEND_INFO_TYPE_SYS_COUNT, &n);
+		m1 = npuprof_mono_ns();
+		if (rc || n < 0) {
+			if (code)
+				*code = rc;
+			return -EIO;
+		}
+		if (m1 - m0 < best) {
+			best = m1 - m0;
+			count = n;
+			c->host_ns = m0 + (m1 - m0) / 2;
+		}
 	}
-	if (h->device_info((__u32)device, ASCEND_MODULE_TYPE_SYSTEM,
-			   ASCEND_INFO_TYPE_MONOTONIC_RAW, &raw) || raw <= 0)
-		raw = 0;
-	off1 = mono_less_raw();
 	c->dev = (uint64_t)count;
-	/* the RAW clock runs at its own rate: the offset is taken on both sides */
-	c->host_ns = raw ? (uint64_t)(raw + off0 + (off1 - off0) / 2) : m0 + (m1 - m0) / 2;
 	if (h->device_info((__u32)device, ASCEND_MODULE_TYPE_SYSTEM,
 			   ASCEND_INFO_TYPE_DEV_OSC_FREQUE, &freq) || freq <= 0)
 		freq = 0;

@@ -95,12 +95,11 @@ struct npuprof_ascend_clock {
  * @device: device id
  * @c:      out; @c->freq_hz is read too (DEV_OSC_FREQUE), 0 if refused
  *
- * halGetDeviceInfo(SYS_COUNT) gives the counter, then
- * halGetDeviceInfo(MONOTONIC_RAW) the host's CLOCK_MONOTONIC_RAW at that
- * instant; CLOCK_MONOTONIC and CLOCK_MONOTONIC_RAW, read side by side
- * before and after the two calls, give the offset that turns the RAW time
- * into CLOCK_MONOTONIC.  Without a MONOTONIC_RAW answer, the midpoint of
- * the CLOCK_MONOTONIC reads around the counter's call stands in.
+ * halGetDeviceInfo(SYS_COUNT) gives the counter, bracketed by two
+ * CLOCK_MONOTONIC reads whose midpoint is its host time; of a few tries the
+ * quickest call is kept (error at most half its time).  The driver's
+ * MONOTONIC_RAW answer comes from a sample of another call, so it is not
+ * paired with the counter.
  * Return: 0; -EIO when the device refuses the counter (its code in
  * *@code, when @code is not NULL).
  */
