@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "stars_log.h"
 #include "memring.h"
 #include "tmpdir.h"
 #include <npuprof/drain.h>
@@ -72,27 +73,6 @@ static void check_dir(const char *prof, uint32_t pid, uint64_t want, uint64_t wa
 	CHECK_EQ(t.no_pid, want_no_pid);
 }
 
-/* @root/trs_core/ts_inst/dev0-ts0/stream with the two streams. */
-static void make_stream_file(const char *root)
-{
-	char path[700];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/trs_core", root);
-	CHECK_EQ(mkdir(path, 0755), 0);
-	snprintf(path, sizeof(path), "%s/trs_core/ts_inst", root);
-	CHECK_EQ(mkdir(path, 0755), 0);
-	snprintf(path, sizeof(path), "%s/trs_core/ts_inst/dev0-ts0", root);
-	CHECK_EQ(mkdir(path, 0755), 0);
-	snprintf(path, sizeof(path), "%s/trs_core/ts_inst/dev0-ts0/stream", root);
-	f = fopen(path, "w");
-	CHECK(f != NULL);
-	if (!f)
-		return;
-	fprintf(f, "id 1 pid 101 sqid 1 cqid 1\nid 2 pid 202 sqid 2 cqid 2\n");
-	fclose(f);
-}
-
 int main(void)
 {
 	static struct memring_src f;
@@ -109,7 +89,8 @@ int main(void)
 
 	if (!mkdtemp(root))
 		return 1;
-	make_stream_file(root);
+	/* the two streams of dev0 */
+	CHECK_EQ(stars_stream_file(root, 0, "id 1 pid 101 sqid 1 cqid 1\nid 2 pid 202 sqid 2 cqid 2\n"), 0);
 	snprintf(p101, sizeof(p101), "%s/PROF_101", root);
 	snprintf(p202, sizeof(p202), "%s/PROF_202", root);
 	CHECK_EQ(mkdir(p101, 0750), 0);

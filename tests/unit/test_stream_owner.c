@@ -16,27 +16,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "stars_log.h"
 #include <npuprof/stream_owner.h>
-
-static void write_file(const char *root, int dev, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/trs_core", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/trs_core/ts_inst", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/trs_core/ts_inst/dev%d-ts0", root, dev);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/trs_core/ts_inst/dev%d-ts0/stream", root, dev);
-	f = fopen(path, "w");
-	CHECK(f != NULL);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
 
 int main(void)
 {
@@ -45,8 +26,8 @@ int main(void)
 	uint32_t s = 0, p = 0;
 
 	CHECK(mkdtemp(root) != NULL);
-	write_file(root, 0, "streams of dev0\nid 3 pid 4242 sq 3 cq 3\nstream_id=7 pid=99\nid 9 sq 9\n");
-	write_file(root, 2, "id 3 pid 11\n");
+	CHECK_EQ(stars_stream_file(root, 0, "streams of dev0\nid 3 pid 4242 sq 3 cq 3\nstream_id=7 pid=99\nid 9 sq 9\n"), 0);
+	CHECK_EQ(stars_stream_file(root, 2, "id 3 pid 11\n"), 0);
 
 	CHECK(npuprof_stream_owners_parse_line("id 3 pid 4242 sq 3", &s, &p) == 1);
 	CHECK(s == 3 && p == 4242);
